@@ -1,0 +1,24 @@
+//! Arachne's rules engine: the Spider family of solitaire games as data, their notation,
+//! deal numbering, games with undo and events, and replays. No rendering and no I/O beyond
+//! reading variant files.
+//!
+//! Data flows one way: a [`Move`] goes into [`Game::apply`], which returns the [`Event`]s a
+//! view animates. [`Position::play`] and [`Position::unplay`] hold the rules themselves.
+
+pub mod card;
+pub mod deal;
+pub mod game;
+pub mod moves;
+pub mod notation;
+pub mod position;
+pub mod replay;
+pub mod variant;
+
+pub use card::{Card, Color, ParseCardError, Rank, Suit};
+pub use deal::{DealError, Numbering, deal};
+pub use game::{Event, Game, GameOptions, HistoryError};
+pub use moves::{Move, ParseMoveError, parse_move_list};
+pub use notation::PositionError;
+pub use position::{Column, MoveError, Position, Run, Undo};
+pub use replay::{REPLAY_VERSION, Replay, ReplayError};
+pub use variant::{ColumnGroup, Difficulty, DiscardMode, Grouping, Scoring, Variant, VariantError, Variants};
