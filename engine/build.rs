@@ -15,8 +15,14 @@ fn main() {
     let mut out = String::from("pub(super) const LEVELS: &[(&str, &str)] = &[\n");
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
-        let name = f.file_name().and_then(|n| n.to_str()).expect("UTF-8 file name");
-        out += &format!("    ({name:?}, include_str!({:?})),\n", f.display().to_string());
+        let name = f
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("UTF-8 file name");
+        out += &format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            f.display().to_string()
+        );
     }
     out += "];\n";
     let dest = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("levels.rs");

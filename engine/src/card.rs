@@ -206,9 +206,14 @@ impl FromStr for Card {
     type Err = ParseCardError;
 
     fn from_str(s: &str) -> Result<Card, ParseCardError> {
-        let err = || ParseCardError { text: s.to_string() };
+        let err = || ParseCardError {
+            text: s.to_string(),
+        };
         let mut chars = s.chars();
-        let suit = chars.next_back().and_then(Suit::from_letter).ok_or_else(err)?;
+        let suit = chars
+            .next_back()
+            .and_then(Suit::from_letter)
+            .ok_or_else(err)?;
         let rank = match chars.as_str().to_ascii_uppercase().as_str() {
             "A" => Rank::Ace,
             "T" | "10" => Rank::Ten,
@@ -242,7 +247,10 @@ mod tests {
     fn input_accepts_ten_and_any_case() {
         assert_eq!("10h".parse(), Ok(Card::new(Rank::Ten, Suit::Hearts)));
         assert_eq!("kD".parse(), Ok(Card::new(Rank::King, Suit::Diamonds)));
-        assert_eq!("aS".parse::<Card>().map(|c| c.to_string()), Ok("As".to_string()));
+        assert_eq!(
+            "aS".parse::<Card>().map(|c| c.to_string()),
+            Ok("As".to_string())
+        );
     }
 
     #[test]

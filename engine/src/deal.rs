@@ -50,7 +50,9 @@ pub enum DealError {
     #[error("unknown numbering `{0}` (expected `arachne` or `kpat`)")]
     UnknownNumbering(String),
     /// The variant has no KPatience numbering.
-    #[error("variant `{0}` has no KPatience numbering (only spider-1suit, spider-2suit and spider-4suit do)")]
+    #[error(
+        "variant `{0}` has no KPatience numbering (only spider-1suit, spider-2suit and spider-4suit do)"
+    )]
     NoKpatNumbering(String),
     /// KPatience numbers are 32-bit.
     #[error("KPatience deal numbers go up to 4294967295, not {0}")]
@@ -100,17 +102,31 @@ fn deal_arachne(variant: &Arc<Variant>, seed: u64, discard: DiscardMode) -> Posi
             Column::new(next.by_ref().take(n).collect(), usize::from(down))
         })
         .collect();
-    Position::from_parts(variant.clone(), discard, columns, next.collect(), Vec::new())
+    Position::from_parts(
+        variant.clone(),
+        discard,
+        columns,
+        next.collect(),
+        Vec::new(),
+    )
 }
 
-fn deal_kpat(variant: &Arc<Variant>, seed: u64, discard: DiscardMode) -> Result<Position, DealError> {
+fn deal_kpat(
+    variant: &Arc<Variant>,
+    seed: u64,
+    discard: DiscardMode,
+) -> Result<Position, DealError> {
     let suits = variant
         .kpat_suits
         .as_ref()
         .ok_or_else(|| DealError::NoKpatNumbering(variant.id.clone()))?;
     let mut state = u32::try_from(seed).map_err(|_| DealError::KpatSeedTooLarge(seed))?;
     let mut deck: Vec<Card> = (0..2)
-        .flat_map(|_| Rank::ALL.into_iter().flat_map(|r| suits.iter().map(move |&s| Card::new(r, s))))
+        .flat_map(|_| {
+            Rank::ALL
+                .into_iter()
+                .flat_map(|r| suits.iter().map(move |&s| Card::new(r, s)))
+        })
         .collect();
     for i in (2..=deck.len()).rev() {
         state = state.wrapping_mul(214013).wrapping_add(2531011);
@@ -136,5 +152,11 @@ fn deal_kpat(variant: &Arc<Variant>, seed: u64, discard: DiscardMode) -> Result<
         .zip(face_down)
         .map(|(cards, down)| Column::new(cards, down))
         .collect();
-    Ok(Position::from_parts(variant.clone(), discard, columns, stock, Vec::new()))
+    Ok(Position::from_parts(
+        variant.clone(),
+        discard,
+        columns,
+        stock,
+        Vec::new(),
+    ))
 }

@@ -239,7 +239,11 @@ impl Game {
         self.redo.push(undo.mv);
         self.undos_used += 1;
         self.actions += 1;
-        Ok(events.into_iter().rev().filter_map(Event::inverse).collect())
+        Ok(events
+            .into_iter()
+            .rev()
+            .filter_map(Event::inverse)
+            .collect())
     }
 
     /// Plays again the last undone move; returns its events.
@@ -264,7 +268,9 @@ impl Game {
 
     /// Undos left under the limit (`None`: unlimited).
     pub fn undos_left(&self) -> Option<u32> {
-        self.options.undo_limit.map(|l| l.saturating_sub(self.undos_used))
+        self.options
+            .undo_limit
+            .map(|l| l.saturating_sub(self.undos_used))
     }
 
     /// Whether every card has reached the foundation.

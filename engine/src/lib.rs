@@ -21,4 +21,6 @@ pub use moves::{Move, ParseMoveError, parse_move_list};
 pub use notation::PositionError;
 pub use position::{Column, MoveError, Position, Run, Undo};
 pub use replay::{REPLAY_VERSION, Replay, ReplayError};
-pub use variant::{ColumnGroup, Difficulty, DiscardMode, Grouping, Scoring, Variant, VariantError, Variants};
+pub use variant::{
+    ColumnGroup, Difficulty, DiscardMode, Grouping, Scoring, Variant, VariantError, Variants,
+};

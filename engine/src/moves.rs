@@ -49,7 +49,9 @@ impl fmt::Display for Move {
 
 /// Why a move's text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{text}` is not a move (expected `FROM>TO:COUNT` like `3>7:4`, `deal`, or `N>f`): {reason}")]
+#[error(
+    "`{text}` is not a move (expected `FROM>TO:COUNT` like `3>7:4`, `deal`, or `N>f`): {reason}"
+)]
 pub struct ParseMoveError {
     /// The text that was given.
     pub text: String,
@@ -140,7 +142,11 @@ mod tests {
             ("99>2:1", "column number too large"),
             ("", "missing `>`"),
         ] {
-            assert_eq!(text.parse::<Move>().map_err(|e| e.reason), Err(reason), "{text}");
+            assert_eq!(
+                text.parse::<Move>().map_err(|e| e.reason),
+                Err(reason),
+                "{text}"
+            );
         }
     }
 
@@ -148,7 +154,11 @@ mod tests {
     fn move_lists() {
         assert_eq!(
             parse_move_list(" 1>2:1  deal\n3>f "),
-            Ok(vec![Move::transfer(1, 2, 1), Move::Deal, Move::Discard { column: 2 }])
+            Ok(vec![
+                Move::transfer(1, 2, 1),
+                Move::Deal,
+                Move::Discard { column: 2 }
+            ])
         );
     }
 }

@@ -51,9 +51,9 @@ impl Position {
             if content.is_empty() {
                 continue;
             }
-            let (key, value) = content
-                .split_once(':')
-                .ok_or_else(|| line_err(line, format!("expected `key: value`, found `{content}`")))?;
+            let (key, value) = content.split_once(':').ok_or_else(|| {
+                line_err(line, format!("expected `key: value`, found `{content}`"))
+            })?;
             let (key, value) = (key.trim(), value.trim());
             let seen_at = |found: Option<usize>| match found {
                 Some(first) => Err(line_err(
@@ -66,14 +66,20 @@ impl Position {
                 "variant" => {
                     seen_at(variant.as_ref().map(|v| v.1))?;
                     let v = variants.get(value).ok_or_else(|| {
-                        line_err(line, format!("unknown variant `{value}` (see `arachne-cli variants`)"))
+                        line_err(
+                            line,
+                            format!("unknown variant `{value}` (see `arachne-cli variants`)"),
+                        )
                     })?;
                     variant = Some((v.clone(), line));
                 }
                 "discard" => {
                     seen_at(discard.map(|d| d.1))?;
                     let d = DiscardMode::from_keyword(value).ok_or_else(|| {
-                        line_err(line, format!("discard must be `auto` or `manual`, not `{value}`"))
+                        line_err(
+                            line,
+                            format!("discard must be `auto` or `manual`, not `{value}`"),
+                        )
                     })?;
                     discard = Some((d, line));
                 }
@@ -84,7 +90,10 @@ impl Position {
                 "foundation" => {
                     seen_at(foundation.map(|f| f.1))?;
                     let n = value.parse::<usize>().map_err(|_| {
-                        line_err(line, format!("foundation must be a number of completed runs, not `{value}`"))
+                        line_err(
+                            line,
+                            format!("foundation must be a number of completed runs, not `{value}`"),
+                        )
                     })?;
                     foundation = Some((n, line));
                 }
@@ -113,7 +122,9 @@ impl Position {
                     if up.is_empty() && !down.is_empty() {
                         return Err(line_err(
                             line,
-                            format!("column {number} has a face-down card on top (every column's top card is face up)"),
+                            format!(
+                                "column {number} has a face-down card on top (every column's top card is face up)"
+                            ),
                         ));
                     }
                     let face_down = down.len();
@@ -127,7 +138,8 @@ impl Position {
 
         let (variant, _) =
             variant.ok_or_else(|| PositionError::Invalid("missing `variant:` line".into()))?;
-        let (stock, _) = stock.ok_or_else(|| PositionError::Invalid("missing `stock:` line".into()))?;
+        let (stock, _) =
+            stock.ok_or_else(|| PositionError::Invalid("missing `stock:` line".into()))?;
         let (foundation, _) = foundation
             .ok_or_else(|| PositionError::Invalid("missing `foundation:` line".into()))?;
         let discard = discard.map_or(variant.discard, |d| d.0);
@@ -135,12 +147,17 @@ impl Position {
         if let Some((number, _, line)) = columns.iter().find(|c| c.0 > n) {
             return Err(line_err(
                 *line,
-                format!("column {number} does not exist: {} has {n} columns", variant.id),
+                format!(
+                    "column {number} does not exist: {} has {n} columns",
+                    variant.id
+                ),
             ));
         }
         columns.sort_by_key(|c| c.0);
         if let Some(missing) = (1..=n).find(|k| columns.get(k - 1).is_none_or(|c| c.0 != *k)) {
-            return Err(PositionError::Invalid(format!("missing line for column {missing}")));
+            return Err(PositionError::Invalid(format!(
+                "missing line for column {missing}"
+            )));
         }
         let columns: Vec<Column> = columns.into_iter().map(|c| c.1).collect();
         let runs = foundation_runs(&variant, &columns, &stock, foundation)?;
@@ -175,7 +192,7 @@ fn foundation_runs(
         let deck = variant.copies_of(card);
         if present[i] > deck {
             return Err(PositionError::Invalid(format!(
-                "card {card} appears {} times but the {} deck holds {deck}",
+                "card {card}: {} on the table and in the stock, but the {} deck holds {deck}",
                 present[i], variant.id
             )));
         }
@@ -199,21 +216,35 @@ fn foundation_runs(
     let mut result = Vec::new();
     for group in &groups {
         let count_of = |r: Rank| -> usize {
-            group.iter().map(|&s| missing[Card::new(r, s).index()]).sum()
+            group
+                .iter()
+                .map(|&s| missing[Card::new(r, s).index()])
+                .sum()
         };
         let king_runs = count_of(Rank::King);
         for r in Rank::ALL {
             let m = count_of(r);
             if m != king_runs {
                 let card = Card::new(r, group[0]);
-                let deck: usize = group.iter().map(|&s| variant.copies_of(Card::new(r, s))).sum();
+                let deck: usize = group
+                    .iter()
+                    .map(|&s| variant.copies_of(Card::new(r, s)))
+                    .sum();
                 let what = if group.len() == 1 {
                     format!("card {card}")
                 } else {
-                    format!("{}-coloured {}s", if card.color() == crate::card::Color::Red { "red" } else { "black" }, r.letter())
+                    format!(
+                        "{}-coloured {}s",
+                        if card.color() == crate::card::Color::Red {
+                            "red"
+                        } else {
+                            "black"
+                        },
+                        r.letter()
+                    )
                 };
                 return Err(PositionError::Invalid(format!(
-                    "cards do not add up: {what} appears {} times but {} were expected ({deck} in the deck, {king_runs} in completed runs going by the Kings)",
+                    "cards do not add up: {what}: {} on the table and in the stock, but {} expected ({deck} in the deck, {king_runs} in completed runs going by the Kings)",
                     deck - m,
                     deck - king_runs
                 )));

@@ -409,7 +409,10 @@ impl Position {
             }
             Move::Deal => {
                 for c in (0..usize::from(undo.dealt)).rev() {
-                    let card = self.columns[c].cards.pop().unwrap_or_else(|| unreachable!());
+                    let card = self.columns[c]
+                        .cards
+                        .pop()
+                        .unwrap_or_else(|| unreachable!());
                     self.stock.push(card);
                 }
             }

@@ -112,13 +112,13 @@ impl Replay {
             .ok_or_else(|| ReplayError::UnknownVariant(self.variant.clone()))?;
         let mut game = Game::new(variant, self.seed, self.numbering, self.options)?;
         for (i, text) in self.moves.iter().enumerate() {
-            let mv: Move = text.parse().map_err(|e: crate::moves::ParseMoveError| {
-                ReplayError::BadMove {
-                    index: i + 1,
-                    text: text.clone(),
-                    message: e.reason.to_string(),
-                }
-            })?;
+            let mv: Move =
+                text.parse()
+                    .map_err(|e: crate::moves::ParseMoveError| ReplayError::BadMove {
+                        index: i + 1,
+                        text: text.clone(),
+                        message: e.reason.to_string(),
+                    })?;
             game.apply(mv).map_err(|error| ReplayError::Illegal {
                 index: i + 1,
                 mv,

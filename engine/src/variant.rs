@@ -197,7 +197,10 @@ impl Variant {
         if !id_ok {
             return Err(invalid(
                 "id",
-                format!("`{}` must be non-empty lowercase letters, digits and `-`", self.id),
+                format!(
+                    "`{}` must be non-empty lowercase letters, digits and `-`",
+                    self.id
+                ),
             ));
         }
         if self.decks == 0 {
@@ -224,7 +227,10 @@ impl Variant {
         if let Some(g) = self.tableau.iter().find(|g| g.face_up == 0) {
             return Err(invalid(
                 "tableau",
-                format!("every column needs a face-up card on top (a group has face_up: 0, face_down: {})", g.face_down),
+                format!(
+                    "every column needs a face-up card on top (a group has face_up: 0, face_down: {})",
+                    g.face_down
+                ),
             ));
         }
         let dealt = self.tableau_card_count();
@@ -239,7 +245,8 @@ impl Variant {
         }
         if let Some(k) = &self.kpat_suits {
             let layout: Vec<(u8, u8)> = self.column_layout().collect();
-            let kpat_layout: Vec<(u8, u8)> = (0..10).map(|c| (if c < 4 { 5 } else { 4 }, 1)).collect();
+            let kpat_layout: Vec<(u8, u8)> =
+                (0..10).map(|c| (if c < 4 { 5 } else { 4 }, 1)).collect();
             if layout != kpat_layout || self.decks != 2 {
                 return Err(invalid(
                     "kpat_suits",
@@ -248,7 +255,11 @@ impl Variant {
             }
             let mut ours: Vec<Card> = self.deck();
             let mut theirs: Vec<Card> = (0..2)
-                .flat_map(|_| Rank::ALL.into_iter().flat_map(|r| k.iter().map(move |&s| Card::new(r, s))))
+                .flat_map(|_| {
+                    Rank::ALL
+                        .into_iter()
+                        .flat_map(|r| k.iter().map(move |&s| Card::new(r, s)))
+                })
                 .collect();
             ours.sort();
             theirs.sort();
@@ -340,11 +351,13 @@ pub fn builtin() -> &'static [Arc<Variant>] {
     BUILTIN.get_or_init(|| {
         embedded::LEVELS
             .iter()
-            .map(|(name, text)| match Variant::from_ron(text, &format!("levels/{name}")) {
-                Ok(v) => Arc::new(v),
-                // The files are checked by tests before they can ship; a broken one is a build bug.
-                Err(e) => panic!("embedded variant is invalid: {e}"),
-            })
+            .map(
+                |(name, text)| match Variant::from_ron(text, &format!("levels/{name}")) {
+                    Ok(v) => Arc::new(v),
+                    // The files are checked by tests before they can ship; a broken one is a build bug.
+                    Err(e) => panic!("embedded variant is invalid: {e}"),
+                },
+            )
             .collect()
     })
 }
@@ -418,8 +431,13 @@ mod tests {
 
     #[test]
     fn unknown_field_names_file_line_and_field() {
-        let text = GOOD.replace("    undo_limit: None,", "    undo_limit: None,\n    colour: Red,");
-        let err = Variant::from_ron(&text, "levels/bad.ron").unwrap_err().to_string();
+        let text = GOOD.replace(
+            "    undo_limit: None,",
+            "    undo_limit: None,\n    colour: Red,",
+        );
+        let err = Variant::from_ron(&text, "levels/bad.ron")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("levels/bad.ron:14:"), "{err}");
         assert!(err.contains("colour"), "{err}");
     }
@@ -445,7 +463,10 @@ mod tests {
     fn three_suits_are_rejected() {
         let text = GOOD.replace("Spades, Hearts, Diamonds, Clubs", "Spades, Hearts, Clubs");
         let err = Variant::from_ron(&text, "s.ron").unwrap_err().to_string();
-        assert_eq!(err, "s.ron: field `suits`: must list 1, 2 or 4 suits, not 3");
+        assert_eq!(
+            err,
+            "s.ron: field `suits`: must list 1, 2 or 4 suits, not 3"
+        );
     }
 
     #[test]

@@ -17,7 +17,9 @@ fn pos(text: &str) -> Position {
 }
 
 fn cards(text: &str) -> Vec<Card> {
-    text.split_whitespace().map(|c| c.parse().expect(c)).collect()
+    text.split_whitespace()
+        .map(|c| c.parse().expect(c))
+        .collect()
 }
 
 fn moves(p: &Position) -> Vec<String> {
@@ -43,7 +45,9 @@ fn mv(text: &str) -> Move {
 #[test]
 fn every_variant_deals_its_layout() {
     let classic: Vec<(usize, usize)> = (0..10).map(|c| (if c < 4 { 5 } else { 4 }, 1)).collect();
-    let cases: Vec<(&str, Vec<(usize, usize)>, usize, usize)> = vec![
+    /// Variant, `(face_down, face_up)` per column, stock size, deals.
+    type Case = (&'static str, Vec<(usize, usize)>, usize, usize);
+    let cases: Vec<Case> = vec![
         ("spider-1suit", classic.clone(), 50, 5),
         ("spider-2suit", classic.clone(), 50, 5),
         ("spider-4suit", classic.clone(), 50, 5),
@@ -89,14 +93,70 @@ fn variant_rules_match_the_table() {
     use arachne_engine::Grouping::{Color, Suit as BySuit};
     use arachne_engine::Suit::*;
     let rows = [
-        ("spider-1suit", 2, vec![Spades], false, BySuit, DiscardMode::Automatic),
-        ("spider-2suit", 2, vec![Spades, Hearts], false, BySuit, DiscardMode::Automatic),
-        ("spider-4suit", 2, vec![Spades, Hearts, Diamonds, Clubs], false, BySuit, DiscardMode::Automatic),
-        ("red-black-spider", 2, vec![Spades, Hearts, Diamonds, Clubs], false, Color, DiscardMode::Manual),
-        ("spiderette", 1, vec![Spades, Hearts, Diamonds, Clubs], false, BySuit, DiscardMode::Automatic),
-        ("will-o-the-wisp", 1, vec![Spades, Hearts, Diamonds, Clubs], false, BySuit, DiscardMode::Automatic),
-        ("spider-three-decks", 3, vec![Spades, Hearts, Diamonds, Clubs], true, BySuit, DiscardMode::Manual),
-        ("huge-spider", 4, vec![Spades, Hearts, Diamonds, Clubs], false, BySuit, DiscardMode::Automatic),
+        (
+            "spider-1suit",
+            2,
+            vec![Spades],
+            false,
+            BySuit,
+            DiscardMode::Automatic,
+        ),
+        (
+            "spider-2suit",
+            2,
+            vec![Spades, Hearts],
+            false,
+            BySuit,
+            DiscardMode::Automatic,
+        ),
+        (
+            "spider-4suit",
+            2,
+            vec![Spades, Hearts, Diamonds, Clubs],
+            false,
+            BySuit,
+            DiscardMode::Automatic,
+        ),
+        (
+            "red-black-spider",
+            2,
+            vec![Spades, Hearts, Diamonds, Clubs],
+            false,
+            Color,
+            DiscardMode::Manual,
+        ),
+        (
+            "spiderette",
+            1,
+            vec![Spades, Hearts, Diamonds, Clubs],
+            false,
+            BySuit,
+            DiscardMode::Automatic,
+        ),
+        (
+            "will-o-the-wisp",
+            1,
+            vec![Spades, Hearts, Diamonds, Clubs],
+            false,
+            BySuit,
+            DiscardMode::Automatic,
+        ),
+        (
+            "spider-three-decks",
+            3,
+            vec![Spades, Hearts, Diamonds, Clubs],
+            true,
+            BySuit,
+            DiscardMode::Manual,
+        ),
+        (
+            "huge-spider",
+            4,
+            vec![Spades, Hearts, Diamonds, Clubs],
+            false,
+            BySuit,
+            DiscardMode::Automatic,
+        ),
     ];
     for (id, decks, suits, empty_deal, grouping, discard) in rows {
         let v = variant(id);
@@ -123,7 +183,11 @@ fn golden_deals_never_change() {
         let (id, seed) = rest.rsplit_once('-').unwrap();
         let v = variant(id);
         let p = deal(&v, seed.parse().unwrap(), numbering, v.discard).unwrap();
-        assert_eq!(p.to_string(), std::fs::read_to_string(&path).unwrap(), "{name}");
+        assert_eq!(
+            p.to_string(),
+            std::fs::read_to_string(&path).unwrap(),
+            "{name}"
+        );
         checked += 1;
     }
     assert_eq!(checked, 22);
@@ -133,7 +197,9 @@ fn golden_deals_never_change() {
 fn kpat_numbering_only_for_classic_spider() {
     let v = variant("spiderette");
     assert_eq!(
-        deal(&v, 1, Numbering::Kpat, v.discard).unwrap_err().to_string(),
+        deal(&v, 1, Numbering::Kpat, v.discard)
+            .unwrap_err()
+            .to_string(),
         "variant `spiderette` has no KPatience numbering (only spider-1suit, spider-2suit and spider-4suit do)"
     );
     let v = variant("spider-1suit");
@@ -186,7 +252,10 @@ fn completing_a_run_discards_it_automatically_and_wins() {
     for m in ["7>6:1", "6>5:3", "5>4:4", "4>3:6", "3>2:7", "2>1:9"] {
         let events = g.apply(mv(m)).unwrap();
         if m != "2>1:9" {
-            assert!(matches!(events.as_slice(), [Event::Moved { .. }]), "{m}: {events:?}");
+            assert!(
+                matches!(events.as_slice(), [Event::Moved { .. }]),
+                "{m}: {events:?}"
+            );
         } else {
             let run = cards("Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h Ah");
             assert_eq!(
@@ -213,7 +282,14 @@ fn completing_a_run_discards_it_automatically_and_wins() {
     // Undo brings the run back from the foundation, then the cards back to column 2.
     let back = g.undo().unwrap();
     assert_eq!(back.len(), 2);
-    assert!(matches!(&back[0], Event::RunRestored { column: 0, slot: 3, .. }));
+    assert!(matches!(
+        &back[0],
+        Event::RunRestored {
+            column: 0,
+            slot: 3,
+            ..
+        }
+    ));
     assert!(matches!(&back[1], Event::Moved { from: 0, to: 1, cards } if cards.len() == 9));
     assert!(!g.is_won());
     assert_eq!(g.redo().unwrap().last(), Some(&Event::Won));
@@ -234,7 +310,11 @@ foundation: 3
 7: Ah
 ");
     // Nothing ranks above a King, so 1>N is never legal while no column is empty.
-    assert!(moves(&p).iter().all(|m| !m.starts_with("1>")), "{:?}", moves(&p));
+    assert!(
+        moves(&p).iter().all(|m| !m.starts_with("1>")),
+        "{:?}",
+        moves(&p)
+    );
     assert_eq!(
         moves(&p),
         ["2>1:1", "3>2:3", "4>3:3", "5>4:2", "6>5:2", "7>6:1"]
@@ -253,7 +333,8 @@ foundation: 3
 
 #[test]
 fn a_face_down_card_turns_up_at_once() {
-    let mut g = game("\
+    let mut g = game(
+        "\
 variant: spiderette
 stock:
 foundation: 3
@@ -264,7 +345,8 @@ foundation: 3
 5: 7d 6d 5d
 6: 4d 3d
 7: 2d | Ad
-");
+",
+    );
     let events = g.apply(mv("2>3:1")).unwrap();
     assert_eq!(
         events,
@@ -322,7 +404,10 @@ fn spider_deals_ten_cards_five_times() {
         let next: Vec<Card> = p.stock().take(10).collect();
         p.play(Move::Deal).unwrap();
         let tops: Vec<Card> = p.columns().iter().map(|c| c.top().unwrap()).collect();
-        assert_eq!(tops, next, "deal {d}: the next cards go to columns 1, 2, 3, ... in order");
+        assert_eq!(
+            tops, next,
+            "deal {d}: the next cards go to columns 1, 2, 3, ... in order"
+        );
     }
     let after: Vec<usize> = p.columns().iter().map(|c| c.len()).collect();
     assert_eq!(after, before.iter().map(|n| n + 5).collect::<Vec<_>>());
@@ -337,14 +422,25 @@ fn one_deck_variants_end_with_a_three_card_deal_to_columns_1_to_3() {
         let mut g = Game::new(&v, 5, Numbering::Arachne, GameOptions::for_variant(&v)).unwrap();
         for _ in 0..full_deals {
             let events = g.apply(Move::Deal).unwrap();
-            let Event::Dealt { cards } = &events[0] else { panic!("{events:?}") };
-            assert_eq!(cards.iter().map(|c| c.0).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5, 6]);
+            let Event::Dealt { cards } = &events[0] else {
+                panic!("{events:?}")
+            };
+            assert_eq!(
+                cards.iter().map(|c| c.0).collect::<Vec<_>>(),
+                [0, 1, 2, 3, 4, 5, 6]
+            );
         }
         assert_eq!(g.position().stock_len(), 3, "{id}");
         let lengths: Vec<usize> = g.position().columns().iter().map(|c| c.len()).collect();
         let events = g.apply(Move::Deal).unwrap();
-        let Event::Dealt { cards } = &events[0] else { panic!("{events:?}") };
-        assert_eq!(cards.iter().map(|c| c.0).collect::<Vec<_>>(), [0, 1, 2], "{id}");
+        let Event::Dealt { cards } = &events[0] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(
+            cards.iter().map(|c| c.0).collect::<Vec<_>>(),
+            [0, 1, 2],
+            "{id}"
+        );
         let now: Vec<usize> = g.position().columns().iter().map(|c| c.len()).collect();
         let grew: Vec<usize> = now.iter().zip(&lengths).map(|(a, b)| a - b).collect();
         assert_eq!(grew, [1, 1, 1, 0, 0, 0, 0], "{id}");
@@ -408,7 +504,14 @@ foundation: 3
         "column 7 is empty: fill every column before dealing"
     );
     assert!(!moves(&p).contains(&"deal".to_string()));
-    for id in ["spider-1suit", "spider-2suit", "spider-4suit", "red-black-spider", "spiderette", "huge-spider"] {
+    for id in [
+        "spider-1suit",
+        "spider-2suit",
+        "spider-4suit",
+        "red-black-spider",
+        "spiderette",
+        "huge-spider",
+    ] {
         assert!(!variant(id).deal_with_empty_column, "{id}");
     }
 }
@@ -436,7 +539,9 @@ fn red_black_runs_follow_colour_and_discard_is_manual() {
     assert_eq!(g.position().movable_run(0), 4, "Kh Qd Jh Td are all red");
     assert_eq!(
         moves(g.position()),
-        ["2>1:1", "3>2:1", "4>3:1", "5>4:1", "6>5:1", "7>6:1", "8>7:1", "9>8:1", "10>9:1"]
+        [
+            "2>1:1", "3>2:1", "4>3:1", "5>4:1", "6>5:1", "7>6:1", "8>7:1", "9>8:1", "10>9:1"
+        ]
     );
     for c in 2..=10 {
         g.apply(mv(&format!("{c}>1:1"))).unwrap();
@@ -446,14 +551,26 @@ fn red_black_runs_follow_colour_and_discard_is_manual() {
     assert!(!g.is_won());
     assert!(moves(g.position()).contains(&"1>f".to_string()));
     let events = g.apply(mv("1>f")).unwrap();
-    assert!(matches!(&events[..], [Event::RunCompleted { column: 0, slot: 7, .. }, Event::Won]));
+    assert!(matches!(
+        &events[..],
+        [
+            Event::RunCompleted {
+                column: 0,
+                slot: 7,
+                ..
+            },
+            Event::Won
+        ]
+    ));
     assert!(g.is_won());
 }
 
 #[test]
 fn suit_variants_do_not_move_or_complete_mixed_suit_runs() {
     let text = RED_BLACK.replace("red-black-spider", "spider-4suit");
-    let err = Position::parse(&text, &Variants::default()).unwrap_err().to_string();
+    let err = Position::parse(&text, &Variants::default())
+        .unwrap_err()
+        .to_string();
     // Two decks of four suits: the missing cards cannot be seven same-suit runs.
     assert!(err.starts_with("cards do not add up"), "{err}");
     let p = pos("\
@@ -471,11 +588,29 @@ foundation: 6
 9:
 10:
 ");
-    assert_eq!(p.movable_run(0), 2, "Jd Td: same suit, but Qh-Jd (both red) breaks the suit");
+    assert_eq!(
+        p.movable_run(0),
+        2,
+        "Jd Td: same suit, but Qh-Jd (both red) breaks the suit"
+    );
     assert_eq!(p.movable_run(1), 2);
-    assert_eq!(p.check(mv("1>7:3")), Err(MoveError::NotARun { column: 0, count: 3, movable: 2 }));
-    let rb = Position::parse(&text_of(&p).replace("spider-4suit", "red-black-spider"), &Variants::default());
-    assert_eq!(rb.map(|p| p.movable_run(0)), Ok(4), "the same cards in Red-Black Spider");
+    assert_eq!(
+        p.check(mv("1>7:3")),
+        Err(MoveError::NotARun {
+            column: 0,
+            count: 3,
+            movable: 2
+        })
+    );
+    let rb = Position::parse(
+        &text_of(&p).replace("spider-4suit", "red-black-spider"),
+        &Variants::default(),
+    );
+    assert_eq!(
+        rb.map(|p| p.movable_run(0)),
+        Ok(4),
+        "the same cards in Red-Black Spider"
+    );
 }
 
 #[test]
@@ -491,13 +626,18 @@ fn manual_discard_is_a_game_option_and_auto_never_lists_n_f() {
     assert_eq!(g.position().columns()[0].len(), 13);
     assert_eq!(moves(g.position()).last().map(String::as_str), Some("1>f"));
     assert!(g.position().to_string().contains("discard: manual\n"));
-    assert_eq!(g.apply(mv("2>f")), Err(MoveError::NoCompletedRun { column: 1 }));
+    assert_eq!(
+        g.apply(mv("2>f")),
+        Err(MoveError::NoCompletedRun { column: 1 })
+    );
 }
 
 #[test]
 fn auto_discard_position_with_a_completed_run_is_rejected() {
     let text = "variant: will-o-the-wisp\nstock:\nfoundation: 3\n1: Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h Ah\n2:\n3:\n4:\n5:\n6:\n7:\n";
-    let err = Position::parse(text, &Variants::default()).unwrap_err().to_string();
+    let err = Position::parse(text, &Variants::default())
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         err,
         "column 1 has a completed run on top, but discard is automatic (it would already have left)"
@@ -506,7 +646,8 @@ fn auto_discard_position_with_a_completed_run_is_rejected() {
 
 #[test]
 fn a_deal_can_complete_a_run() {
-    let mut g = game("\
+    let mut g = game(
+        "\
 variant: will-o-the-wisp
 stock: Ah Qs Js Ts 9s 8s 7s
 foundation: 2
@@ -517,7 +658,8 @@ foundation: 2
 5: 3s
 6: 2s
 7: As
-");
+",
+    );
     let events = g.apply(Move::Deal).unwrap();
     let run = cards("Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h Ah");
     assert_eq!(
@@ -543,7 +685,14 @@ foundation: 2
     );
     assert!(g.position().columns()[0].is_empty());
     let back = g.undo().unwrap();
-    assert!(matches!(&back[0], Event::RunRestored { column: 0, slot: 2, .. }));
+    assert!(matches!(
+        &back[0],
+        Event::RunRestored {
+            column: 0,
+            slot: 2,
+            ..
+        }
+    ));
     assert!(matches!(&back[1], Event::Undealt { cards } if cards[0] == (6, "7s".parse().unwrap())));
     assert_eq!(g.position(), g.start());
 }
@@ -554,7 +703,11 @@ fn microsoft_scoring() {
     let mut options = g.options();
     options.scoring = Scoring::Microsoft;
     g = Game::from_position(g.position().clone(), options);
-    assert_eq!(g.score(), 500 + 300, "three runs are already in the foundation");
+    assert_eq!(
+        g.score(),
+        500 + 300,
+        "three runs are already in the foundation"
+    );
     g.apply(mv("7>6:1")).unwrap();
     assert_eq!(g.score(), 799);
     g.undo().unwrap();
@@ -575,7 +728,11 @@ fn links_scoring() {
     // Pairs: K-Q, Q-J, J-T, 9-8, 6-5, 3-2 = 6, plus 12 for each of the 3 runs in the foundation.
     assert_eq!(g.score(), 6 + 36);
     let p = pos(RED_BLACK);
-    assert_eq!(p.links_score(), 3 + 7 * 12, "red-black links count colour pairs");
+    assert_eq!(
+        p.links_score(),
+        3 + 7 * 12,
+        "red-black links count colour pairs"
+    );
 }
 
 #[test]
@@ -614,7 +771,8 @@ fn a_new_move_clears_redo() {
 
 #[test]
 fn a_stuck_game_has_no_moves() {
-    let g = game("\
+    let g = game(
+        "\
 variant: will-o-the-wisp
 stock:
 foundation: 3
@@ -625,7 +783,8 @@ foundation: 3
 5: 4h 5h
 6: 2h 3h
 7: Ah
-");
+",
+    );
     assert_eq!(moves(g.position()), Vec::<String>::new());
     assert!(g.is_stuck());
 }
@@ -639,5 +798,9 @@ fn discard_option_overrides_the_variant_default() {
     };
     let g = Game::new(&v, 1, Numbering::Kpat, options).unwrap();
     assert_eq!(g.position().discard(), DiscardMode::Manual);
-    assert!(g.position().to_string().starts_with("variant: spider-4suit\ndiscard: manual\nstock: Kc"));
+    assert!(
+        g.position()
+            .to_string()
+            .starts_with("variant: spider-4suit\ndiscard: manual\nstock: Kc")
+    );
 }

@@ -92,7 +92,10 @@ fn run(mut args: Vec<String>) -> Outcome {
     match command.as_str() {
         "variants" => {
             expect_args(&args, 0, "arachne-cli variants")?;
-            Ok(variants.iter().map(|v| format!("{}\t{}\n", v.id, v.name)).collect())
+            Ok(variants
+                .iter()
+                .map(|v| format!("{}\t{}\n", v.id, v.name))
+                .collect())
         }
         "deal" => {
             let numbering = match take_option(&mut args, "--numbering")? {
@@ -100,17 +103,26 @@ fn run(mut args: Vec<String>) -> Outcome {
                 None => Numbering::Arachne,
             };
             let discard = take_option(&mut args, "--discard")?;
-            let usage = "arachne-cli deal VARIANT SEED [--numbering arachne|kpat] [--discard auto|manual]";
+            let usage =
+                "arachne-cli deal VARIANT SEED [--numbering arachne|kpat] [--discard auto|manual]";
             expect_args(&args, 2, usage)?;
-            let variant = variants
-                .get(&args[0])
-                .ok_or_else(|| input(format!("unknown variant `{}` (see `arachne-cli variants`)", args[0])))?;
-            let seed: u64 = args[1]
-                .parse()
-                .map_err(|_| input(format!("seed must be a whole number from 0 to {}, not `{}`", u64::MAX, args[1])))?;
+            let variant = variants.get(&args[0]).ok_or_else(|| {
+                input(format!(
+                    "unknown variant `{}` (see `arachne-cli variants`)",
+                    args[0]
+                ))
+            })?;
+            let seed: u64 = args[1].parse().map_err(|_| {
+                input(format!(
+                    "seed must be a whole number from 0 to {}, not `{}`",
+                    u64::MAX,
+                    args[1]
+                ))
+            })?;
             let discard = match discard {
-                Some(d) => DiscardMode::from_keyword(&d)
-                    .ok_or_else(|| input(format!("--discard must be `auto` or `manual`, not `{d}`")))?,
+                Some(d) => DiscardMode::from_keyword(&d).ok_or_else(|| {
+                    input(format!("--discard must be `auto` or `manual`, not `{d}`"))
+                })?,
                 None => variant.discard,
             };
             let pos = deal(variant, seed, numbering, discard).map_err(|e| input(e.to_string()))?;
@@ -128,11 +140,14 @@ fn run(mut args: Vec<String>) -> Outcome {
             let pos = read_position(&args[0], &variants)?;
             let options = GameOptions::for_variant(pos.variant());
             let mut game = Game::from_position(pos, options);
-            let texts: Vec<&str> = args[1..].iter().flat_map(|a| a.split_whitespace()).collect();
+            let texts: Vec<&str> = args[1..]
+                .iter()
+                .flat_map(|a| a.split_whitespace())
+                .collect();
             for (i, text) in texts.iter().enumerate() {
-                let mv: Move = text
-                    .parse()
-                    .map_err(|e: arachne_engine::ParseMoveError| input(format!("move {} (`{text}`): {}", i + 1, e.reason)))?;
+                let mv: Move = text.parse().map_err(|e: arachne_engine::ParseMoveError| {
+                    input(format!("move {} (`{text}`): {}", i + 1, e.reason))
+                })?;
                 game.apply(mv)
                     .map_err(|e| input(format!("move {} (`{mv}`) is illegal: {e}", i + 1)))?;
             }
@@ -162,7 +177,10 @@ fn main() -> ExitCode {
     match outcome {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
+            match stdout
+                .write_all(out.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
                 Ok(()) => ExitCode::SUCCESS,
                 // A closed pipe (`| head`) is the reader's choice, not an error of ours.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
