@@ -58,7 +58,11 @@ fn main() {
     }
     let s = t.elapsed().as_secs_f64();
     let gens = (rounds * positions.len()) as f64;
-    println!("legal_moves:               {:>6.2} M positions/s ({:.0} ns each)", gens / s / 1e6, s / gens * 1e9);
+    println!(
+        "legal_moves:               {:>6.2} M positions/s ({:.0} ns each)",
+        gens / s / 1e6,
+        s / gens * 1e9
+    );
 
     let mut work = positions.clone();
     let t = Instant::now();
@@ -72,7 +76,11 @@ fn main() {
     }
     let s = t.elapsed().as_secs_f64();
     let pairs = (rounds * total_moves) as f64;
-    println!("Position play+unplay:      {:>6.2} M pairs/s ({:.0} ns each)", pairs / s / 1e6, s / pairs * 1e9);
+    println!(
+        "Position play+unplay:      {:>6.2} M pairs/s ({:.0} ns each)",
+        pairs / s / 1e6,
+        s / pairs * 1e9
+    );
     assert_eq!(work, positions, "unplay restored every position");
 
     let mut games: Vec<Game> = positions
@@ -91,5 +99,9 @@ fn main() {
     }
     let s = t.elapsed().as_secs_f64();
     let pairs = (rounds * total_moves) as f64;
-    println!("Game apply+undo (events):  {:>6.2} M pairs/s ({:.0} ns each)", pairs / s / 1e6, s / pairs * 1e9);
+    println!(
+        "Game apply+undo (events):  {:>6.2} M pairs/s ({:.0} ns each)",
+        pairs / s / 1e6,
+        s / pairs * 1e9
+    );
 }

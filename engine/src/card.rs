@@ -161,6 +161,12 @@ impl Card {
         Rank::ALL[(self.0 & 15) as usize - 1]
     }
 
+    /// The rank's number, 1 (Ace) to 13 (King), without going through [`Rank`].
+    #[inline]
+    pub const fn rank_value(self) -> u8 {
+        self.0 & 15
+    }
+
     /// The card's suit.
     pub const fn suit(self) -> Suit {
         Suit::from_index(self.0 >> 4)

@@ -12,6 +12,7 @@ pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod replay;
+pub mod solver;
 pub mod variant;
 
 pub use card::{Card, Color, ParseCardError, Rank, Suit};
@@ -21,6 +22,7 @@ pub use moves::{Move, ParseMoveError, parse_move_list};
 pub use notation::PositionError;
 pub use position::{Column, MoveError, Position, Run, Undo};
 pub use replay::{REPLAY_VERSION, Replay, ReplayError};
+pub use solver::{Budget, Report, Verdict, solve};
 pub use variant::{
     ColumnGroup, Difficulty, DiscardMode, Grouping, Scoring, Variant, VariantError, Variants,
 };

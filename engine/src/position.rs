@@ -215,7 +215,7 @@ impl Position {
 
     /// Whether `upper` continues a run on `lower`: one rank lower and in the same group.
     pub fn links(&self, lower: Card, upper: Card) -> bool {
-        upper.rank().value() + 1 == lower.rank().value()
+        upper.rank_value() + 1 == lower.rank_value()
             && match self.variant.grouping {
                 Grouping::Suit => upper.suit() == lower.suit(),
                 Grouping::Color => upper.color() == lower.color(),
@@ -425,26 +425,29 @@ impl Position {
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
         out.clear();
         let n = self.columns.len();
+        // Columns by the rank of their top card (0 = empty), so each run finds its targets
+        // without scanning the tableau again.
+        let mut by_top = [0u64; 14];
+        for (c, col) in self.columns.iter().enumerate() {
+            let r = col.top().map_or(0, |t| usize::from(t.rank_value()));
+            by_top[r] |= 1 << c;
+        }
+        let empty = by_top[0];
         for f in 0..n {
             let movable = self.movable_run(f);
             let cards = &self.columns[f].cards;
             for count in 1..=movable {
-                let card = cards[cards.len() - count];
-                for t in 0..n {
-                    if t == f {
-                        continue;
-                    }
-                    let fits = match self.columns[t].top() {
-                        None => true,
-                        Some(onto) => onto.rank().value() == card.rank().value() + 1,
-                    };
-                    if fits {
-                        out.push(Move::Transfer {
-                            from: f as u8,
-                            to: t as u8,
-                            count: count as u8,
-                        });
-                    }
+                let rank = usize::from(cards[cards.len() - count].rank_value());
+                let onto = if rank < 13 { by_top[rank + 1] } else { 0 };
+                let mut targets = (onto | empty) & !(1 << f);
+                while targets != 0 {
+                    let t = targets.trailing_zeros() as u8;
+                    targets &= targets - 1;
+                    out.push(Move::Transfer {
+                        from: f as u8,
+                        to: t,
+                        count: count as u8,
+                    });
                 }
             }
         }
@@ -455,7 +458,7 @@ impl Position {
                 }
             }
         }
-        if self.check(Move::Deal).is_ok() {
+        if !self.stock.is_empty() && (empty == 0 || self.variant.deal_with_empty_column) {
             out.push(Move::Deal);
         }
     }

@@ -5,9 +5,11 @@
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use arachne_engine::{
-    DiscardMode, Game, GameOptions, Move, Numbering, Position, Replay, Variants, deal,
+    Budget, DiscardMode, Game, GameOptions, Move, Numbering, Position, Replay, Variants, Verdict,
+    deal, solve,
 };
 
 const USAGE: &str = "\
@@ -19,6 +21,9 @@ commands:
   moves FILE                                print every legal move
   apply FILE MOVE...                        print the position after the moves
   replay FILE                               verify a replay file, print its final position
+  solve FILE [--budget-ms N]                `solved` and a winning move list, `unwinnable` or `unknown`
+  bench VARIANT --seeds A..B [--numbering arachne|kpat] [--budget-ms N]
+                                            solve a range of deals: SEED RESULT MS NODES, then a summary
 FILE may be `-` for standard input.";
 
 /// A failure and the exit status it gives.
@@ -72,6 +77,105 @@ fn expect_args(args: &[String], n: usize, usage: &str) -> Result<(), Failure> {
         return Err(input(format!("usage: {usage}")));
     }
     Ok(())
+}
+
+/// Default solver budget for `solve` and `bench`: 10 seconds.
+const DEFAULT_BUDGET_MS: u64 = 10_000;
+
+fn budget_option(args: &mut Vec<String>) -> Result<Budget, Failure> {
+    let ms = match take_option(args, "--budget-ms")? {
+        Some(v) => v.parse::<u64>().map_err(|_| {
+            input(format!(
+                "--budget-ms must be a whole number of milliseconds, not `{v}`"
+            ))
+        })?,
+        None => DEFAULT_BUDGET_MS,
+    };
+    Ok(Budget::time(Duration::from_millis(ms)))
+}
+
+/// Replays a solution through the rules: a solution that does not win is a solver bug.
+fn check_solution(pos: &Position, moves: &[Move]) -> Result<(), Failure> {
+    let mut game = Game::from_position(pos.clone(), GameOptions::for_variant(pos.variant()));
+    for (i, &m) in moves.iter().enumerate() {
+        game.apply(m).map_err(|e| {
+            Failure::Internal(format!("solver move {} (`{m}`) is illegal: {e}", i + 1))
+        })?;
+    }
+    if game.is_won() {
+        Ok(())
+    } else {
+        Err(Failure::Internal("the solver's line does not win".into()))
+    }
+}
+
+fn bench(mut args: Vec<String>, variants: &Variants) -> Outcome {
+    let usage = "arachne-cli bench VARIANT --seeds A..B [--numbering arachne|kpat] [--budget-ms N]";
+    let budget = budget_option(&mut args)?;
+    let numbering = match take_option(&mut args, "--numbering")? {
+        Some(n) => n.parse::<Numbering>().map_err(|e| input(e.to_string()))?,
+        None => Numbering::Arachne,
+    };
+    let seeds =
+        take_option(&mut args, "--seeds")?.ok_or_else(|| input(format!("usage: {usage}")))?;
+    expect_args(&args, 1, usage)?;
+    let variant = variants.get(&args[0]).ok_or_else(|| {
+        input(format!(
+            "unknown variant `{}` (see `arachne-cli variants`)",
+            args[0]
+        ))
+    })?;
+    let (a, b) = seeds
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
+        .filter(|(a, b)| a <= b)
+        .ok_or_else(|| {
+            input(format!(
+                "--seeds must be A..B with A <= B (both included), not `{seeds}`"
+            ))
+        })?;
+    let mut out = std::io::stdout().lock();
+    let (mut solved, mut unwinnable, mut unknown) = (0u64, 0u64, 0u64);
+    let mut times: Vec<f64> = Vec::new();
+    let mut total_nodes = 0u64;
+    let mut total_secs = 0f64;
+    for seed in a..=b {
+        let pos =
+            deal(variant, seed, numbering, variant.discard).map_err(|e| input(e.to_string()))?;
+        let report = solve(&pos, budget, None);
+        let ms = report.elapsed.as_secs_f64() * 1000.0;
+        let result = match &report.verdict {
+            Verdict::Solved(moves) => {
+                check_solution(&pos, moves)?;
+                solved += 1;
+                "solved"
+            }
+            Verdict::Unwinnable => {
+                unwinnable += 1;
+                "unwinnable"
+            }
+            Verdict::Unknown => {
+                unknown += 1;
+                "unknown"
+            }
+        };
+        times.push(ms);
+        total_nodes += report.nodes;
+        total_secs += report.elapsed.as_secs_f64();
+        // Each deal's line goes out as soon as it is known, so long benches show progress.
+        let _ = writeln!(out, "{seed} {result} {ms:.0} {}", report.nodes);
+        let _ = out.flush();
+    }
+    times.sort_by(f64::total_cmp);
+    let pick = |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1];
+    let y = times.len() as u64;
+    Ok(format!(
+        "solved {solved}/{y} ({:.1}%) unwinnable {unwinnable} unknown {unknown} median {:.0} ms p95 {:.0} ms nodes/s {:.0}\n",
+        100.0 * solved as f64 / y as f64,
+        pick(0.5),
+        pick(0.95),
+        total_nodes as f64 / total_secs.max(1e-9),
+    ))
 }
 
 fn run(mut args: Vec<String>) -> Outcome {
@@ -162,6 +266,22 @@ fn run(mut args: Vec<String>) -> Outcome {
                 .map_err(|e| input(format!("{}: {e}", args[0])))?;
             Ok(game.position().to_string())
         }
+        "solve" => {
+            let budget = budget_option(&mut args)?;
+            expect_args(&args, 1, "arachne-cli solve FILE [--budget-ms N]")?;
+            let pos = read_position(&args[0], &variants)?;
+            let report = solve(&pos, budget, None);
+            match report.verdict {
+                Verdict::Solved(moves) => {
+                    check_solution(&pos, &moves)?;
+                    let line: Vec<String> = moves.iter().map(Move::to_string).collect();
+                    Ok(format!("solved\n{}\n", line.join(" ")))
+                }
+                Verdict::Unwinnable => Ok("unwinnable\n".into()),
+                Verdict::Unknown => Ok("unknown\n".into()),
+            }
+        }
+        "bench" => bench(args, &variants),
         other => Err(input(format!("unknown command `{other}`\n{USAGE}"))),
     }
 }

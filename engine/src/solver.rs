@@ -1,0 +1,764 @@
+//! The solver: finds a winning line from a position with perfect information (face-down cards
+//! and the stock order are known), proves a position lost, or gives up within its budget.
+//!
+//! It plays through the engine's own [`Position::play_unchecked`] and [`Position::unplay`], so
+//! every variant's rules (discard mode, empty-column dealing, partial last deal, grouping) are
+//! the game's, not a copy. The search is a depth-first search over an explicit stack, staged:
+//! a narrow pass that tries only the best two moves of each position, a wider pass with four,
+//! then a complete pass over every legal move. Positions are identified by a Zobrist hash that
+//! ignores column order once the stock is empty (columns are then interchangeable), and a
+//! fixed-size transposition table keeps memory bounded. Only the complete pass can prove that a
+//! position is lost, and only when it ran to the end with every position it met remembered.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::Game;
+use crate::moves::Move;
+use crate::position::{Position, Undo};
+use crate::variant::DiscardMode;
+
+/// How much work a search may do. The search is deterministic for the same position and node
+/// limit; a time limit only decides where it stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Most positions to visit (`None`: no limit).
+    pub nodes: Option<u64>,
+    /// Most wall-clock time (`None`: no limit).
+    pub time: Option<Duration>,
+    /// Transposition-table size in MiB (rounded down to a power of two entries).
+    pub memory_mib: usize,
+}
+
+impl Budget {
+    /// A limit on positions visited.
+    pub fn nodes(n: u64) -> Budget {
+        Budget {
+            nodes: Some(n),
+            time: None,
+            memory_mib: DEFAULT_MEMORY_MIB,
+        }
+    }
+
+    /// A limit on time.
+    pub fn time(t: Duration) -> Budget {
+        Budget {
+            nodes: None,
+            time: Some(t),
+            memory_mib: DEFAULT_MEMORY_MIB,
+        }
+    }
+}
+
+/// Transposition table size by default: 128 MiB (16 M positions).
+pub const DEFAULT_MEMORY_MIB: usize = 128;
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A winning line from the position.
+    Solved(Vec<Move>),
+    /// Proved: no sequence of moves wins (the whole reachable space was searched).
+    Unwinnable,
+    /// The budget ran out (or the search was cancelled) first.
+    Unknown,
+}
+
+/// A verdict with the work it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The answer.
+    pub verdict: Verdict,
+    /// Positions visited (moves played), over all stages.
+    pub nodes: u64,
+    /// Wall-clock time spent.
+    pub elapsed: Duration,
+}
+
+/// One search stage and its node allowance (`u64::MAX`: the rest of the budget).
+enum Stage {
+    /// Depth-first, trying the best `width` moves of each position; `prune` skips moves that
+    /// cannot help (not safe for proofs).
+    DepthFirst {
+        width: usize,
+        prune: bool,
+        nodes: u64,
+    },
+    /// Beam search: keeps the `width` best positions of each depth by [`evaluate`].
+    Beam { width: usize, nodes: u64 },
+}
+
+impl Stage {
+    fn nodes(&self) -> u64 {
+        match *self {
+            Stage::DepthFirst { nodes, .. } | Stage::Beam { nodes, .. } => nodes,
+        }
+    }
+
+    fn proves(&self) -> bool {
+        matches!(self, Stage::DepthFirst { prune: false, .. })
+    }
+}
+
+const STAGES: [Stage; 4] = [
+    Stage::DepthFirst {
+        width: 2,
+        prune: true,
+        nodes: 20_000,
+    },
+    Stage::DepthFirst {
+        width: 4,
+        prune: true,
+        nodes: 1_000_000,
+    },
+    Stage::Beam {
+        width: 1_000,
+        nodes: 10_000_000,
+    },
+    Stage::DepthFirst {
+        width: usize::MAX,
+        prune: false,
+        nodes: u64::MAX,
+    },
+];
+
+/// Searches for a win from `position`. `cancel`, when set from another thread, stops the search
+/// soon after (the verdict is then `Unknown`).
+pub fn solve(position: &Position, budget: Budget, cancel: Option<&AtomicBool>) -> Report {
+    let start = Instant::now();
+    let mut nodes = 0;
+    if position.is_won() {
+        return Report {
+            verdict: Verdict::Solved(Vec::new()),
+            nodes,
+            elapsed: start.elapsed(),
+        };
+    }
+    let limit = budget.nodes.unwrap_or(u64::MAX);
+    let deadline = budget.time.map(|t| start + t);
+    let mut table = Table::new(budget.memory_mib);
+    let zobrist = Zobrist::new(position.variant().deck_size(), position.columns().len());
+    for stage in &STAGES {
+        let allowance = stage.nodes().min(limit - nodes);
+        let (found, used, stopped, lossy) = match *stage {
+            Stage::DepthFirst { width, prune, .. } => {
+                let mut search = Search::new(
+                    position.clone(),
+                    (width, prune),
+                    &mut table,
+                    &zobrist,
+                    allowance,
+                    deadline,
+                    cancel,
+                );
+                let found = search.run();
+                (found, search.nodes, search.stopped, search.lossy)
+            }
+            Stage::Beam { width, .. } => {
+                let mut beam = Beam {
+                    width,
+                    prune: true,
+                    table: &mut table,
+                    zobrist: &zobrist,
+                    nodes: 0,
+                    allowance,
+                    deadline,
+                    cancel,
+                };
+                let found = beam.run(position);
+                (found, beam.nodes, true, true)
+            }
+        };
+        nodes += used;
+        match found {
+            Some(moves) => {
+                return Report {
+                    verdict: Verdict::Solved(moves),
+                    nodes,
+                    elapsed: start.elapsed(),
+                };
+            }
+            None if !stopped && stage.proves() && !lossy => {
+                return Report {
+                    verdict: Verdict::Unwinnable,
+                    nodes,
+                    elapsed: start.elapsed(),
+                };
+            }
+            None => {}
+        }
+        let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
+        let cancelled = cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+        if nodes >= limit || out_of_time || cancelled {
+            break;
+        }
+        table.clear();
+    }
+    Report {
+        verdict: Verdict::Unknown,
+        nodes,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// The first move of a winning line, or else the move the search's ordering likes best.
+pub fn hint(game: &Game, budget: Budget, cancel: Option<&AtomicBool>) -> Option<Move> {
+    match solve(game.position(), budget, cancel).verdict {
+        Verdict::Solved(moves) => moves.first().copied(),
+        _ => best_move(game.position()),
+    }
+}
+
+/// A whole winning line from the game's position, if the search finds one within budget.
+pub fn auto_complete(
+    game: &Game,
+    budget: Budget,
+    cancel: Option<&AtomicBool>,
+) -> Option<Vec<Move>> {
+    match solve(game.position(), budget, cancel).verdict {
+        Verdict::Solved(moves) => Some(moves),
+        _ => None,
+    }
+}
+
+/// Whether the game can still be won: `Solved`, `Unwinnable` or `Unknown`.
+pub fn winnable(game: &Game, budget: Budget, cancel: Option<&AtomicBool>) -> Verdict {
+    solve(game.position(), budget, cancel).verdict
+}
+
+/// A deal proved winnable: the first seed from `seeds` whose deal the solver wins within
+/// `budget`, with its solution and how many seeds were tried. `None` if `seeds` ran out or the
+/// search was cancelled.
+pub fn new_winnable_deal(
+    variant: &std::sync::Arc<crate::variant::Variant>,
+    numbering: crate::deal::Numbering,
+    seeds: impl IntoIterator<Item = u64>,
+    budget: Budget,
+    cancel: Option<&AtomicBool>,
+) -> Option<(u64, Vec<Move>, usize)> {
+    for (tried, seed) in seeds.into_iter().enumerate() {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return None;
+        }
+        let Ok(pos) = crate::deal::deal(variant, seed, numbering, variant.discard) else {
+            continue;
+        };
+        if let Verdict::Solved(moves) = solve(&pos, budget, cancel).verdict {
+            return Some((seed, moves, tried + 1));
+        }
+    }
+    None
+}
+
+/// The legal move the search would try first here.
+pub fn best_move(position: &Position) -> Option<Move> {
+    let mut moves = Vec::new();
+    position.legal_moves_into(&mut moves);
+    moves
+        .iter()
+        .enumerate()
+        .max_by_key(|&(i, &m)| (score_move(position, m, false), std::cmp::Reverse(i)))
+        .map(|(_, &m)| m)
+}
+
+/// How promising a move looks: complete a run > turn up a face-down card > build in suit >
+/// empty a column > other > move into an empty column > break a run > deal. `None` when
+/// `prune` is set and the move cannot help.
+fn score_move_opt(pos: &Position, mv: Move, prune: bool) -> Option<i32> {
+    match mv {
+        Move::Discard { .. } => Some(100_000),
+        Move::Deal => Some(-100_000 + pos.stock_len() as i32),
+        Move::Transfer { from, to, count } => {
+            let src = &pos.columns()[usize::from(from)];
+            let dst = &pos.columns()[usize::from(to)];
+            let k = usize::from(count);
+            let cards = src.cards();
+            let rest = cards.len() - k;
+            let bottom = cards[rest];
+            let reveals = rest > 0 && rest == src.face_down();
+            let empties = rest == 0;
+            let breaks = rest > src.face_down() && pos.links(cards[rest - 1], bottom);
+            let mut score = 0;
+            match dst.top() {
+                Some(onto) => {
+                    if pos.links(onto, bottom) {
+                        let dest_run = pos.movable_run(usize::from(to));
+                        let grown = dest_run + k;
+                        if grown >= 13 {
+                            score += 50_000;
+                        }
+                        // Splitting a run only to build the same run elsewhere gains nothing.
+                        if breaks && grown <= pos.movable_run(usize::from(from)) && prune {
+                            return None;
+                        }
+                        score += 2_000 + 20 * grown as i32;
+                    } else if breaks {
+                        if prune {
+                            return None;
+                        }
+                        score -= 3_000;
+                    }
+                }
+                None => {
+                    // Moving a whole column into an empty one changes nothing that matters.
+                    if empties && src.face_down() == 0 && prune {
+                        return None;
+                    }
+                    if breaks && prune {
+                        return None;
+                    }
+                    score -= 1_000;
+                }
+            }
+            if reveals {
+                score += 10_000 - 50 * src.face_down() as i32;
+            }
+            if empties {
+                score += 1_500;
+            }
+            Some(score)
+        }
+    }
+}
+
+fn score_move(pos: &Position, mv: Move, prune: bool) -> i32 {
+    score_move_opt(pos, mv, prune).unwrap_or(i32::MIN)
+}
+
+/// Random 64-bit keys from a fixed seed (splitmix64), so hashes are the same on every run.
+struct Zobrist {
+    /// Key for (height in column, card and face) pairs: `height * 104 + index * 2 + up`.
+    card: Vec<u64>,
+    /// Key per column, mixed in while the stock still deals to columns in order.
+    column: Vec<u64>,
+    /// Key per stock size.
+    stock: Vec<u64>,
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    z = (z ^ (z >> 33)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    z ^ (z >> 33)
+}
+
+impl Zobrist {
+    fn new(deck: usize, columns: usize) -> Zobrist {
+        let mut s = 0x5eed_a4ac_4e00_0001;
+        Zobrist {
+            card: (0..deck * 104).map(|_| splitmix(&mut s)).collect(),
+            column: (0..columns).map(|_| splitmix(&mut s)).collect(),
+            stock: (0..=deck).map(|_| splitmix(&mut s)).collect(),
+        }
+    }
+}
+
+impl Zobrist {
+    fn column_hash(&self, col: &crate::position::Column) -> u64 {
+        let down = col.face_down();
+        let mut h = 0;
+        for (i, card) in col.cards().iter().enumerate() {
+            h ^= self.card[i * 104 + card.index() * 2 + usize::from(i >= down)];
+        }
+        h
+    }
+
+    /// The position's hash from its column hashes: column order counts only while the stock
+    /// still deals to columns in order.
+    fn combine(&self, stock: usize, columns: impl Iterator<Item = u64>) -> u64 {
+        let ordered = stock > 0;
+        let mut h = self.stock[stock];
+        for (c, ch) in columns.enumerate() {
+            let key = if ordered { ch ^ self.column[c] } else { ch };
+            h = h.wrapping_add(mix(key));
+        }
+        h
+    }
+
+    fn hash(&self, pos: &Position) -> u64 {
+        self.combine(
+            pos.stock_len(),
+            pos.columns().iter().map(|c| self.column_hash(c)),
+        )
+    }
+}
+
+/// How good a position looks, for the beam: runs completed, cards turned up, empty columns and
+/// long suited runs count for it (a run's worth grows with the square of its length, since long
+/// runs are what complete); cards out of sequence count against it.
+fn evaluate(pos: &Position) -> i32 {
+    let mut e = 5_000 * pos.foundation().len() as i32;
+    let empty_worth = if pos.stock_len() == 0 { 400 } else { 250 };
+    for (c, col) in pos.columns().iter().enumerate() {
+        if col.is_empty() {
+            e += empty_worth;
+            continue;
+        }
+        e -= 120 * col.face_down() as i32;
+        let up = col.face_up();
+        let mut run = 1i32;
+        for w in up.windows(2) {
+            if pos.links(w[0], w[1]) {
+                run += 1;
+                continue;
+            }
+            e += 4 * run * run;
+            run = 1;
+            e += if w[0].rank_value() == w[1].rank_value() + 1 {
+                10
+            } else {
+                -50
+            };
+        }
+        e += 4 * run * run;
+        if col.face_down() == 0 && up[0].rank_value() == 13 && run as usize == up.len() {
+            e += 200;
+        }
+        if pos.discard() == DiscardMode::Manual && run >= 13 && pos.has_completed_run(c) {
+            e += 4_000;
+        }
+    }
+    e
+}
+
+/// Beam search: each depth keeps the `width` best new positions.
+struct Beam<'a> {
+    width: usize,
+    prune: bool,
+    table: &'a mut Table,
+    zobrist: &'a Zobrist,
+    nodes: u64,
+    allowance: u64,
+    deadline: Option<Instant>,
+    cancel: Option<&'a AtomicBool>,
+}
+
+impl Beam<'_> {
+    fn stop(&self) -> bool {
+        self.nodes >= self.allowance
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    fn run(&mut self, root: &Position) -> Option<Vec<Move>> {
+        // Every position reached: (parent index, move from the parent). Index 0 is the root.
+        let mut tree: Vec<(u32, Move)> = vec![(0, Move::Deal)];
+        let line = |tree: &[(u32, Move)], mut at: usize, last: Move| {
+            let mut moves = vec![last];
+            while at != 0 {
+                moves.push(tree[at].1);
+                at = tree[at].0 as usize;
+            }
+            moves.reverse();
+            moves
+        };
+        let _ = self.table.insert(self.zobrist.hash(root));
+        let mut current: Vec<(Position, u32)> = vec![(root.clone(), 0)];
+        let mut legal = Vec::new();
+        let mut candidates: Vec<(i32, u32, Move)> = Vec::new();
+        loop {
+            candidates.clear();
+            for (i, (pos, id)) in current.iter_mut().enumerate() {
+                if self.stop() {
+                    return None;
+                }
+                pos.legal_moves_into(&mut legal);
+                if pos.discard() == DiscardMode::Manual
+                    && let Some(d) = legal.iter().position(|m| matches!(m, Move::Discard { .. }))
+                {
+                    legal.swap(0, d);
+                    legal.truncate(1);
+                }
+                for &m in &legal {
+                    if score_move_opt(pos, m, self.prune).is_none() {
+                        continue;
+                    }
+                    self.nodes += 1;
+                    let undo = pos.play_unchecked(m);
+                    if pos.is_won() {
+                        return Some(line(&tree, *id as usize, m));
+                    }
+                    if self.table.insert(self.zobrist.hash(pos)) == Some(true) {
+                        candidates.push((evaluate(pos), i as u32, m));
+                    }
+                    pos.unplay(&undo);
+                }
+            }
+            if candidates.is_empty() {
+                return None;
+            }
+            let order = |a: &(i32, u32, Move), b: &(i32, u32, Move)| {
+                b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+            };
+            if candidates.len() > self.width {
+                candidates.select_nth_unstable_by(self.width - 1, order);
+                candidates.truncate(self.width);
+            }
+            candidates.sort_unstable_by(order);
+            let mut next = Vec::with_capacity(candidates.len());
+            for &(_, i, m) in &candidates {
+                let (pos, id) = &current[i as usize];
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                tree.push((*id, m));
+                next.push((child, (tree.len() - 1) as u32));
+            }
+            current = next;
+        }
+    }
+}
+
+/// A fixed-size open-addressing set of position hashes.
+struct Table {
+    slots: Vec<u64>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(memory_mib: usize) -> Table {
+        let entries = (memory_mib.max(1) * (1 << 20) / 8).next_power_of_two() / 2;
+        let entries = entries.max(1024);
+        Table {
+            slots: vec![0; entries],
+            mask: entries - 1,
+        }
+    }
+
+    fn clear(&mut self) {
+        // A fresh zeroed allocation costs only the pages that get used; filling costs them all.
+        self.slots = vec![0; self.slots.len()];
+    }
+
+    /// Inserts `h`; `Some(true)` if new, `Some(false)` if present, `None` if no room nearby.
+    fn insert(&mut self, h: u64) -> Option<bool> {
+        let h = h | 1; // 0 marks an empty slot
+        let mut i = (h as usize) & self.mask;
+        for _ in 0..32 {
+            let slot = &mut self.slots[i];
+            if *slot == h {
+                return Some(false);
+            }
+            if *slot == 0 {
+                *slot = h;
+                return Some(true);
+            }
+            i = (i + 1) & self.mask;
+        }
+        None
+    }
+}
+
+struct Frame {
+    /// The move that led here (none at the root).
+    undo: Option<Undo>,
+    /// This position's moves to try, in `Search::children[start..end]`.
+    start: usize,
+    end: usize,
+    next: usize,
+}
+
+struct Search<'a> {
+    pos: Position,
+    /// Moves tried per position, and whether useless moves are skipped.
+    stage: (usize, bool),
+    table: &'a mut Table,
+    zobrist: &'a Zobrist,
+    col_hash: Vec<u64>,
+    nodes: u64,
+    allowance: u64,
+    deadline: Option<Instant>,
+    cancel: Option<&'a AtomicBool>,
+    /// The budget or a cancel stopped the search.
+    stopped: bool,
+    /// Some position could not be remembered: exhausting the search proves nothing.
+    lossy: bool,
+    stack: Vec<Frame>,
+    children: Vec<Move>,
+    legal: Vec<Move>,
+    scored: Vec<(i32, u32, Move)>,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        pos: Position,
+        stage: (usize, bool),
+        table: &'a mut Table,
+        zobrist: &'a Zobrist,
+        allowance: u64,
+        deadline: Option<Instant>,
+        cancel: Option<&'a AtomicBool>,
+    ) -> Search<'a> {
+        let n = pos.columns().len();
+        let mut s = Search {
+            pos,
+            stage,
+            table,
+            zobrist,
+            col_hash: vec![0; n],
+            nodes: 0,
+            allowance,
+            deadline,
+            cancel,
+            stopped: false,
+            lossy: false,
+            stack: Vec::with_capacity(1024),
+            children: Vec::with_capacity(1 << 14),
+            legal: Vec::with_capacity(256),
+            scored: Vec::with_capacity(256),
+        };
+        for c in 0..n {
+            s.rehash_column(c);
+        }
+        s
+    }
+
+    fn rehash_column(&mut self, c: usize) {
+        self.col_hash[c] = self.zobrist.column_hash(&self.pos.columns()[c]);
+    }
+
+    fn rehash_after(&mut self, undo: &Undo) {
+        match undo.mv {
+            Move::Transfer { from, to, .. } => {
+                self.rehash_column(usize::from(from));
+                self.rehash_column(usize::from(to));
+            }
+            Move::Deal => {
+                for c in 0..self.col_hash.len() {
+                    self.rehash_column(c);
+                }
+            }
+            Move::Discard { column } => self.rehash_column(usize::from(column)),
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.zobrist
+            .combine(self.pos.stock_len(), self.col_hash.iter().copied())
+    }
+
+    /// Fills `children` with the moves to try from the current position, best first.
+    fn expand(&mut self) -> (usize, usize) {
+        let start = self.children.len();
+        self.pos.legal_moves_into(&mut self.legal);
+        let stock_empty = self.pos.stock_len() == 0;
+        let manual = self.pos.discard() == DiscardMode::Manual;
+        // A completed run is taken at once in the heuristic stages.
+        if manual
+            && self.stage.1
+            && let Some(&d) = self
+                .legal
+                .iter()
+                .find(|m| matches!(m, Move::Discard { .. }))
+        {
+            self.children.push(d);
+            return (start, self.children.len());
+        }
+        self.scored.clear();
+        let mut first_empty_target: Option<u8> = None;
+        for (i, &m) in self.legal.iter().enumerate() {
+            if let Move::Transfer { to, .. } = m
+                && self.pos.columns()[usize::from(to)].is_empty()
+            {
+                // Empty columns are interchangeable once nothing more is dealt (and always
+                // in the heuristic stages): use the first one only.
+                let first = *first_empty_target.get_or_insert(to);
+                if to != first && (stock_empty || self.stage.1) {
+                    continue;
+                }
+            }
+            if let Some(score) = score_move_opt(&self.pos, m, self.stage.1) {
+                self.scored.push((score, i as u32, m));
+            }
+        }
+        self.scored
+            .sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let take = self.scored.len().min(self.stage.0);
+        self.children
+            .extend(self.scored[..take].iter().map(|&(_, _, m)| m));
+        (start, self.children.len())
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes >= self.allowance {
+            return true;
+        }
+        if self.nodes.is_multiple_of(1024) {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return true;
+            }
+            if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn run(&mut self) -> Option<Vec<Move>> {
+        let root = self.hash();
+        if self.table.insert(root).is_none() {
+            self.lossy = true;
+        }
+        let (start, end) = self.expand();
+        self.stack.push(Frame {
+            undo: None,
+            start,
+            end,
+            next: start,
+        });
+        while let Some(frame) = self.stack.last_mut() {
+            if frame.next == frame.end {
+                let frame = self.stack.pop().unwrap_or_else(|| unreachable!());
+                self.children.truncate(frame.start);
+                if let Some(undo) = frame.undo {
+                    self.pos.unplay(&undo);
+                    self.rehash_after(&undo);
+                }
+                continue;
+            }
+            let mv = self.children[frame.next];
+            frame.next += 1;
+            if self.out_of_budget() {
+                self.stopped = true;
+                return None;
+            }
+            self.nodes += 1;
+            let undo = self.pos.play_unchecked(mv);
+            self.rehash_after(&undo);
+            if self.pos.is_won() {
+                let mut line: Vec<Move> = self
+                    .stack
+                    .iter()
+                    .filter_map(|f| f.undo.map(|u| u.mv))
+                    .collect();
+                line.push(mv);
+                return Some(line);
+            }
+            match self.table.insert(self.hash()) {
+                Some(true) => {}
+                found => {
+                    if found.is_none() {
+                        self.lossy = true;
+                    }
+                    self.pos.unplay(&undo);
+                    self.rehash_after(&undo);
+                    continue;
+                }
+            }
+            let (start, end) = self.expand();
+            self.stack.push(Frame {
+                undo: Some(undo),
+                start,
+                end,
+                next: start,
+            });
+        }
+        None
+    }
+}
