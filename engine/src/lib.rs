@@ -5,6 +5,8 @@
 //! Data flows one way: a [`Move`] goes into [`Game::apply`], which returns the [`Event`]s a
 //! view animates. [`Position::play`] and [`Position::unplay`] hold the rules themselves.
 
+#![warn(missing_docs)]
+
 pub mod card;
 pub mod deal;
 pub mod game;

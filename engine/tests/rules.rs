@@ -804,3 +804,22 @@ fn discard_option_overrides_the_variant_default() {
             .starts_with("variant: spider-4suit\ndiscard: manual\nstock: Kc")
     );
 }
+
+#[test]
+fn a_game_saves_as_a_replay_that_verifies() {
+    use arachne_engine::Replay;
+    let v = variant("spider-2suit");
+    let mut g = Game::new(&v, 11, Numbering::Arachne, GameOptions::for_variant(&v)).unwrap();
+    for _ in 0..30 {
+        let Some(&m) = g.legal_moves().first() else {
+            break;
+        };
+        g.apply(m).unwrap();
+    }
+    g.undo().unwrap();
+    let text = Replay::of_game(&g, Numbering::Arachne, 11).to_ron();
+    let back = Replay::from_ron(&text).unwrap();
+    assert_eq!(back.moves.len(), g.move_count());
+    let replayed = back.verify(&Variants::default()).unwrap();
+    assert_eq!(replayed.position(), g.position());
+}
