@@ -3,12 +3,14 @@
 //!
 //! It plays through the engine's own [`Position::play_unchecked`] and [`Position::unplay`], so
 //! every variant's rules (discard mode, empty-column dealing, partial last deal, grouping) are
-//! the game's, not a copy. The search is a depth-first search over an explicit stack, staged:
-//! a narrow pass that tries only the best two moves of each position, a wider pass with four,
-//! then a complete pass over every legal move. Positions are identified by a Zobrist hash that
+//! the game's, not a copy. The search is staged: a narrow depth-first pass that tries only the
+//! two most promising moves of each position (instant on easy deals); then best-first searches
+//! between deals, which expand the best-looking positions of each stock level and deal from the
+//! best few hundred of them to start the next level, first small, then large; then a complete
+//! depth-first pass over every legal move. Positions are identified by a Zobrist hash that
 //! ignores column order once the stock is empty (columns are then interchangeable), and a
 //! fixed-size transposition table keeps memory bounded. Only the complete pass can prove that a
-//! position is lost, and only when it ran to the end with every position it met remembered.
+//! //! position is lost, and only when it ran to the end with every position it met remembered.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -84,14 +86,20 @@ enum Stage {
         prune: bool,
         nodes: u64,
     },
-    /// Beam search: keeps the `width` best positions of each depth by [`evaluate`].
-    Beam { width: usize, nodes: u64 },
+    /// Best-first search between deals: from each stock level's starting positions, expand
+    /// the best positions by [`evaluate`] up to `expansions` times, then deal from the `roots`
+    /// best positions found to start the next level.
+    Levels {
+        roots: usize,
+        expansions: usize,
+        nodes: u64,
+    },
 }
 
 impl Stage {
     fn nodes(&self) -> u64 {
         match *self {
-            Stage::DepthFirst { nodes, .. } | Stage::Beam { nodes, .. } => nodes,
+            Stage::DepthFirst { nodes, .. } | Stage::Levels { nodes, .. } => nodes,
         }
     }
 
@@ -106,14 +114,15 @@ const STAGES: [Stage; 4] = [
         prune: true,
         nodes: 20_000,
     },
-    Stage::DepthFirst {
-        width: 4,
-        prune: true,
-        nodes: 1_000_000,
+    Stage::Levels {
+        roots: 50,
+        expansions: 20_000,
+        nodes: 20_000_000,
     },
-    Stage::Beam {
-        width: 1_000,
-        nodes: 10_000_000,
+    Stage::Levels {
+        roots: 400,
+        expansions: 200_000,
+        nodes: 200_000_000,
     },
     Stage::DepthFirst {
         width: usize::MAX,
@@ -154,10 +163,12 @@ pub fn solve(position: &Position, budget: Budget, cancel: Option<&AtomicBool>) -
                 let found = search.run();
                 (found, search.nodes, search.stopped, search.lossy)
             }
-            Stage::Beam { width, .. } => {
-                let mut beam = Beam {
-                    width,
-                    prune: true,
+            Stage::Levels {
+                roots, expansions, ..
+            } => {
+                let mut levels = Levels {
+                    roots,
+                    expansions,
                     table: &mut table,
                     zobrist: &zobrist,
                     nodes: 0,
@@ -165,8 +176,8 @@ pub fn solve(position: &Position, budget: Budget, cancel: Option<&AtomicBool>) -
                     deadline,
                     cancel,
                 };
-                let found = beam.run(position);
-                (found, beam.nodes, true, true)
+                let found = levels.run(position);
+                (found, levels.nodes, true, true)
             }
         };
         nodes += used;
@@ -390,7 +401,7 @@ impl Zobrist {
     }
 }
 
-/// How good a position looks, for the beam: runs completed, cards turned up, empty columns and
+/// How good a position looks, for the best-first stages: runs completed, cards turned up, empty columns and
 /// long suited runs count for it (a run's worth grows with the square of its length, since long
 /// runs are what complete); cards out of sequence count against it.
 fn evaluate(pos: &Position) -> i32 {
@@ -401,7 +412,7 @@ fn evaluate(pos: &Position) -> i32 {
             e += empty_worth;
             continue;
         }
-        e -= 120 * col.face_down() as i32;
+        e -= 200 * col.face_down() as i32;
         let up = col.face_up();
         let mut run = 1i32;
         for w in up.windows(2) {
@@ -409,7 +420,7 @@ fn evaluate(pos: &Position) -> i32 {
                 run += 1;
                 continue;
             }
-            e += 4 * run * run;
+            e += 24 * run * run;
             run = 1;
             e += if w[0].rank_value() == w[1].rank_value() + 1 {
                 10
@@ -417,7 +428,7 @@ fn evaluate(pos: &Position) -> i32 {
                 -50
             };
         }
-        e += 4 * run * run;
+        e += 24 * run * run;
         if col.face_down() == 0 && up[0].rank_value() == 13 && run as usize == up.len() {
             e += 200;
         }
@@ -428,10 +439,19 @@ fn evaluate(pos: &Position) -> i32 {
     e
 }
 
-/// Beam search: each depth keeps the `width` best new positions.
-struct Beam<'a> {
-    width: usize,
-    prune: bool,
+/// A position reached in a [`Levels`] search.
+struct Node {
+    /// Kept while the node may still be expanded or dealt from.
+    pos: Option<Position>,
+    parent: u32,
+    mv: Move,
+    eval: i32,
+}
+
+/// Best-first search between deals (see [`Stage::Levels`]).
+struct Levels<'a> {
+    roots: usize,
+    expansions: usize,
     table: &'a mut Table,
     zobrist: &'a Zobrist,
     nodes: u64,
@@ -440,35 +460,66 @@ struct Beam<'a> {
     cancel: Option<&'a AtomicBool>,
 }
 
-impl Beam<'_> {
+impl Levels<'_> {
     fn stop(&self) -> bool {
         self.nodes >= self.allowance
             || self.deadline.is_some_and(|d| Instant::now() >= d)
             || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
+    /// The position of node `i`, made from its parent's (kept while the level lasts) if need be.
+    fn materialize(arena: &mut [Node], i: u32) -> Option<Position> {
+        let node = &arena[i as usize];
+        if let Some(p) = &node.pos {
+            return Some(p.clone());
+        }
+        let mut pos = arena[node.parent as usize].pos.clone()?;
+        pos.play_unchecked(node.mv);
+        arena[i as usize].pos = Some(pos.clone());
+        Some(pos)
+    }
+
+    fn line(arena: &[Node], mut at: usize) -> Vec<Move> {
+        let mut moves = Vec::new();
+        while at != 0 {
+            moves.push(arena[at].mv);
+            at = arena[at].parent as usize;
+        }
+        moves.reverse();
+        moves
+    }
+
     fn run(&mut self, root: &Position) -> Option<Vec<Move>> {
-        // Every position reached: (parent index, move from the parent). Index 0 is the root.
-        let mut tree: Vec<(u32, Move)> = vec![(0, Move::Deal)];
-        let line = |tree: &[(u32, Move)], mut at: usize, last: Move| {
-            let mut moves = vec![last];
-            while at != 0 {
-                moves.push(tree[at].1);
-                at = tree[at].0 as usize;
-            }
-            moves.reverse();
-            moves
-        };
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
         let _ = self.table.insert(self.zobrist.hash(root));
-        let mut current: Vec<(Position, u32)> = vec![(root.clone(), 0)];
+        let mut arena = vec![Node {
+            pos: Some(root.clone()),
+            parent: 0,
+            mv: Move::Deal,
+            eval: evaluate(root),
+        }];
+        let mut level: Vec<u32> = vec![0];
         let mut legal = Vec::new();
-        let mut candidates: Vec<(i32, u32, Move)> = Vec::new();
         loop {
-            candidates.clear();
-            for (i, (pos, id)) in current.iter_mut().enumerate() {
+            // Best first within this stock level; ties go to the earlier node.
+            let mut heap: BinaryHeap<(i32, Reverse<u32>)> = level
+                .iter()
+                .map(|&i| (arena[i as usize].eval, Reverse(i)))
+                .collect();
+            let mut seen_here: Vec<u32> = level.clone();
+            let mut expanded = 0;
+            while let Some((_, Reverse(i))) = heap.pop() {
+                if expanded >= self.expansions {
+                    break;
+                }
                 if self.stop() {
                     return None;
                 }
+                expanded += 1;
+                let Some(mut pos) = Self::materialize(&mut arena, i) else {
+                    continue;
+                };
                 pos.legal_moves_into(&mut legal);
                 if pos.discard() == DiscardMode::Manual
                     && let Some(d) = legal.iter().position(|m| matches!(m, Move::Discard { .. }))
@@ -477,40 +528,74 @@ impl Beam<'_> {
                     legal.truncate(1);
                 }
                 for &m in &legal {
-                    if score_move_opt(pos, m, self.prune).is_none() {
+                    if m == Move::Deal || score_move_opt(&pos, m, true).is_none() {
                         continue;
                     }
                     self.nodes += 1;
                     let undo = pos.play_unchecked(m);
                     if pos.is_won() {
-                        return Some(line(&tree, *id as usize, m));
+                        let mut moves = Self::line(&arena, i as usize);
+                        moves.push(m);
+                        return Some(moves);
                     }
-                    if self.table.insert(self.zobrist.hash(pos)) == Some(true) {
-                        candidates.push((evaluate(pos), i as u32, m));
+                    if self.table.insert(self.zobrist.hash(&pos)) == Some(true) {
+                        // The child's position is made again from its parent's only if it
+                        // is expanded: most never are.
+                        arena.push(Node {
+                            pos: None,
+                            parent: i,
+                            mv: m,
+                            eval: evaluate(&pos),
+                        });
+                        let id = (arena.len() - 1) as u32;
+                        heap.push((arena[id as usize].eval, Reverse(id)));
+                        seen_here.push(id);
                     }
                     pos.unplay(&undo);
                 }
             }
-            if candidates.is_empty() {
+            // Deal from the best positions of this level that may deal.
+            let mut candidates = seen_here.clone();
+            candidates.sort_by_key(|&i| (Reverse(arena[i as usize].eval), i));
+            let mut next = Vec::with_capacity(self.roots);
+            let mut dealt = 0;
+            for &i in &candidates {
+                if dealt == self.roots {
+                    break;
+                }
+                let Some(mut pos) = Self::materialize(&mut arena, i) else {
+                    continue;
+                };
+                if pos.check(Move::Deal).is_err() {
+                    continue;
+                }
+                dealt += 1;
+                self.nodes += 1;
+                pos.play_unchecked(Move::Deal);
+                if pos.is_won() {
+                    let mut moves = Self::line(&arena, i as usize);
+                    moves.push(Move::Deal);
+                    return Some(moves);
+                }
+                if self.table.insert(self.zobrist.hash(&pos)) == Some(true) {
+                    let eval = evaluate(&pos);
+                    arena.push(Node {
+                        pos: Some(pos),
+                        parent: i,
+                        mv: Move::Deal,
+                        eval,
+                    });
+                    next.push((arena.len() - 1) as u32);
+                }
+            }
+            // This level's positions are done with; keep only the path links.
+            for &i in &seen_here {
+                arena[i as usize].pos = None;
+            }
+            if next.is_empty() {
                 return None;
             }
-            let order = |a: &(i32, u32, Move), b: &(i32, u32, Move)| {
-                b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
-            };
-            if candidates.len() > self.width {
-                candidates.select_nth_unstable_by(self.width - 1, order);
-                candidates.truncate(self.width);
-            }
-            candidates.sort_unstable_by(order);
-            let mut next = Vec::with_capacity(candidates.len());
-            for &(_, i, m) in &candidates {
-                let (pos, id) = &current[i as usize];
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                tree.push((*id, m));
-                next.push((child, (tree.len() - 1) as u32));
-            }
-            current = next;
+            level = next;
         }
     }
 }
