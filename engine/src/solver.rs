@@ -10,7 +10,7 @@
 //! depth-first pass over every legal move. Positions are identified by a Zobrist hash that
 //! ignores column order once the stock is empty (columns are then interchangeable), and a
 //! fixed-size transposition table keeps memory bounded. Only the complete pass can prove that a
-//! //! position is lost, and only when it ran to the end with every position it met remembered.
+//! position is lost, and only when it ran to the end with every position it met remembered.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
