@@ -28,7 +28,8 @@ pub struct Budget {
     pub nodes: Option<u64>,
     /// Most wall-clock time (`None`: no limit).
     pub time: Option<Duration>,
-    /// Transposition-table size in MiB (rounded down to a power of two entries).
+    /// Memory for the search in MiB: half for the transposition table, half for the positions
+    /// the best-first stages keep.
     pub memory_mib: usize,
 }
 
@@ -52,8 +53,9 @@ impl Budget {
     }
 }
 
-/// Transposition table size by default: 128 MiB (16 M positions).
-pub const DEFAULT_MEMORY_MIB: usize = 128;
+/// Memory for one search by default: 256 MiB, half for the transposition table (16 M
+/// positions), half for the best-first stages' positions.
+pub const DEFAULT_MEMORY_MIB: usize = 256;
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,6 +171,8 @@ pub fn solve(position: &Position, budget: Budget, cancel: Option<&AtomicBool>) -
                 let mut levels = Levels {
                     roots,
                     expansions,
+                    // A quarter of the budget for nodes, a quarter for kept positions.
+                    memory: budget.memory_mib.max(1) << 18,
                     table: &mut table,
                     zobrist: &zobrist,
                     nodes: 0,
@@ -442,7 +446,7 @@ fn evaluate(pos: &Position) -> i32 {
 /// A position reached in a [`Levels`] search.
 struct Node {
     /// Kept while the node may still be expanded or dealt from.
-    pos: Option<Position>,
+    pos: Option<Box<Position>>,
     parent: u32,
     mv: Move,
     eval: i32,
@@ -452,6 +456,8 @@ struct Node {
 struct Levels<'a> {
     roots: usize,
     expansions: usize,
+    /// Bytes for nodes and for kept positions, each.
+    memory: usize,
     table: &'a mut Table,
     zobrist: &'a Zobrist,
     nodes: u64,
@@ -469,14 +475,52 @@ impl Levels<'_> {
 
     /// The position of node `i`, made from its parent's (kept while the level lasts) if need be.
     fn materialize(arena: &mut [Node], i: u32) -> Option<Position> {
+        let pos = Self::position_of(arena, i)?;
+        if arena[i as usize].pos.is_none() {
+            arena[i as usize].pos = Some(Box::new(pos.clone()));
+        }
+        Some(pos)
+    }
+
+    /// The position of node `i`, without keeping it.
+    fn position_of(arena: &[Node], i: u32) -> Option<Position> {
         let node = &arena[i as usize];
         if let Some(p) = &node.pos {
-            return Some(p.clone());
+            return Some(Position::clone(p));
         }
-        let mut pos = arena[node.parent as usize].pos.clone()?;
+        let mut pos = Position::clone(arena[node.parent as usize].pos.as_deref()?);
         pos.play_unchecked(node.mv);
-        arena[i as usize].pos = Some(pos.clone());
         Some(pos)
+    }
+
+    /// Keeps only the nodes on the paths to `roots` (renumbered in order, root first) and
+    /// the positions of `roots` themselves, so memory is bounded by one level.
+    fn compact(arena: &mut Vec<Node>, roots: &mut [u32]) {
+        let mut keep = vec![false; arena.len()];
+        keep[0] = true;
+        for &r in roots.iter() {
+            let mut at = r as usize;
+            while !keep[at] {
+                keep[at] = true;
+                at = arena[at].parent as usize;
+            }
+        }
+        let mut new_index = vec![0u32; arena.len()];
+        let mut kept = Vec::new();
+        for (i, node) in arena.drain(..).enumerate() {
+            if keep[i] {
+                new_index[i] = kept.len() as u32;
+                kept.push(Node {
+                    pos: None,
+                    parent: new_index[node.parent as usize],
+                    ..node
+                });
+            }
+        }
+        for r in roots.iter_mut() {
+            *r = new_index[*r as usize];
+        }
+        *arena = kept;
     }
 
     fn line(arena: &[Node], mut at: usize) -> Vec<Move> {
@@ -493,8 +537,20 @@ impl Levels<'_> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let _ = self.table.insert(self.zobrist.hash(root));
+        let node_bytes = std::mem::size_of::<Node>();
+        // A kept position: its box, its column list, each column's cards (with allocator
+        // overhead), the stock and the foundation.
+        let position_bytes = std::mem::size_of::<Position>()
+            + 16
+            + root.columns().len() * (std::mem::size_of::<crate::position::Column>() + 48)
+            + 2 * root.variant().deck_size()
+            + 64;
+        // Each node also has a heap entry and two places in level lists; vectors may hold up to
+        // twice what they use while they grow.
+        let max_nodes = self.memory / (2 * (node_bytes + 16));
+        let expansions = self.expansions.min(self.memory / position_bytes);
         let mut arena = vec![Node {
-            pos: Some(root.clone()),
+            pos: Some(Box::new(root.clone())),
             parent: 0,
             mv: Move::Deal,
             eval: evaluate(root),
@@ -510,7 +566,7 @@ impl Levels<'_> {
             let mut seen_here: Vec<u32> = level.clone();
             let mut expanded = 0;
             while let Some((_, Reverse(i))) = heap.pop() {
-                if expanded >= self.expansions {
+                if expanded >= expansions || arena.len() >= max_nodes {
                     break;
                 }
                 if self.stop() {
@@ -563,7 +619,7 @@ impl Levels<'_> {
                 if dealt == self.roots {
                     break;
                 }
-                let Some(mut pos) = Self::materialize(&mut arena, i) else {
+                let Some(mut pos) = Self::position_of(&arena, i) else {
                     continue;
                 };
                 if pos.check(Move::Deal).is_err() {
@@ -580,7 +636,7 @@ impl Levels<'_> {
                 if self.table.insert(self.zobrist.hash(&pos)) == Some(true) {
                     let eval = evaluate(&pos);
                     arena.push(Node {
-                        pos: Some(pos),
+                        pos: Some(Box::new(pos)),
                         parent: i,
                         mv: Move::Deal,
                         eval,
@@ -588,12 +644,14 @@ impl Levels<'_> {
                     next.push((arena.len() - 1) as u32);
                 }
             }
-            // This level's positions are done with; keep only the path links.
-            for &i in &seen_here {
-                arena[i as usize].pos = None;
-            }
             if next.is_empty() {
                 return None;
+            }
+            let roots: Vec<Option<Box<Position>>> =
+                next.iter().map(|&i| arena[i as usize].pos.take()).collect();
+            Self::compact(&mut arena, &mut next);
+            for (&i, pos) in next.iter().zip(roots) {
+                arena[i as usize].pos = pos;
             }
             level = next;
         }
