@@ -409,36 +409,45 @@ impl Zobrist {
 /// long suited runs count for it (a run's worth grows with the square of its length, since long
 /// runs are what complete); cards out of sequence count against it.
 fn evaluate(pos: &Position) -> i32 {
-    let mut e = 5_000 * pos.foundation().len() as i32;
-    let empty_worth = if pos.stock_len() == 0 { 400 } else { 250 };
-    for (c, col) in pos.columns().iter().enumerate() {
-        if col.is_empty() {
-            e += empty_worth;
+    let empty_worth = empty_column_worth(pos);
+    5_000 * pos.foundation().len() as i32
+        + (0..pos.columns().len())
+            .map(|c| column_value(pos, c, empty_worth))
+            .sum::<i32>()
+}
+
+fn empty_column_worth(pos: &Position) -> i32 {
+    if pos.stock_len() == 0 { 400 } else { 250 }
+}
+
+/// One column's part of [`evaluate`].
+fn column_value(pos: &Position, c: usize, empty_worth: i32) -> i32 {
+    let col = &pos.columns()[c];
+    if col.is_empty() {
+        return empty_worth;
+    }
+    let mut e = -200 * col.face_down() as i32;
+    let up = col.face_up();
+    let mut run = 1i32;
+    for w in up.windows(2) {
+        if pos.links(w[0], w[1]) {
+            run += 1;
             continue;
         }
-        e -= 200 * col.face_down() as i32;
-        let up = col.face_up();
-        let mut run = 1i32;
-        for w in up.windows(2) {
-            if pos.links(w[0], w[1]) {
-                run += 1;
-                continue;
-            }
-            e += 24 * run * run;
-            run = 1;
-            e += if w[0].rank_value() == w[1].rank_value() + 1 {
-                10
-            } else {
-                -50
-            };
-        }
         e += 24 * run * run;
-        if col.face_down() == 0 && up[0].rank_value() == 13 && run as usize == up.len() {
-            e += 200;
-        }
-        if pos.discard() == DiscardMode::Manual && run >= 13 && pos.has_completed_run(c) {
-            e += 4_000;
-        }
+        run = 1;
+        e += if w[0].rank_value() == w[1].rank_value() + 1 {
+            10
+        } else {
+            -50
+        };
+    }
+    e += 24 * run * run;
+    if col.face_down() == 0 && up[0].rank_value() == 13 && run as usize == up.len() {
+        e += 200;
+    }
+    if pos.discard() == DiscardMode::Manual && run >= 13 && pos.has_completed_run(c) {
+        e += 4_000;
     }
     e
 }
@@ -557,6 +566,7 @@ impl Levels<'_> {
         }];
         let mut level: Vec<u32> = vec![0];
         let mut legal = Vec::new();
+        let (mut hashes, mut values) = (Vec::new(), Vec::new());
         loop {
             // Best first within this stock level; ties go to the earlier node.
             let mut heap: BinaryHeap<(i32, Reverse<u32>)> = level
@@ -583,8 +593,24 @@ impl Levels<'_> {
                     legal.swap(0, d);
                     legal.truncate(1);
                 }
+                // A move changes at most two columns: keep each column's hash and value, and
+                // work out only the changed ones for every child.
+                let empty_worth = empty_column_worth(&pos);
+                hashes.clear();
+                values.clear();
+                for c in 0..pos.columns().len() {
+                    hashes.push(self.zobrist.column_hash(&pos.columns()[c]));
+                    values.push(column_value(&pos, c, empty_worth));
+                }
+                let runs = pos.foundation().len();
+                let base = 5_000 * runs as i32 + values.iter().sum::<i32>();
                 for &m in &legal {
-                    if m == Move::Deal || score_move_opt(&pos, m, true).is_none() {
+                    let (f, t) = match m {
+                        Move::Transfer { from, to, .. } => (usize::from(from), usize::from(to)),
+                        Move::Discard { column } => (usize::from(column), usize::from(column)),
+                        Move::Deal => continue,
+                    };
+                    if score_move_opt(&pos, m, true).is_none() {
                         continue;
                     }
                     self.nodes += 1;
@@ -594,17 +620,36 @@ impl Levels<'_> {
                         moves.push(m);
                         return Some(moves);
                     }
-                    if self.table.insert(self.zobrist.hash(&pos)) == Some(true) {
+                    let (hf, ht) = (
+                        self.zobrist.column_hash(&pos.columns()[f]),
+                        self.zobrist.column_hash(&pos.columns()[t]),
+                    );
+                    let hash = self.zobrist.combine(
+                        pos.stock_len(),
+                        hashes.iter().enumerate().map(|(c, &h)| match c {
+                            c if c == f => hf,
+                            c if c == t => ht,
+                            _ => h,
+                        }),
+                    );
+                    if self.table.insert(hash) == Some(true) {
+                        let mut eval = base + 5_000 * (pos.foundation().len() as i32 - runs as i32)
+                            - values[f]
+                            + column_value(&pos, f, empty_worth);
+                        if t != f {
+                            eval += column_value(&pos, t, empty_worth) - values[t];
+                        }
+                        debug_assert_eq!(eval, evaluate(&pos));
                         // The child's position is made again from its parent's only if it
                         // is expanded: most never are.
                         arena.push(Node {
                             pos: None,
                             parent: i,
                             mv: m,
-                            eval: evaluate(&pos),
+                            eval,
                         });
                         let id = (arena.len() - 1) as u32;
-                        heap.push((arena[id as usize].eval, Reverse(id)));
+                        heap.push((eval, Reverse(id)));
                         seen_here.push(id);
                     }
                     pos.unplay(&undo);
