@@ -483,12 +483,13 @@ impl Levels<'_> {
     }
 
     /// The position of node `i`, made from its parent's (kept while the level lasts) if need be.
-    fn materialize(arena: &mut [Node], i: u32) -> Option<Position> {
-        let pos = Self::position_of(arena, i)?;
-        if arena[i as usize].pos.is_none() {
-            arena[i as usize].pos = Some(Box::new(pos.clone()));
+    /// Takes node `i`'s position out of the arena (made from its parent's if need be); the
+    /// caller puts it back.
+    fn materialize(arena: &mut [Node], i: u32) -> Option<Box<Position>> {
+        if let Some(p) = arena[i as usize].pos.take() {
+            return Some(p);
         }
-        Some(pos)
+        Self::position_of(arena, i).map(Box::new)
     }
 
     /// The position of node `i`, without keeping it.
@@ -654,6 +655,7 @@ impl Levels<'_> {
                     }
                     pos.unplay(&undo);
                 }
+                arena[i as usize].pos = Some(pos);
             }
             // Deal from the best positions of this level that may deal.
             let mut candidates = seen_here.clone();
