@@ -110,11 +110,16 @@ impl Stage {
     }
 }
 
-const STAGES: [Stage; 4] = [
+const STAGES: [Stage; 5] = [
     Stage::DepthFirst {
         width: 2,
         prune: true,
         nodes: 20_000,
+    },
+    Stage::Levels {
+        roots: 20,
+        expansions: 3_000,
+        nodes: 5_000_000,
     },
     Stage::Levels {
         roots: 50,
