@@ -431,7 +431,7 @@ fn column_value(pos: &Position, c: usize, empty_worth: i32) -> i32 {
     if col.is_empty() {
         return empty_worth;
     }
-    let mut e = -200 * col.face_down() as i32;
+    let mut e = -150 * col.face_down() as i32;
     let up = col.face_up();
     let mut run = 1i32;
     for w in up.windows(2) {
