@@ -156,6 +156,16 @@ impl Card {
         Card(((suit as u8) << 4) | rank as u8)
     }
 
+    /// The card's byte (for compact encodings inside the crate).
+    pub(crate) const fn to_byte(self) -> u8 {
+        self.0
+    }
+
+    /// The card of a byte from [`Card::to_byte`].
+    pub(crate) const fn from_byte(b: u8) -> Card {
+        Card(b)
+    }
+
     /// The card's rank.
     pub const fn rank(self) -> Rank {
         Rank::ALL[(self.0 & 15) as usize - 1]

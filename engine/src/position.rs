@@ -484,6 +484,55 @@ impl Position {
         (pairs + 12 * self.foundation.len()) as u32
     }
 
+    /// Appends a compact byte form of the position (its variant and discard mode aside):
+    /// per column its length, face-down count and cards; the stock; the foundation's runs.
+    /// Columns are at most 255 cards long in this form.
+    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+        for col in &self.columns {
+            out.push(col.cards.len() as u8);
+            out.push(col.face_down as u8);
+            out.extend(col.cards.iter().map(|c| c.to_byte()));
+        }
+        out.extend_from_slice(&(self.stock.len() as u16).to_le_bytes());
+        out.extend(self.stock.iter().map(|c| c.to_byte()));
+        out.push(self.foundation.len() as u8);
+        for run in &self.foundation {
+            out.extend(run.iter().map(|c| c.to_byte()));
+        }
+    }
+
+    /// Overwrites this position with one from [`Position::encode`] of the same variant,
+    /// reusing its storage.
+    pub(crate) fn decode_from(&mut self, bytes: &[u8]) {
+        let mut at = 0;
+        for col in &mut self.columns {
+            let len = usize::from(bytes[at]);
+            col.face_down = usize::from(bytes[at + 1]);
+            at += 2;
+            col.cards.clear();
+            col.cards
+                .extend(bytes[at..at + len].iter().map(|&b| Card::from_byte(b)));
+            at += len;
+        }
+        let stock = usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
+        at += 2;
+        self.stock.clear();
+        self.stock
+            .extend(bytes[at..at + stock].iter().map(|&b| Card::from_byte(b)));
+        at += stock;
+        let runs = usize::from(bytes[at]);
+        at += 1;
+        self.foundation.clear();
+        for _ in 0..runs {
+            let mut run = [Card::from_byte(bytes[at]); 13];
+            for (k, card) in run.iter_mut().enumerate() {
+                *card = Card::from_byte(bytes[at + k]);
+            }
+            self.foundation.push(run);
+            at += 13;
+        }
+    }
+
     /// Every card on the table and in the stock (for conservation checks).
     pub fn cards_in_play(&self) -> impl Iterator<Item = Card> + '_ {
         self.columns

@@ -459,8 +459,9 @@ fn column_value(pos: &Position, c: usize, empty_worth: i32) -> i32 {
 
 /// A position reached in a [`Levels`] search.
 struct Node {
-    /// Kept while the node may still be expanded or dealt from.
-    pos: Option<Box<Position>>,
+    /// The position in [`Position::encode`] form, kept while the node may still be expanded
+    /// or dealt from.
+    pos: Option<Box<[u8]>>,
     parent: u32,
     mv: Move,
     eval: i32,
@@ -488,24 +489,28 @@ impl Levels<'_> {
     }
 
     /// The position of node `i`, made from its parent's (kept while the level lasts) if need be.
-    /// Takes node `i`'s position out of the arena (made from its parent's if need be); the
-    /// caller puts it back.
-    fn materialize(arena: &mut [Node], i: u32) -> Option<Box<Position>> {
-        if let Some(p) = arena[i as usize].pos.take() {
-            return Some(p);
-        }
-        Self::position_of(arena, i).map(Box::new)
-    }
-
-    /// The position of node `i`, without keeping it.
-    fn position_of(arena: &[Node], i: u32) -> Option<Position> {
+    /// Sets `scratch` to node `i`'s position, made from its parent's if need be (and then
+    /// kept when `keep`). `None` if neither is kept.
+    fn load(
+        arena: &mut [Node],
+        i: u32,
+        scratch: &mut Position,
+        buf: &mut Vec<u8>,
+        keep: bool,
+    ) -> Option<()> {
         let node = &arena[i as usize];
-        if let Some(p) = &node.pos {
-            return Some(Position::clone(p));
+        if let Some(bytes) = &node.pos {
+            scratch.decode_from(bytes);
+            return Some(());
         }
-        let mut pos = Position::clone(arena[node.parent as usize].pos.as_deref()?);
-        pos.play_unchecked(node.mv);
-        Some(pos)
+        scratch.decode_from(arena[node.parent as usize].pos.as_deref()?);
+        scratch.play_unchecked(node.mv);
+        if keep {
+            buf.clear();
+            scratch.encode(buf);
+            arena[i as usize].pos = Some(buf.as_slice().into());
+        }
+        Some(())
     }
 
     /// Keeps only the nodes on the paths to `roots` (renumbered in order, root first) and
@@ -553,19 +558,17 @@ impl Levels<'_> {
         use std::collections::BinaryHeap;
         let _ = self.table.insert(self.zobrist.hash(root));
         let node_bytes = std::mem::size_of::<Node>();
-        // A kept position: its box, its column list, each column's cards (with allocator
-        // overhead), the stock and the foundation.
-        let position_bytes = std::mem::size_of::<Position>()
-            + 16
-            + root.columns().len() * (std::mem::size_of::<crate::position::Column>() + 48)
-            + 2 * root.variant().deck_size()
-            + 64;
+        let mut buf = Vec::with_capacity(1024);
+        root.encode(&mut buf);
+        // A kept position: its encoding with the allocator's overhead; the foundation can grow.
+        let position_bytes = buf.len() + 13 * root.variant().run_count() + 32;
         // Each node also has a heap entry and two places in level lists; vectors may hold up to
         // twice what they use while they grow.
         let max_nodes = self.memory / (2 * (node_bytes + 16));
         let expansions = self.expansions.min(self.memory / position_bytes);
+        let mut scratch = root.clone();
         let mut arena = vec![Node {
-            pos: Some(Box::new(root.clone())),
+            pos: Some(buf.as_slice().into()),
             parent: 0,
             mv: Move::Deal,
             eval: evaluate(root),
@@ -589,9 +592,10 @@ impl Levels<'_> {
                     return None;
                 }
                 expanded += 1;
-                let Some(mut pos) = Self::materialize(&mut arena, i) else {
+                if Self::load(&mut arena, i, &mut scratch, &mut buf, true).is_none() {
                     continue;
-                };
+                }
+                let pos = &mut scratch;
                 pos.legal_moves_into(&mut legal);
                 if pos.discard() == DiscardMode::Manual
                     && let Some(d) = legal.iter().position(|m| matches!(m, Move::Discard { .. }))
@@ -601,12 +605,12 @@ impl Levels<'_> {
                 }
                 // A move changes at most two columns: keep each column's hash and value, and
                 // work out only the changed ones for every child.
-                let empty_worth = empty_column_worth(&pos);
+                let empty_worth = empty_column_worth(pos);
                 hashes.clear();
                 values.clear();
                 for c in 0..pos.columns().len() {
                     hashes.push(self.zobrist.column_hash(&pos.columns()[c]));
-                    values.push(column_value(&pos, c, empty_worth));
+                    values.push(column_value(pos, c, empty_worth));
                 }
                 let runs = pos.foundation().len();
                 let base = 5_000 * runs as i32 + values.iter().sum::<i32>();
@@ -616,7 +620,7 @@ impl Levels<'_> {
                         Move::Discard { column } => (usize::from(column), usize::from(column)),
                         Move::Deal => continue,
                     };
-                    if score_move_opt(&pos, m, true).is_none() {
+                    if score_move_opt(pos, m, true).is_none() {
                         continue;
                     }
                     self.nodes += 1;
@@ -641,11 +645,11 @@ impl Levels<'_> {
                     if self.table.insert(hash) == Some(true) {
                         let mut eval = base + 5_000 * (pos.foundation().len() as i32 - runs as i32)
                             - values[f]
-                            + column_value(&pos, f, empty_worth);
+                            + column_value(pos, f, empty_worth);
                         if t != f {
-                            eval += column_value(&pos, t, empty_worth) - values[t];
+                            eval += column_value(pos, t, empty_worth) - values[t];
                         }
-                        debug_assert_eq!(eval, evaluate(&pos));
+                        debug_assert_eq!(eval, evaluate(pos));
                         // The child's position is made again from its parent's only if it
                         // is expanded: most never are.
                         arena.push(Node {
@@ -660,7 +664,6 @@ impl Levels<'_> {
                     }
                     pos.unplay(&undo);
                 }
-                arena[i as usize].pos = Some(pos);
             }
             // Deal from the best positions of this level that may deal.
             let mut candidates = seen_here.clone();
@@ -671,9 +674,10 @@ impl Levels<'_> {
                 if dealt == self.roots {
                     break;
                 }
-                let Some(mut pos) = Self::position_of(&arena, i) else {
+                if Self::load(&mut arena, i, &mut scratch, &mut buf, false).is_none() {
                     continue;
-                };
+                }
+                let pos = &mut scratch;
                 if pos.check(Move::Deal).is_err() {
                     continue;
                 }
@@ -685,10 +689,12 @@ impl Levels<'_> {
                     moves.push(Move::Deal);
                     return Some(moves);
                 }
-                if self.table.insert(self.zobrist.hash(&pos)) == Some(true) {
-                    let eval = evaluate(&pos);
+                if self.table.insert(self.zobrist.hash(pos)) == Some(true) {
+                    let eval = evaluate(pos);
+                    buf.clear();
+                    pos.encode(&mut buf);
                     arena.push(Node {
-                        pos: Some(Box::new(pos)),
+                        pos: Some(buf.as_slice().into()),
                         parent: i,
                         mv: Move::Deal,
                         eval,
@@ -699,7 +705,7 @@ impl Levels<'_> {
             if next.is_empty() {
                 return None;
             }
-            let roots: Vec<Option<Box<Position>>> =
+            let roots: Vec<Option<Box<[u8]>>> =
                 next.iter().map(|&i| arena[i as usize].pos.take()).collect();
             Self::compact(&mut arena, &mut next);
             for (&i, pos) in next.iter().zip(roots) {
