@@ -5,11 +5,12 @@
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use arachne_engine::{
-    Budget, DiscardMode, Game, GameOptions, Move, Numbering, Position, Replay, Variants, Verdict,
-    deal, solve,
+    Budget, DiscardMode, Game, GameOptions, Move, Numbering, Position, Replay, Variant, Variants,
+    Verdict, deal, solve,
 };
 
 const USAGE: &str = "\
@@ -69,6 +70,21 @@ fn take_option(args: &mut Vec<String>, name: &str) -> Result<Option<String>, Fai
     Ok(Some(value))
 }
 
+fn numbering_option(args: &mut Vec<String>) -> Result<Numbering, Failure> {
+    match take_option(args, "--numbering")? {
+        Some(n) => n.parse::<Numbering>().map_err(|e| input(e.to_string())),
+        None => Ok(Numbering::Arachne),
+    }
+}
+
+fn variant_arg<'a>(variants: &'a Variants, id: &str) -> Result<&'a Arc<Variant>, Failure> {
+    variants.get(id).ok_or_else(|| {
+        input(format!(
+            "unknown variant `{id}` (see `arachne-cli variants`)"
+        ))
+    })
+}
+
 fn expect_args(args: &[String], n: usize, usage: &str) -> Result<(), Failure> {
     if let Some(extra) = args.iter().find(|a| a.starts_with("--")) {
         return Err(input(format!("unknown option `{extra}`\nusage: {usage}")));
@@ -112,19 +128,11 @@ fn check_solution(pos: &Position, moves: &[Move]) -> Result<(), Failure> {
 fn bench(mut args: Vec<String>, variants: &Variants) -> Outcome {
     let usage = "arachne-cli bench VARIANT --seeds A..B [--numbering arachne|kpat] [--budget-ms N]";
     let budget = budget_option(&mut args)?;
-    let numbering = match take_option(&mut args, "--numbering")? {
-        Some(n) => n.parse::<Numbering>().map_err(|e| input(e.to_string()))?,
-        None => Numbering::Arachne,
-    };
+    let numbering = numbering_option(&mut args)?;
     let seeds =
         take_option(&mut args, "--seeds")?.ok_or_else(|| input(format!("usage: {usage}")))?;
     expect_args(&args, 1, usage)?;
-    let variant = variants.get(&args[0]).ok_or_else(|| {
-        input(format!(
-            "unknown variant `{}` (see `arachne-cli variants`)",
-            args[0]
-        ))
-    })?;
+    let variant = variant_arg(variants, &args[0])?;
     let (a, b) = seeds
         .split_once("..")
         .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
@@ -202,20 +210,12 @@ fn run(mut args: Vec<String>) -> Outcome {
                 .collect())
         }
         "deal" => {
-            let numbering = match take_option(&mut args, "--numbering")? {
-                Some(n) => n.parse::<Numbering>().map_err(|e| input(e.to_string()))?,
-                None => Numbering::Arachne,
-            };
+            let numbering = numbering_option(&mut args)?;
             let discard = take_option(&mut args, "--discard")?;
             let usage =
                 "arachne-cli deal VARIANT SEED [--numbering arachne|kpat] [--discard auto|manual]";
             expect_args(&args, 2, usage)?;
-            let variant = variants.get(&args[0]).ok_or_else(|| {
-                input(format!(
-                    "unknown variant `{}` (see `arachne-cli variants`)",
-                    args[0]
-                ))
-            })?;
+            let variant = variant_arg(&variants, &args[0])?;
             let seed: u64 = args[1].parse().map_err(|_| {
                 input(format!(
                     "seed must be a whole number from 0 to {}, not `{}`",
