@@ -486,16 +486,16 @@ impl Position {
 
     /// Appends a compact byte form of the position (its variant and discard mode aside):
     /// per column its length, face-down count and cards; the stock; the foundation's runs.
-    /// Columns are at most 255 cards long in this form.
+    /// Counts are 16-bit: a variant has at most 255 decks, 13260 cards.
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         for col in &self.columns {
-            out.push(col.cards.len() as u8);
-            out.push(col.face_down as u8);
+            out.extend_from_slice(&(col.cards.len() as u16).to_le_bytes());
+            out.extend_from_slice(&(col.face_down as u16).to_le_bytes());
             out.extend(col.cards.iter().map(|c| c.to_byte()));
         }
         out.extend_from_slice(&(self.stock.len() as u16).to_le_bytes());
         out.extend(self.stock.iter().map(|c| c.to_byte()));
-        out.push(self.foundation.len() as u8);
+        out.extend_from_slice(&(self.foundation.len() as u16).to_le_bytes());
         for run in &self.foundation {
             out.extend(run.iter().map(|c| c.to_byte()));
         }
@@ -504,24 +504,25 @@ impl Position {
     /// Overwrites this position with one from [`Position::encode`] of the same variant,
     /// reusing its storage.
     pub(crate) fn decode_from(&mut self, bytes: &[u8]) {
+        let word = |at: usize| usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
         let mut at = 0;
         for col in &mut self.columns {
-            let len = usize::from(bytes[at]);
-            col.face_down = usize::from(bytes[at + 1]);
-            at += 2;
+            let len = word(at);
+            col.face_down = word(at + 2);
+            at += 4;
             col.cards.clear();
             col.cards
                 .extend(bytes[at..at + len].iter().map(|&b| Card::from_byte(b)));
             at += len;
         }
-        let stock = usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
+        let stock = word(at);
         at += 2;
         self.stock.clear();
         self.stock
             .extend(bytes[at..at + stock].iter().map(|&b| Card::from_byte(b)));
         at += stock;
-        let runs = usize::from(bytes[at]);
-        at += 1;
+        let runs = word(at);
+        at += 2;
         self.foundation.clear();
         for _ in 0..runs {
             let mut run = [Card::from_byte(bytes[at]); 13];
@@ -539,5 +540,30 @@ impl Position {
             .iter()
             .flat_map(|c| c.cards.iter().copied())
             .chain(self.stock.iter().copied())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::deal::{Numbering, deal};
+    use crate::variant::Variants;
+
+    #[test]
+    fn compact_encoding_round_trips() {
+        for v in Variants::default().iter() {
+            let mut p = deal(v, 3, Numbering::Arachne, v.discard).expect("deal");
+            let mut other = deal(v, 4, Numbering::Arachne, v.discard).expect("deal");
+            for step in 0..40 {
+                let moves = p.legal_moves();
+                let Some(&m) = moves.get(step % moves.len().max(1)) else {
+                    break;
+                };
+                p.play(m).expect("legal");
+                let mut bytes = Vec::new();
+                p.encode(&mut bytes);
+                other.decode_from(&bytes);
+                assert_eq!(other, p, "{}", v.id);
+            }
+        }
     }
 }
