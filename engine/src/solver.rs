@@ -95,6 +95,7 @@ enum Stage {
         roots: usize,
         expansions: usize,
         nodes: u64,
+        weights: Weights,
     },
 }
 
@@ -120,16 +121,22 @@ const STAGES: [Stage; 5] = [
         roots: 20,
         expansions: 3_000,
         nodes: 5_000_000,
+        weights: WEIGHTS,
     },
     Stage::Levels {
         roots: 50,
         expansions: 20_000,
         nodes: 20_000_000,
+        weights: WEIGHTS,
     },
     Stage::Levels {
         roots: 400,
         expansions: 200_000,
         nodes: 200_000_000,
+        weights: Weights {
+            face_down: 300,
+            run: 14,
+        },
     },
     Stage::DepthFirst {
         width: usize::MAX,
@@ -171,9 +178,13 @@ pub fn solve(position: &Position, budget: Budget, cancel: Option<&AtomicBool>) -
                 (found, search.nodes, search.stopped, search.lossy)
             }
             Stage::Levels {
-                roots, expansions, ..
+                roots,
+                expansions,
+                weights,
+                ..
             } => {
                 let mut levels = Levels {
+                    weights,
                     roots,
                     expansions,
                     // A quarter of the budget for nodes, a quarter for kept positions.
@@ -410,14 +421,27 @@ impl Zobrist {
     }
 }
 
+/// The evaluation's weights per face-down card and per squared suited-run length.
+#[derive(Clone, Copy, Debug)]
+struct Weights {
+    face_down: i32,
+    run: i32,
+}
+
+/// The weights the best-first stages use first.
+const WEIGHTS: Weights = Weights {
+    face_down: 150,
+    run: 24,
+};
+
 /// How good a position looks, for the best-first stages: runs completed, cards turned up, empty columns and
 /// long suited runs count for it (a run's worth grows with the square of its length, since long
 /// runs are what complete); cards out of sequence count against it.
-fn evaluate(pos: &Position) -> i32 {
+fn evaluate(pos: &Position, w: Weights) -> i32 {
     let empty_worth = empty_column_worth(pos);
     5_000 * pos.foundation().len() as i32
         + (0..pos.columns().len())
-            .map(|c| column_value(pos, c, empty_worth))
+            .map(|c| column_value(pos, c, empty_worth, w))
             .sum::<i32>()
 }
 
@@ -426,28 +450,28 @@ fn empty_column_worth(pos: &Position) -> i32 {
 }
 
 /// One column's part of [`evaluate`].
-fn column_value(pos: &Position, c: usize, empty_worth: i32) -> i32 {
+fn column_value(pos: &Position, c: usize, empty_worth: i32, w: Weights) -> i32 {
     let col = &pos.columns()[c];
     if col.is_empty() {
         return empty_worth;
     }
-    let mut e = -150 * col.face_down() as i32;
+    let mut e = -w.face_down * col.face_down() as i32;
     let up = col.face_up();
     let mut run = 1i32;
-    for w in up.windows(2) {
-        if pos.links(w[0], w[1]) {
+    for pair in up.windows(2) {
+        if pos.links(pair[0], pair[1]) {
             run += 1;
             continue;
         }
-        e += 24 * run * run;
+        e += w.run * run * run;
         run = 1;
-        e += if w[0].rank_value() == w[1].rank_value() + 1 {
+        e += if pair[0].rank_value() == pair[1].rank_value() + 1 {
             10
         } else {
             -50
         };
     }
-    e += 24 * run * run;
+    e += w.run * run * run;
     if col.face_down() == 0 && up[0].rank_value() == 13 && run as usize == up.len() {
         e += 200;
     }
@@ -469,6 +493,7 @@ struct Node {
 
 /// Best-first search between deals (see [`Stage::Levels`]).
 struct Levels<'a> {
+    weights: Weights,
     roots: usize,
     expansions: usize,
     /// Bytes for nodes and for kept positions, each.
@@ -571,7 +596,7 @@ impl Levels<'_> {
             pos: Some(buf.as_slice().into()),
             parent: 0,
             mv: Move::Deal,
-            eval: evaluate(root),
+            eval: evaluate(root, self.weights),
         }];
         let mut level: Vec<u32> = vec![0];
         let mut legal = Vec::new();
@@ -610,7 +635,7 @@ impl Levels<'_> {
                 values.clear();
                 for c in 0..pos.columns().len() {
                     hashes.push(self.zobrist.column_hash(&pos.columns()[c]));
-                    values.push(column_value(pos, c, empty_worth));
+                    values.push(column_value(pos, c, empty_worth, self.weights));
                 }
                 let runs = pos.foundation().len();
                 let base = 5_000 * runs as i32 + values.iter().sum::<i32>();
@@ -645,11 +670,11 @@ impl Levels<'_> {
                     if self.table.insert(hash) == Some(true) {
                         let mut eval = base + 5_000 * (pos.foundation().len() as i32 - runs as i32)
                             - values[f]
-                            + column_value(pos, f, empty_worth);
+                            + column_value(pos, f, empty_worth, self.weights);
                         if t != f {
-                            eval += column_value(pos, t, empty_worth) - values[t];
+                            eval += column_value(pos, t, empty_worth, self.weights) - values[t];
                         }
-                        debug_assert_eq!(eval, evaluate(pos));
+                        debug_assert_eq!(eval, evaluate(pos, self.weights));
                         // The child's position is made again from its parent's only if it
                         // is expanded: most never are.
                         arena.push(Node {
@@ -690,7 +715,7 @@ impl Levels<'_> {
                     return Some(moves);
                 }
                 if self.table.insert(self.zobrist.hash(pos)) == Some(true) {
-                    let eval = evaluate(pos);
+                    let eval = evaluate(pos, self.weights);
                     buf.clear();
                     pos.encode(&mut buf);
                     arena.push(Node {
