@@ -133,10 +133,7 @@ const STAGES: [Stage; 5] = [
         roots: 400,
         expansions: 200_000,
         nodes: 200_000_000,
-        weights: Weights {
-            face_down: 300,
-            run: 14,
-        },
+        weights: WEIGHTS,
     },
     Stage::DepthFirst {
         width: usize::MAX,
