@@ -598,6 +598,7 @@ impl Levels<'_> {
         let mut level: Vec<u32> = vec![0];
         let mut legal = Vec::new();
         let (mut hashes, mut values) = (Vec::new(), Vec::new());
+        let mut origin: Vec<u32> = Vec::new();
         loop {
             // Best first within this stock level; ties go to the earlier node.
             let mut heap: BinaryHeap<(i32, Reverse<u32>)> = level
@@ -605,6 +606,12 @@ impl Levels<'_> {
                 .map(|&i| (arena[i as usize].eval, Reverse(i)))
                 .collect();
             let mut seen_here: Vec<u32> = level.clone();
+            // Which of this level's starting positions each node descends from.
+            origin.clear();
+            origin.resize(arena.len(), u32::MAX);
+            for &r in &level {
+                origin[r as usize] = r;
+            }
             let mut expanded = 0;
             while let Some((_, Reverse(i))) = heap.pop() {
                 if expanded >= expansions || arena.len() >= max_nodes {
@@ -680,6 +687,7 @@ impl Levels<'_> {
                             mv: m,
                             eval,
                         });
+                        origin.push(origin[i as usize]);
                         let id = (arena.len() - 1) as u32;
                         heap.push((eval, Reverse(id)));
                         seen_here.push(id);
@@ -692,9 +700,18 @@ impl Levels<'_> {
             candidates.sort_by_key(|&i| (Reverse(arena[i as usize].eval), i));
             let mut next = Vec::with_capacity(self.roots);
             let mut dealt = 0;
+            // No one starting position may supply more than a quarter of the next level's,
+            // so the search keeps several lines alive.
+            let cap = (self.roots / 4).max(1);
+            let mut per_origin: std::collections::HashMap<u32, usize> =
+                std::collections::HashMap::new();
             for &i in &candidates {
                 if dealt == self.roots {
                     break;
+                }
+                let from = per_origin.entry(origin[i as usize]).or_insert(0);
+                if *from >= cap {
+                    continue;
                 }
                 if Self::load(&mut arena, i, &mut scratch, &mut buf, false).is_none() {
                     continue;
@@ -704,6 +721,7 @@ impl Levels<'_> {
                     continue;
                 }
                 dealt += 1;
+                *from += 1;
                 self.nodes += 1;
                 pos.play_unchecked(Move::Deal);
                 if pos.is_won() {
@@ -721,6 +739,7 @@ impl Levels<'_> {
                         mv: Move::Deal,
                         eval,
                     });
+                    origin.push(u32::MAX);
                     next.push((arena.len() - 1) as u32);
                 }
             }
