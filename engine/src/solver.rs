@@ -5,9 +5,10 @@
 //! every variant's rules (discard mode, empty-column dealing, partial last deal, grouping) are
 //! the game's, not a copy. The search is staged: a narrow depth-first pass that tries only the
 //! two most promising moves of each position (instant on easy deals); then best-first searches
-//! between deals, which expand the best-looking positions of each stock level and deal from the
-//! best few hundred of them to start the next level, tiny, then small, then large; then a complete
-//! depth-first pass over every legal move. Positions are identified by a Zobrist hash that
+//! between deals (tiny, then small, then large), which expand the best-looking positions of each
+//! stock level and deal from the best few hundred of them, drawn from several lines, to start
+//! the next level; then a complete depth-first pass over every legal move. Positions are
+//! identified by a Zobrist hash that
 //! ignores column order once the stock is empty (columns are then interchangeable), and a
 //! fixed-size transposition table keeps memory bounded. Only the complete pass can prove that a
 //! position is lost, and only when it ran to the end with every position it met remembered.
