@@ -387,9 +387,7 @@ impl Zobrist {
             stock: (0..=deck).map(|_| splitmix(&mut s)).collect(),
         }
     }
-}
 
-impl Zobrist {
     fn column_hash(&self, col: &crate::position::Column) -> u64 {
         let down = col.face_down();
         let mut h = 0;
