@@ -112,7 +112,7 @@ impl Stage {
     }
 }
 
-const STAGES: [Stage; 6] = [
+const STAGES: [Stage; 5] = [
     Stage::DepthFirst {
         width: 2,
         prune: true,
@@ -129,15 +129,6 @@ const STAGES: [Stage; 6] = [
         expansions: 20_000,
         nodes: 20_000_000,
         weights: WEIGHTS,
-    },
-    Stage::Levels {
-        roots: 50,
-        expansions: 20_000,
-        nodes: 20_000_000,
-        weights: Weights {
-            face_down: 300,
-            run: 14,
-        },
     },
     Stage::Levels {
         roots: 400,
