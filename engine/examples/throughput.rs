@@ -20,6 +20,17 @@ impl XorShift {
     }
 }
 
+/// Prints the rate of `count` operations timed since `start`.
+fn report(label: &str, unit: &str, count: usize, start: Instant) {
+    let s = start.elapsed().as_secs_f64();
+    let n = count as f64;
+    println!(
+        "{label} {:>6.2} M {unit}/s ({:.0} ns each)",
+        n / s / 1e6,
+        s / n * 1e9
+    );
+}
+
 fn main() {
     let variants = Variants::default();
     let variant = variants.get("spider-4suit").expect("built in").clone();
@@ -56,12 +67,11 @@ fn main() {
             black_box(&buf);
         }
     }
-    let s = t.elapsed().as_secs_f64();
-    let gens = (rounds * positions.len()) as f64;
-    println!(
-        "legal_moves:               {:>6.2} M positions/s ({:.0} ns each)",
-        gens / s / 1e6,
-        s / gens * 1e9
+    report(
+        "legal_moves:              ",
+        "positions",
+        rounds * positions.len(),
+        t,
     );
 
     let mut work = positions.clone();
@@ -74,12 +84,11 @@ fn main() {
             }
         }
     }
-    let s = t.elapsed().as_secs_f64();
-    let pairs = (rounds * total_moves) as f64;
-    println!(
-        "Position play+unplay:      {:>6.2} M pairs/s ({:.0} ns each)",
-        pairs / s / 1e6,
-        s / pairs * 1e9
+    report(
+        "Position play+unplay:     ",
+        "pairs",
+        rounds * total_moves,
+        t,
     );
     assert_eq!(work, positions, "unplay restored every position");
 
@@ -97,11 +106,10 @@ fn main() {
             }
         }
     }
-    let s = t.elapsed().as_secs_f64();
-    let pairs = (rounds * total_moves) as f64;
-    println!(
-        "Game apply+undo (events):  {:>6.2} M pairs/s ({:.0} ns each)",
-        pairs / s / 1e6,
-        s / pairs * 1e9
+    report(
+        "Game apply+undo (events): ",
+        "pairs",
+        rounds * total_moves,
+        t,
     );
 }

@@ -525,11 +525,8 @@ impl Position {
         at += 2;
         self.foundation.clear();
         for _ in 0..runs {
-            let mut run = [Card::from_byte(bytes[at]); 13];
-            for (k, card) in run.iter_mut().enumerate() {
-                *card = Card::from_byte(bytes[at + k]);
-            }
-            self.foundation.push(run);
+            self.foundation
+                .push(std::array::from_fn(|k| Card::from_byte(bytes[at + k])));
             at += 13;
         }
     }
