@@ -3,13 +3,16 @@ SHELL := /bin/bash
 CARGO ?= cargo
 # Debian/Ubuntu packages the native build needs (ALSA for sound).
 APT_PACKAGES := pkg-config libasound2-dev
+# And what the screenshot tests need: a virtual X server and Mesa's software Vulkan (llvmpipe).
+TEST_PACKAGES := xvfb xauth mesa-vulkan-drivers
 
-.PHONY: run test deps toolchain packages fmt lint bench
+.PHONY: run test deps toolchain packages fmt lint bench bench-frames wasm
 
 run: deps
 	$(CARGO) run -p arachne -- $(ARGS)
 
 test: deps
+	@$(MAKE) --no-print-directory packages APT_PACKAGES="$(TEST_PACKAGES)"
 	$(CARGO) test --workspace
 
 fmt:
@@ -20,6 +23,13 @@ lint: deps
 
 bench: toolchain
 	$(CARGO) run --release -p arachne-engine --example throughput
+
+bench-frames: deps
+	$(CARGO) run --release -p arachne --example frames
+
+# The game for the browser's target (the browser build itself is `make web`, issue 6).
+wasm: toolchain
+	$(CARGO) build -p arachne --target wasm32-unknown-unknown
 
 deps: packages toolchain
 

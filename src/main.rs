@@ -1,21 +1,57 @@
-//! Arachne, the game. Until the table lands this opens a window with the table colour.
+//! Arachne, the game.
+use arachne::{capture, cli, game_plugin, table::Table};
 use bevy::prelude::*;
 
 fn main() -> AppExit {
-    App::new()
-        .add_plugins(DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                title: "Arachne".into(),
-                resolution: (1280, 720).into(),
-                canvas: Some("#bevy".into()),
-                fit_canvas_to_parent: true,
-                ..default()
-            }),
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Without --seed, a new deal each start.
+    let seed = arachne::table::next_seed(1, wall_clock_nanos());
+    let launch = match cli::parse(&args, seed) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{e}");
+            return AppExit::from_code(2);
+        }
+    };
+    let table = match Table::new(launch.spec.clone()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return AppExit::from_code(2);
+        }
+    };
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "Arachne".into(),
+            resolution: (1280, 720).into(),
+            canvas: Some("#bevy".into()),
+            fit_canvas_to_parent: true,
             ..default()
-        }))
-        .insert_resource(ClearColor(Color::srgb(0.05, 0.35, 0.18)))
-        .add_systems(Startup, |mut commands: Commands| {
-            commands.spawn(Camera2d);
-        })
-        .run()
+        }),
+        ..default()
+    }))
+    .insert_resource(table)
+    .add_systems(Startup, |mut commands: Commands| {
+        commands.spawn(Camera2d);
+    });
+    game_plugin(&mut app, !launch.mute && launch.capture.is_none());
+    if let Some(path) = launch.capture {
+        capture::plugin(&mut app, path);
+    }
+    app.run()
+}
+
+/// Nanoseconds of wall-clock time (mixed into the deal number of a start without `--seed`).
+#[cfg(not(target_arch = "wasm32"))]
+fn wall_clock_nanos() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// The browser's clock (std's panics there).
+#[cfg(target_arch = "wasm32")]
+fn wall_clock_nanos() -> u64 {
+    (js_sys::Date::now() * 1e6) as u64
 }

@@ -1,0 +1,823 @@
+//! How the table looks: cards drawn from meshes (suits are shapes, not glyphs), themes,
+//! placeholders, drop-target and selection markers, and the status line. Render-only: the
+//! headless tests leave this plugin out.
+use arachne_engine::{Move, Rank, Suit};
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::prelude::*;
+use bevy::sprite::Anchor;
+
+use crate::input::Highlights;
+use crate::layout::{Layout, PileId, z};
+use crate::table::Table;
+use crate::theme::{BackPattern, Theme};
+use crate::view::{CardPose, CardView, Piles};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_fixtures).add_systems(
+        Update,
+        (
+            rebuild_art,
+            dress_new_cards,
+            show_side,
+            place_fixtures,
+            show_status,
+        )
+            .chain()
+            .after(bevy_tweening::AnimationSystem::AnimationUpdate),
+    );
+}
+
+/// Meshes and materials for the current card size and theme.
+#[derive(Resource)]
+struct CardArt {
+    size: Vec2,
+    theme: Theme,
+    outer: Handle<Mesh>,
+    inner: Handle<Mesh>,
+    back_inner: Handle<Mesh>,
+    frame_outer: Handle<Mesh>,
+    frame_inner: Handle<Mesh>,
+    suits: [Handle<Mesh>; 4],
+    dot: Handle<Mesh>,
+    lozenge: Handle<Mesh>,
+    face: Handle<ColorMaterial>,
+    face_border: Handle<ColorMaterial>,
+    court_frame: Handle<ColorMaterial>,
+    back: Handle<ColorMaterial>,
+    back_accent: Handle<ColorMaterial>,
+    back_border: Handle<ColorMaterial>,
+    ink: [Handle<ColorMaterial>; 4],
+    ink_colors: [Color; 4],
+}
+
+/// The two sides of a card, shown one at a time.
+#[derive(Component)]
+struct CardSides {
+    face: Entity,
+    back: Entity,
+}
+
+/// Placeholders, markers and labels, placed every frame from the layout.
+#[derive(Component)]
+enum Fixture {
+    Placeholder(PileId),
+    Marker(u8),
+    StockMarker,
+    StockLabel,
+    Status,
+}
+
+fn suit_index(s: Suit) -> usize {
+    match s {
+        Suit::Spades => 0,
+        Suit::Hearts => 1,
+        Suit::Diamonds => 2,
+        Suit::Clubs => 3,
+    }
+}
+
+fn rebuild_art(
+    mut commands: Commands,
+    layout: Option<Res<Layout>>,
+    theme: Res<Theme>,
+    art: Option<Res<CardArt>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut clear: ResMut<ClearColor>,
+    cards: Query<(Entity, &CardSides)>,
+) {
+    let Some(layout) = layout else { return };
+    let size = layout.card;
+    if art
+        .as_ref()
+        .is_some_and(|a| a.size == size && a.theme == *theme)
+    {
+        return;
+    }
+    clear.0 = theme.table;
+    let r = theme.corner_radius * size.x;
+    let inset = (size.x * 0.05).max(2.0);
+    let mut mat = |c: Color| materials.add(ColorMaterial::from_color(c));
+    let ink_colors = Suit::ALL.map(|s| theme.suit_color(s));
+    let art = CardArt {
+        size,
+        outer: meshes.add(rounded_rect(size, r)),
+        inner: meshes.add(rounded_rect(size - Vec2::splat(2.0), (r - 1.0).max(0.0))),
+        back_inner: meshes.add(rounded_rect(
+            size - Vec2::splat(2.0 * inset),
+            (r - inset).max(1.0),
+        )),
+        frame_outer: meshes.add(rounded_rect(
+            Vec2::new(size.x * 0.62, size.y * 0.66),
+            r * 0.5,
+        )),
+        frame_inner: meshes.add(rounded_rect(
+            Vec2::new(size.x * 0.62 - 3.0, size.y * 0.66 - 3.0),
+            (r * 0.5 - 1.5).max(0.0),
+        )),
+        suits: Suit::ALL.map(|s| meshes.add(suit_mesh(s))),
+        dot: meshes.add(shapes_mesh(&[Shape::Circle(Vec2::ZERO, 0.5)])),
+        lozenge: meshes.add(shapes_mesh(&[Shape::Poly(vec![
+            Vec2::new(0.0, 0.5),
+            Vec2::new(-0.5, 0.0),
+            Vec2::new(0.0, -0.5),
+            Vec2::new(0.5, 0.0),
+        ])])),
+        face: mat(theme.face),
+        face_border: mat(theme.face_border),
+        court_frame: mat(theme.court_frame),
+        back: mat(theme.back),
+        back_accent: mat(theme.back_accent),
+        back_border: mat(theme.back_border),
+        ink: ink_colors.map(&mut mat),
+        ink_colors,
+        theme: theme.clone(),
+    };
+    // Re-dress every card for the new size or theme.
+    for (e, sides) in &cards {
+        commands.entity(sides.face).despawn();
+        commands.entity(sides.back).despawn();
+        commands.entity(e).remove::<CardSides>();
+    }
+    commands.insert_resource(art);
+}
+
+#[allow(clippy::type_complexity)]
+fn dress_new_cards(
+    mut commands: Commands,
+    art: Option<Res<CardArt>>,
+    cards: Query<(Entity, &CardView, &CardPose), Without<CardSides>>,
+) {
+    let Some(art) = art else { return };
+    for (e, view, pose) in &cards {
+        let face = spawn_face(&mut commands, &art, view);
+        let back = spawn_back(&mut commands, &art);
+        let (fv, bv) = if pose.face_shown {
+            (Visibility::Inherited, Visibility::Hidden)
+        } else {
+            (Visibility::Hidden, Visibility::Inherited)
+        };
+        commands.entity(face).insert(fv);
+        commands.entity(back).insert(bv);
+        commands
+            .entity(e)
+            .add_children(&[face, back])
+            .insert(CardSides { face, back });
+    }
+}
+
+fn part(
+    mesh: &Handle<Mesh>,
+    material: &Handle<ColorMaterial>,
+    transform: Transform,
+) -> impl Bundle {
+    (
+        Mesh2d(mesh.clone()),
+        MeshMaterial2d(material.clone()),
+        transform,
+    )
+}
+
+fn spawn_face(commands: &mut Commands, art: &CardArt, view: &CardView) -> Entity {
+    let (w, h) = (art.size.x, art.size.y);
+    let suit = suit_index(view.card.suit());
+    let ink = &art.ink[suit];
+    let color = art.ink_colors[suit];
+    let suit_mesh = &art.suits[suit];
+    let rank = view.card.rank();
+    let at = |x: f32, y: f32, zz: f32, s: f32| {
+        Transform::from_xyz(x * w, y * h, zz).with_scale(Vec3::splat(s * w))
+    };
+    let font = (h * 0.15).max(8.0);
+    let label = rank_label(rank);
+    let root = commands
+        .spawn((Transform::default(), Visibility::Inherited))
+        .with_children(|p| {
+            p.spawn(part(&art.outer, &art.face_border, Transform::default()));
+            p.spawn(part(
+                &art.inner,
+                &art.face,
+                Transform::from_xyz(0.0, 0.0, 0.001),
+            ));
+            // Corner index: rank and suit along the top (what a fanned column shows), and the same
+            // turned round at the bottom.
+            for (sign, rot) in [(1.0, 0.0), (-1.0, std::f32::consts::PI)] {
+                let rotation = Quat::from_rotation_z(rot);
+                p.spawn((
+                    Text2d::new(label),
+                    TextFont::from_font_size(font),
+                    TextColor(color),
+                    Anchor::CENTER,
+                    Transform::from_xyz(sign * -0.36 * w, sign * (0.5 * h - 0.11 * h), 0.003)
+                        .with_rotation(rotation),
+                ));
+                p.spawn(part(
+                    suit_mesh,
+                    ink,
+                    Transform::from_xyz(sign * -0.36 * w, sign * (0.5 * h - 0.24 * h), 0.003)
+                        .with_scale(Vec3::splat(0.13 * w))
+                        .with_rotation(rotation),
+                ));
+            }
+            // Also at the top right, so a column squeezed very tight still shows the suit.
+            p.spawn(part(
+                suit_mesh,
+                ink,
+                Transform::from_xyz(0.35 * w, 0.5 * h - 0.11 * h, 0.003)
+                    .with_scale(Vec3::splat(0.14 * w)),
+            ));
+            match rank {
+                Rank::Ace => {
+                    p.spawn(part(suit_mesh, ink, at(0.0, -0.03, 0.002, 0.5)));
+                }
+                Rank::Jack | Rank::Queen | Rank::King => {
+                    p.spawn(part(
+                        &art.frame_outer,
+                        &art.court_frame,
+                        Transform::from_xyz(0.0, -0.02 * h, 0.002),
+                    ));
+                    p.spawn(part(
+                        &art.frame_inner,
+                        &art.face,
+                        Transform::from_xyz(0.0, -0.02 * h, 0.0025),
+                    ));
+                    p.spawn((
+                        Text2d::new(label),
+                        TextFont::from_font_size((h * 0.3).max(10.0)),
+                        TextColor(color),
+                        Anchor::CENTER,
+                        Transform::from_xyz(0.0, -0.06 * h, 0.003),
+                    ));
+                    p.spawn(part(suit_mesh, ink, at(0.0, 0.17, 0.003, 0.2)));
+                    if rank == Rank::King {
+                        p.spawn(part(
+                            &art.lozenge,
+                            &art.court_frame,
+                            at(-0.13, 0.19, 0.003, 0.08),
+                        ));
+                        p.spawn(part(
+                            &art.lozenge,
+                            &art.court_frame,
+                            at(0.13, 0.19, 0.003, 0.08),
+                        ));
+                    }
+                }
+                _ => {
+                    for &(x, y) in pips(rank.value()) {
+                        let mut t = at(x * 0.17, y * 0.25 - 0.02, 0.002, 0.16);
+                        if y < 0.0 {
+                            t.rotate_z(std::f32::consts::PI);
+                        }
+                        p.spawn(part(suit_mesh, ink, t));
+                    }
+                }
+            }
+        })
+        .id();
+    root
+}
+
+fn spawn_back(commands: &mut Commands, art: &CardArt) -> Entity {
+    let (w, h) = (art.size.x, art.size.y);
+    commands
+        .spawn((Transform::default(), Visibility::Inherited))
+        .with_children(|p| {
+            p.spawn(part(&art.outer, &art.back_border, Transform::default()));
+            p.spawn(part(
+                &art.back_inner,
+                &art.back,
+                Transform::from_xyz(0.0, 0.0, 0.001),
+            ));
+            let mesh = match art.theme.back_pattern {
+                BackPattern::Plain => return,
+                BackPattern::Lattice => &art.lozenge,
+                BackPattern::Dots => &art.dot,
+            };
+            let step = (w * 0.16).max(5.0);
+            let nx = ((w * 0.78) / step).floor() as i32;
+            let ny = ((h * 0.84) / step).floor() as i32;
+            for i in 0..=nx {
+                for j in 0..=ny {
+                    let x = (i as f32 - nx as f32 / 2.0) * step;
+                    let y = (j as f32 - ny as f32 / 2.0) * step;
+                    p.spawn(part(
+                        mesh,
+                        &art.back_accent,
+                        Transform::from_xyz(x, y, 0.002).with_scale(Vec3::splat(step * 0.55)),
+                    ));
+                }
+            }
+        })
+        .id()
+}
+
+/// Text of a rank's index.
+pub fn rank_label(rank: Rank) -> &'static str {
+    match rank {
+        Rank::Ace => "A",
+        Rank::Two => "2",
+        Rank::Three => "3",
+        Rank::Four => "4",
+        Rank::Five => "5",
+        Rank::Six => "6",
+        Rank::Seven => "7",
+        Rank::Eight => "8",
+        Rank::Nine => "9",
+        Rank::Ten => "10",
+        Rank::Jack => "J",
+        Rank::Queen => "Q",
+        Rank::King => "K",
+    }
+}
+
+/// Pip positions of the number cards, in a grid of x in -1..1 and y in -1..1.
+pub fn pips(value: u8) -> &'static [(f32, f32)] {
+    const T: f32 = 1.0 / 3.0;
+    match value {
+        2 => &[(0.0, 1.0), (0.0, -1.0)],
+        3 => &[(0.0, 1.0), (0.0, 0.0), (0.0, -1.0)],
+        4 => &[(-1.0, 1.0), (1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)],
+        5 => &[
+            (-1.0, 1.0),
+            (1.0, 1.0),
+            (0.0, 0.0),
+            (-1.0, -1.0),
+            (1.0, -1.0),
+        ],
+        6 => &[
+            (-1.0, 1.0),
+            (1.0, 1.0),
+            (-1.0, 0.0),
+            (1.0, 0.0),
+            (-1.0, -1.0),
+            (1.0, -1.0),
+        ],
+        7 => &[
+            (-1.0, 1.0),
+            (1.0, 1.0),
+            (0.0, 0.5),
+            (-1.0, 0.0),
+            (1.0, 0.0),
+            (-1.0, -1.0),
+            (1.0, -1.0),
+        ],
+        8 => &[
+            (-1.0, 1.0),
+            (1.0, 1.0),
+            (0.0, 0.5),
+            (-1.0, 0.0),
+            (1.0, 0.0),
+            (0.0, -0.5),
+            (-1.0, -1.0),
+            (1.0, -1.0),
+        ],
+        9 => &[
+            (-1.0, 1.0),
+            (1.0, 1.0),
+            (-1.0, T),
+            (1.0, T),
+            (0.0, 0.0),
+            (-1.0, -T),
+            (1.0, -T),
+            (-1.0, -1.0),
+            (1.0, -1.0),
+        ],
+        10 => &[
+            (-1.0, 1.0),
+            (1.0, 1.0),
+            (0.0, 2.0 * T),
+            (-1.0, T),
+            (1.0, T),
+            (-1.0, -T),
+            (1.0, -T),
+            (0.0, -2.0 * T),
+            (-1.0, -1.0),
+            (1.0, -1.0),
+        ],
+        _ => &[],
+    }
+}
+
+fn show_side(
+    cards: Query<(&CardPose, &CardSides), Changed<CardPose>>,
+    mut vis: Query<&mut Visibility>,
+) {
+    for (pose, sides) in &cards {
+        let (f, b) = if pose.face_shown {
+            (Visibility::Inherited, Visibility::Hidden)
+        } else {
+            (Visibility::Hidden, Visibility::Inherited)
+        };
+        if let Ok(mut v) = vis.get_mut(sides.face) {
+            v.set_if_neq(f);
+        }
+        if let Ok(mut v) = vis.get_mut(sides.back) {
+            v.set_if_neq(b);
+        }
+    }
+}
+
+fn spawn_fixtures(mut commands: Commands) {
+    commands.spawn((
+        Fixture::StockLabel,
+        Text2d::new(""),
+        TextFont::from_font_size(15.0),
+        Transform::default(),
+    ));
+    commands.spawn((
+        Fixture::Status,
+        Text2d::new(""),
+        TextFont::from_font_size(15.0),
+        Transform::default(),
+    ));
+}
+
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn place_fixtures(
+    mut commands: Commands,
+    layout: Option<Res<Layout>>,
+    art: Option<Res<CardArt>>,
+    piles: Res<Piles>,
+    highlights: Res<Highlights>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut fixtures: Query<(
+        Entity,
+        &Fixture,
+        &mut Transform,
+        &mut Visibility,
+        Option<&MeshMaterial2d<ColorMaterial>>,
+    )>,
+    mut built_for: Local<Option<(Vec2, usize, Color)>>,
+) {
+    let (Some(layout), Some(art)) = (layout, art) else {
+        return;
+    };
+    let columns = layout.column_x.len();
+    let key = (layout.card, columns, art.theme.table);
+    if *built_for != Some(key) {
+        // New size, variant or theme: make placeholders and markers again.
+        for (e, f, ..) in &fixtures {
+            if matches!(
+                f,
+                Fixture::Placeholder(_) | Fixture::Marker(_) | Fixture::StockMarker
+            ) {
+                commands.entity(e).despawn();
+            }
+        }
+        let r = art.theme.corner_radius * layout.card.x;
+        let ring = meshes.add(ring_mesh(layout.card, r, 2.0));
+        let fill = meshes.add(rounded_rect(layout.card, r));
+        let ring_mat = materials.add(ColorMaterial::from_color(art.theme.placeholder));
+        let marker_mat = |m: &mut Assets<ColorMaterial>| {
+            m.add(ColorMaterial::from_color(
+                art.theme.highlight.with_alpha(0.4),
+            ))
+        };
+        for c in 0..columns {
+            commands.spawn((
+                Fixture::Placeholder(PileId::Column(c as u8)),
+                Mesh2d(ring.clone()),
+                MeshMaterial2d(ring_mat.clone()),
+                Transform::default(),
+            ));
+            commands.spawn((
+                Fixture::Marker(c as u8),
+                Mesh2d(fill.clone()),
+                MeshMaterial2d(marker_mat(&mut materials)),
+                Transform::default(),
+                Visibility::Hidden,
+            ));
+        }
+        commands.spawn((
+            Fixture::Placeholder(PileId::Stock),
+            Mesh2d(ring.clone()),
+            MeshMaterial2d(ring_mat.clone()),
+            Transform::default(),
+        ));
+        commands.spawn((
+            Fixture::Placeholder(PileId::Foundation(0)),
+            Mesh2d(ring),
+            MeshMaterial2d(ring_mat),
+            Transform::default(),
+        ));
+        commands.spawn((
+            Fixture::StockMarker,
+            Mesh2d(fill),
+            MeshMaterial2d(marker_mat(&mut materials)),
+            Transform::default(),
+            Visibility::Hidden,
+        ));
+        *built_for = Some(key);
+        return;
+    }
+    let shape = piles.shape();
+    let hint = highlights.hint.map(|(mv, _)| mv);
+    for (_, fixture, mut t, mut vis, material) in &mut fixtures {
+        match fixture {
+            Fixture::Placeholder(pile) => {
+                let p = match pile {
+                    PileId::Column(c) => {
+                        Vec3::new(layout.column_x[*c as usize], layout.top_y, z::PLACEHOLDER)
+                    }
+                    PileId::Stock => layout.stock.extend(z::PLACEHOLDER),
+                    PileId::Foundation(_) => layout.foundation.extend(z::PLACEHOLDER),
+                };
+                t.translation = p;
+            }
+            Fixture::Marker(c) => {
+                // Drop targets, the keyboard's column, or the two ends of a hint.
+                let (target, selected) = (
+                    highlights.targets.contains(c),
+                    highlights.selected == Some(*c),
+                );
+                let hinted = match hint {
+                    Some(Move::Transfer { from, to, .. }) => from == *c || to == *c,
+                    Some(Move::Discard { column }) => column == *c,
+                    _ => false,
+                };
+                let on = target || selected || hinted;
+                vis.set_if_neq(if on {
+                    Visibility::Inherited
+                } else {
+                    Visibility::Hidden
+                });
+                if !on {
+                    continue;
+                }
+                let len = shape.columns[*c as usize].0;
+                let index = match hint {
+                    Some(Move::Transfer { from, count, .. })
+                        if from == *c && !target && !selected =>
+                    {
+                        len.saturating_sub(count as usize)
+                    }
+                    _ => len.saturating_sub(1),
+                };
+                let mut p = layout.position(&shape, PileId::Column(*c), index);
+                p.z = z::MARKER;
+                t.translation = p;
+                if let Some(mut m) = material.and_then(|m| materials.get_mut(&m.0)) {
+                    let color = if selected && !target {
+                        art.theme.selection
+                    } else {
+                        art.theme.highlight
+                    };
+                    m.color = color.with_alpha(0.38);
+                }
+            }
+            Fixture::StockMarker => {
+                let on = hint == Some(Move::Deal);
+                vis.set_if_neq(if on {
+                    Visibility::Inherited
+                } else {
+                    Visibility::Hidden
+                });
+                t.translation = layout.stock.extend(z::MARKER);
+            }
+            Fixture::StockLabel | Fixture::Status => {}
+        }
+    }
+}
+
+fn show_status(
+    layout: Option<Res<Layout>>,
+    table: Res<Table>,
+    theme: Res<Theme>,
+    highlights: Res<Highlights>,
+    mut labels: Query<(&Fixture, &mut Text2d, &mut Transform, &mut TextColor)>,
+) {
+    let Some(layout) = layout else { return };
+    let game = &table.game;
+    let position = game.position();
+    for (fixture, mut text, mut t, mut color) in &mut labels {
+        let (content, at) = match fixture {
+            Fixture::StockLabel => {
+                let deals = position.deals_left();
+                let s = match deals {
+                    0 => "stock empty".to_string(),
+                    1 => "1 deal left".to_string(),
+                    n => format!("{n} deals left"),
+                };
+                (
+                    s,
+                    Vec2::new(layout.stock.x, layout.stock.y + layout.card.y / 2.0 + 12.0),
+                )
+            }
+            Fixture::Status => {
+                let v = position.variant();
+                let mut s = format!(
+                    "{}   deal {}{}   moves {}   score {}   runs {}/{}",
+                    v.name,
+                    table.spec.seed,
+                    if table.spec.numbering == arachne_engine::Numbering::Kpat {
+                        " (kpat)"
+                    } else {
+                        ""
+                    },
+                    game.move_count(),
+                    game.score(),
+                    position.foundation().len(),
+                    v.run_count(),
+                );
+                if highlights.thinking {
+                    s.push_str("   thinking...");
+                }
+                if game.is_won() {
+                    s.push_str("   won!");
+                }
+                (s, Vec2::new(0.0, -layout.window.y / 2.0 + 14.0))
+            }
+            _ => continue,
+        };
+        if text.0 != content {
+            text.0 = content;
+        }
+        t.translation = at.extend(z::MARKER);
+        color.0 = theme.text;
+    }
+}
+
+/// A rounded rectangle centred on the origin, as a triangle fan.
+pub fn rounded_rect(size: Vec2, radius: f32) -> Mesh {
+    let r = radius.min(size.x / 2.0).min(size.y / 2.0).max(0.0);
+    let half = size / 2.0 - Vec2::splat(r);
+    let mut outline = Vec::new();
+    let steps = 6;
+    for (corner, start) in [
+        (Vec2::new(half.x, half.y), 0.0),
+        (Vec2::new(-half.x, half.y), 90.0),
+        (Vec2::new(-half.x, -half.y), 180.0),
+        (Vec2::new(half.x, -half.y), 270.0),
+    ] {
+        for k in 0..=steps {
+            let a = (start + 90.0 * k as f32 / steps as f32).to_radians();
+            outline.push(corner + Vec2::new(a.cos(), a.sin()) * r);
+        }
+    }
+    shapes_mesh(&[Shape::Poly(outline)])
+}
+
+/// A rounded-rectangle outline `width` pixels wide.
+fn ring_mesh(size: Vec2, radius: f32, width: f32) -> Mesh {
+    let outer = rounded_outline(size, radius);
+    let inner = rounded_outline(size - Vec2::splat(2.0 * width), (radius - width).max(0.0));
+    let mut positions = Vec::new();
+    let mut indices = Vec::new();
+    let n = outer.len();
+    for i in 0..n {
+        positions.push([outer[i].x, outer[i].y, 0.0]);
+        positions.push([inner[i].x, inner[i].y, 0.0]);
+    }
+    for i in 0..n {
+        let j = (i + 1) % n;
+        let (a, b, c, d) = (
+            2 * i as u32,
+            2 * i as u32 + 1,
+            2 * j as u32,
+            2 * j as u32 + 1,
+        );
+        indices.extend([a, c, b, b, c, d]);
+    }
+    finish_mesh(positions, indices)
+}
+
+fn rounded_outline(size: Vec2, r: f32) -> Vec<Vec2> {
+    let r = r.min(size.x / 2.0).min(size.y / 2.0).max(0.0);
+    let half = size / 2.0 - Vec2::splat(r);
+    let mut out = Vec::new();
+    for (corner, start) in [
+        (Vec2::new(half.x, half.y), 0.0),
+        (Vec2::new(-half.x, half.y), 90.0),
+        (Vec2::new(-half.x, -half.y), 180.0),
+        (Vec2::new(half.x, -half.y), 270.0),
+    ] {
+        for k in 0..=6 {
+            let a = (start + 90.0 * k as f32 / 6.0).to_radians();
+            out.push(corner + Vec2::new(a.cos(), a.sin()) * r);
+        }
+    }
+    out
+}
+
+/// Convex pieces a suit is made of, in a 1x1 box.
+enum Shape {
+    Circle(Vec2, f32),
+    Poly(Vec<Vec2>),
+}
+
+/// A suit symbol as a mesh fitting a unit box centred on the origin.
+pub fn suit_mesh(suit: Suit) -> Mesh {
+    let v = Vec2::new;
+    let shapes = match suit {
+        Suit::Hearts => vec![
+            Shape::Circle(v(-0.235, 0.2), 0.265),
+            Shape::Circle(v(0.235, 0.2), 0.265),
+            Shape::Poly(vec![
+                v(-0.49, 0.12),
+                v(0.0, -0.48),
+                v(0.49, 0.12),
+                v(0.0, 0.25),
+            ]),
+        ],
+        Suit::Diamonds => vec![Shape::Poly(vec![
+            v(0.0, 0.5),
+            v(-0.37, 0.0),
+            v(0.0, -0.5),
+            v(0.37, 0.0),
+        ])],
+        Suit::Spades => vec![
+            Shape::Circle(v(-0.225, -0.07), 0.25),
+            Shape::Circle(v(0.225, -0.07), 0.25),
+            Shape::Poly(vec![v(-0.465, -0.0), v(0.465, -0.0), v(0.0, 0.5)]),
+            Shape::Poly(vec![v(0.0, -0.05), v(-0.17, -0.5), v(0.17, -0.5)]),
+        ],
+        Suit::Clubs => vec![
+            Shape::Circle(v(0.0, 0.24), 0.22),
+            Shape::Circle(v(-0.25, -0.07), 0.22),
+            Shape::Circle(v(0.25, -0.07), 0.22),
+            Shape::Circle(v(0.0, 0.02), 0.14),
+            Shape::Poly(vec![v(0.0, 0.0), v(-0.16, -0.5), v(0.16, -0.5)]),
+        ],
+    };
+    shapes_mesh(&shapes)
+}
+
+fn shapes_mesh(shapes: &[Shape]) -> Mesh {
+    let mut positions: Vec<[f32; 3]> = Vec::new();
+    let mut indices: Vec<u32> = Vec::new();
+    for shape in shapes {
+        let outline: Vec<Vec2> = match shape {
+            Shape::Circle(c, r) => (0..32)
+                .map(|k| {
+                    let a = k as f32 / 32.0 * std::f32::consts::TAU;
+                    *c + Vec2::new(a.cos(), a.sin()) * *r
+                })
+                .collect(),
+            Shape::Poly(points) => points.clone(),
+        };
+        let centre = outline.iter().copied().sum::<Vec2>() / outline.len() as f32;
+        let base = positions.len() as u32;
+        positions.push([centre.x, centre.y, 0.0]);
+        positions.extend(outline.iter().map(|p| [p.x, p.y, 0.0]));
+        let n = outline.len() as u32;
+        for k in 0..n {
+            let (a, b) = (base + 1 + k, base + 1 + (k + 1) % n);
+            // Counter-clockwise whatever the outline's direction.
+            let (pa, pb) = (outline[k as usize], outline[((k + 1) % n) as usize]);
+            if (pa - centre).perp_dot(pb - centre) >= 0.0 {
+                indices.extend([base, a, b]);
+            } else {
+                indices.extend([base, b, a]);
+            }
+        }
+    }
+    finish_mesh(positions, indices)
+}
+
+fn finish_mesh(positions: Vec<[f32; 3]>, indices: Vec<u32>) -> Mesh {
+    let n = positions.len();
+    let uvs: Vec<[f32; 2]> = positions.iter().map(|p| [p[0] + 0.5, 0.5 - p[1]]).collect();
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; n])
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+    .with_inserted_indices(Indices::U32(indices))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pips_match_the_card_value() {
+        for v in 2..=10u8 {
+            assert_eq!(pips(v).len(), v as usize);
+            // Symmetric about the vertical axis.
+            let sx: f32 = pips(v).iter().map(|p| p.0).sum();
+            assert!(sx.abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn suits_fit_their_box() {
+        for s in Suit::ALL {
+            let m = suit_mesh(s);
+            let Some(bevy::mesh::VertexAttributeValues::Float32x3(ps)) =
+                m.attribute(Mesh::ATTRIBUTE_POSITION)
+            else {
+                panic!()
+            };
+            for p in ps {
+                assert!(
+                    p[0].abs() <= 0.5 + 1e-3 && p[1].abs() <= 0.5 + 1e-3,
+                    "{s:?} {p:?}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! Sound effects, synthesized at start-up (no recorded or copied samples), played on their own
+//! `bevy_kira_audio` channel with the volume from the settings.
+use std::f32::consts::TAU;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use bevy_kira_audio::prelude::*;
+
+use crate::settings::Settings;
+use crate::view::PlaySfx;
+
+/// Sample rate of the synthesized sounds.
+pub const SAMPLE_RATE: u32 = 44_100;
+
+/// The game's sound effects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sfx {
+    /// A card picked up.
+    Pick,
+    /// Cards put down.
+    Drop,
+    /// A card turned over.
+    Flip,
+    /// A card dealt from the stock.
+    Deal,
+    /// A move the rules refuse.
+    Invalid,
+    /// A run went to the foundation.
+    RunCompleted,
+    /// The game is won.
+    Win,
+}
+
+impl Sfx {
+    /// Every effect.
+    pub const ALL: [Sfx; 7] = [
+        Sfx::Pick,
+        Sfx::Drop,
+        Sfx::Flip,
+        Sfx::Deal,
+        Sfx::Invalid,
+        Sfx::RunCompleted,
+        Sfx::Win,
+    ];
+}
+
+/// The effects channel (music will get its own).
+#[derive(Resource)]
+pub struct EffectsChannel;
+
+/// Handles of the synthesized sounds.
+#[derive(Resource)]
+struct SoundBank(Vec<(Sfx, Handle<AudioSource>)>);
+
+/// Playing sound: the audio output plugin, the channel, the synthesized bank.
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(AudioPlugin)
+        .add_audio_channel::<EffectsChannel>()
+        .add_systems(Startup, make_sounds)
+        .add_systems(Update, (play, apply_volume));
+}
+
+fn make_sounds(mut sources: ResMut<Assets<AudioSource>>, mut commands: Commands) {
+    let bank = Sfx::ALL
+        .iter()
+        .map(|&sfx| {
+            let frames: Arc<[Frame]> = synthesize(sfx)
+                .iter()
+                .map(|&s| Frame::from_mono(s))
+                .collect();
+            let sound = StaticSoundData {
+                sample_rate: SAMPLE_RATE,
+                frames,
+                settings: StaticSoundSettings::default(),
+                slice: None,
+            };
+            (sfx, sources.add(AudioSource { sound }))
+        })
+        .collect();
+    commands.insert_resource(SoundBank(bank));
+}
+
+fn play(
+    mut cues: MessageReader<PlaySfx>,
+    bank: Option<Res<SoundBank>>,
+    channel: Res<AudioChannel<EffectsChannel>>,
+    settings: Res<Settings>,
+) {
+    let Some(bank) = bank else { return };
+    for cue in cues.read() {
+        if !settings.sound.enabled {
+            continue;
+        }
+        if let Some((_, handle)) = bank.0.iter().find(|(s, _)| *s == cue.sfx) {
+            channel
+                .play(handle.clone())
+                .with_playback_rate(cue.pitch as f64);
+        }
+    }
+}
+
+fn apply_volume(settings: Res<Settings>, channel: Res<AudioChannel<EffectsChannel>>) {
+    if settings.is_changed() {
+        channel.set_volume(Decibels(settings.sound.effects_volume_db));
+    }
+}
+
+/// The samples (mono, `SAMPLE_RATE`) of an effect, peak-normalized to 0.8.
+pub fn synthesize(sfx: Sfx) -> Vec<f32> {
+    let mut noise = Noise(0x2545_F491_4F6C_DD1D);
+    let mut out = match sfx {
+        Sfx::Pick => render(0.045, |t, _| {
+            let env = (-t * 90.0).exp();
+            env * (0.6 * (TAU * 900.0 * t).sin() + 0.4 * noise.next())
+        }),
+        Sfx::Drop => {
+            let mut lp = 0.0;
+            render(0.07, |t, _| {
+                lp += 0.15 * (noise.next() - lp);
+                let env = (-t * 60.0).exp();
+                env * (0.7 * (TAU * 150.0 * t).sin() + 0.8 * lp)
+            })
+        }
+        Sfx::Flip => {
+            let mut lp = 0.0;
+            render(0.05, |t, _| {
+                let n = noise.next();
+                lp += 0.3 * (n - lp);
+                let env = (t * 400.0).min(1.0) * (-t * 70.0).exp();
+                env * (n - lp)
+            })
+        }
+        Sfx::Deal => {
+            let mut lp = 0.0;
+            render(0.09, |t, d| {
+                let n = noise.next();
+                lp += 0.25 * (n - lp);
+                let env = (std::f32::consts::PI * t / d).sin().powi(2);
+                env * (n - 0.6 * lp)
+            })
+        }
+        Sfx::Invalid => render(0.2, |t, _| {
+            let f = if t < 0.09 { 311.0 } else { 233.0 };
+            let env = (t * 200.0).min(1.0) * (-(t % 0.09) * 18.0).exp();
+            env * tri(f * t) * 0.8
+        }),
+        Sfx::RunCompleted => chime(&[1046.5, 1318.5, 1568.0, 2093.0], 0.08, 0.45),
+        Sfx::Win => chime(
+            &[523.25, 659.25, 783.99, 1046.5, 1318.5, 1568.0, 2093.0],
+            0.11,
+            0.9,
+        ),
+    };
+    let peak = out.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    if peak > 0.0 {
+        out.iter_mut().for_each(|s| *s *= 0.8 / peak);
+    }
+    out
+}
+
+/// `secs` of samples from `f(t, secs)`.
+fn render(secs: f32, mut f: impl FnMut(f32, f32) -> f32) -> Vec<f32> {
+    let n = (secs * SAMPLE_RATE as f32) as usize;
+    (0..n)
+        .map(|i| f(i as f32 / SAMPLE_RATE as f32, secs))
+        .collect()
+}
+
+/// Bell-like notes, one every `step` seconds, each ringing for `ring` seconds.
+fn chime(notes: &[f32], step: f32, ring: f32) -> Vec<f32> {
+    let secs = step * notes.len() as f32 + ring;
+    render(secs, |t, _| {
+        notes
+            .iter()
+            .enumerate()
+            .map(|(k, &f)| {
+                let t = t - k as f32 * step;
+                if t < 0.0 {
+                    0.0
+                } else {
+                    let env = (t * 300.0).min(1.0) * (-t * 5.0 / ring).exp();
+                    env * ((TAU * f * t).sin() + 0.3 * (TAU * 2.0 * f * t).sin())
+                }
+            })
+            .sum()
+    })
+}
+
+/// A triangle wave with period 1.
+fn tri(phase: f32) -> f32 {
+    let p = phase.fract();
+    4.0 * (p - 0.5).abs() - 1.0
+}
+
+/// Deterministic white noise in [-1, 1] (xorshift).
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sound_is_short_audible_and_clipped_below_full_scale() {
+        for sfx in Sfx::ALL {
+            let s = synthesize(sfx);
+            let secs = s.len() as f32 / SAMPLE_RATE as f32;
+            assert!((0.03..=2.0).contains(&secs), "{sfx:?}: {secs} s");
+            let peak = s.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+            assert!((0.79..=0.81).contains(&peak), "{sfx:?}: peak {peak}");
+            let rms = (s.iter().map(|x| x * x).sum::<f32>() / s.len() as f32).sqrt();
+            assert!(rms > 0.02, "{sfx:?}: rms {rms}");
+            assert!(s.iter().all(|x| x.is_finite()));
+        }
+    }
+
+    #[test]
+    fn sounds_are_distinct() {
+        let all: Vec<Vec<f32>> = Sfx::ALL.iter().map(|&s| synthesize(s)).collect();
+        for i in 0..all.len() {
+            for j in i + 1..all.len() {
+                assert_ne!(all[i], all[j]);
+            }
+        }
+    }
+}

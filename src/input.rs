@@ -1,0 +1,487 @@
+//! Mouse and keyboard: drag and drop, click-to-move, double-click discard, the stock, and keys.
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use arachne_engine::solver::{self, Budget};
+use arachne_engine::{DiscardMode, Move, Position};
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy::window::PrimaryWindow;
+use bevy_tweening::TweenAnim;
+
+use crate::AppSystems;
+use crate::audio::Sfx;
+use crate::layout::{Layout, PileId, z};
+use crate::settings::Settings;
+use crate::table::{Rejected, Request, Table, TableChanged};
+use crate::view::{CardPose, CardView, Celebrating, Piles, PlaySfx, Relayout, pointer};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Highlights>()
+        .init_resource::<Drag>()
+        .init_resource::<Clicks>()
+        .init_resource::<Celebrating>()
+        .add_systems(
+            Update,
+            (
+                (pointer_input, keyboard_input, poll_hint)
+                    .chain()
+                    .in_set(AppSystems::Input)
+                    .run_if(input_enabled),
+                (rejected_sound, tick_highlights).in_set(AppSystems::Plan),
+            ),
+        );
+}
+
+/// Whether the table takes the pointer and keys (off while an overlay has them, issue 5).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableInput(pub bool);
+
+fn input_enabled(enabled: Option<Res<TableInput>>) -> bool {
+    enabled.is_none_or(|e| e.0)
+}
+
+/// What the table shows over the cards: drop targets, the keyboard's column, a hint.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Highlights {
+    /// Columns the dragged run may drop on.
+    pub targets: Vec<u8>,
+    /// The column chosen with the keyboard.
+    pub selected: Option<u8>,
+    /// The hint being shown and for how much longer (seconds).
+    pub hint: Option<(Move, f32)>,
+    /// The solver is thinking about a hint.
+    pub thinking: bool,
+}
+
+/// A run being dragged.
+#[derive(Resource, Default, Debug)]
+pub struct Drag(pub Option<Dragging>);
+
+/// The state of a drag.
+#[derive(Debug, Clone)]
+pub struct Dragging {
+    /// Source column.
+    pub from: u8,
+    /// Cards in the run.
+    pub count: usize,
+    /// Their entities, bottom first.
+    pub cards: Vec<Entity>,
+    /// Pointer position minus the first card's centre when grabbed.
+    pub grab: Vec2,
+    /// Where the press happened.
+    pub start: Vec2,
+    /// Whether the pointer has moved far enough to be a drag rather than a click.
+    pub moved: bool,
+}
+
+#[derive(Resource, Default)]
+struct Clicks {
+    last: Option<(u8, f64)>,
+}
+
+#[derive(Resource)]
+struct HintTask {
+    task: Task<Option<Move>>,
+    cancel: Arc<AtomicBool>,
+}
+
+/// The move a click on card `index` of `column` makes: the run from that card to the best
+/// target (a same-suit build, then any build, then an empty column), if any.
+pub fn click_move(position: &Position, column: u8, index: usize) -> Option<Move> {
+    let col = position.columns().get(column as usize)?;
+    let count = col.len().checked_sub(index)?;
+    if count == 0 || count > position.movable_run(column as usize) {
+        return None;
+    }
+    best_target(position, column, count)
+}
+
+/// The best destination for the top `count` cards of `from`.
+pub fn best_target(position: &Position, from: u8, count: usize) -> Option<Move> {
+    let col = &position.columns()[from as usize];
+    let moving = col.cards()[col.len() - count];
+    let mut best: Option<(u32, Move)> = None;
+    for (to, dest) in position.columns().iter().enumerate() {
+        let mv = Move::Transfer {
+            from,
+            to: to as u8,
+            count: count as u8,
+        };
+        if to == from as usize || position.check(mv).is_err() {
+            continue;
+        }
+        let score = match dest.top() {
+            Some(top) if top.suit() == moving.suit() => 3,
+            Some(_) => 2,
+            None => 1,
+        };
+        // Nearer columns win ties, so repeated clicks feel predictable.
+        let distance = (to as i32 - from as i32).unsigned_abs();
+        let key = score * 100 - distance.min(99);
+        if best.is_none_or(|(k, _)| key > k) {
+            best = Some((key, mv));
+        }
+    }
+    best.map(|(_, mv)| mv)
+}
+
+/// The move Enter makes from a column: its whole movable run if it has a target, else the
+/// longest part of it that builds on a card, else the longest part that goes to an empty column.
+pub fn keyboard_move(position: &Position, column: u8) -> Option<Move> {
+    position.columns().get(column as usize)?;
+    if position.discard() == DiscardMode::Manual && position.has_completed_run(column as usize) {
+        return Some(Move::Discard { column });
+    }
+    let movable = position.movable_run(column as usize);
+    let mut fallback = None;
+    for count in (1..=movable).rev() {
+        if let Some(mv) = best_target(position, column, count) {
+            let Move::Transfer { to, .. } = mv else {
+                continue;
+            };
+            if !position.columns()[to as usize].is_empty() {
+                return Some(mv);
+            }
+            fallback = fallback.or(Some(mv));
+        }
+    }
+    fallback
+}
+
+/// The topmost card under `p`: (entity, column, index) for column cards, or the stock.
+fn card_under(
+    p: Vec2,
+    layout: &Layout,
+    cards: &Query<(Entity, &CardView, &mut CardPose)>,
+) -> Option<(Entity, PileId, usize)> {
+    cards
+        .iter()
+        .filter(|(_, _, pose)| layout.hits(pose.translation.truncate(), p))
+        .max_by(|a, b| a.2.translation.z.total_cmp(&b.2.translation.z))
+        .map(|(e, view, _)| (e, view.pile, view.index))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn pointer_input(
+    mut commands: Commands,
+    buttons: Res<ButtonInput<MouseButton>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    layout: Option<Res<Layout>>,
+    table: Res<Table>,
+    piles: Res<Piles>,
+    settings: Res<Settings>,
+    mut cards: Query<(Entity, &CardView, &mut CardPose)>,
+    anims: Query<Entity, With<TweenAnim>>,
+    mut drag: ResMut<Drag>,
+    mut clicks: ResMut<Clicks>,
+    mut highlights: ResMut<Highlights>,
+    mut celebrating: ResMut<Celebrating>,
+    time: Res<Time<Real>>,
+    (mut requests, mut relayout, mut sfx): (
+        MessageWriter<Request>,
+        MessageWriter<Relayout>,
+        MessageWriter<PlaySfx>,
+    ),
+) {
+    let (Ok(window), Some(layout)) = (window.single(), layout) else {
+        return;
+    };
+    let p = pointer(window);
+    if buttons.just_pressed(MouseButton::Left) {
+        if celebrating.0 {
+            // A click skips the celebration.
+            celebrating.0 = false;
+            relayout.write(Relayout { instant: true });
+            return;
+        }
+        let Some(p) = p else { return };
+        highlights.hint = None;
+        match card_under(p, &layout, &cards) {
+            Some((_, PileId::Stock, _)) => {
+                requests.write(Request::Move(Move::Deal));
+            }
+            Some((_, PileId::Column(c), index)) => {
+                let col = &piles.columns[c as usize];
+                let count = col.len() - index;
+                if count <= table.game.position().movable_run(c as usize) {
+                    // Finish running motion at once so no tween fights the drag.
+                    if !anims.is_empty() {
+                        relayout.write(Relayout { instant: true });
+                    }
+                    drag.0 = Some(Dragging {
+                        from: c,
+                        count,
+                        cards: col[index..].to_vec(),
+                        grab: p - layout
+                            .position(&piles.shape(), PileId::Column(c), index)
+                            .truncate(),
+                        start: p,
+                        moved: false,
+                    });
+                    sfx.write(PlaySfx {
+                        sfx: Sfx::Pick,
+                        pitch: 1.0,
+                    });
+                } else {
+                    sfx.write(PlaySfx {
+                        sfx: Sfx::Invalid,
+                        pitch: 1.0,
+                    });
+                }
+            }
+            _ => {}
+        }
+        return;
+    }
+    let Some(state) = drag.0.as_mut() else { return };
+    if buttons.pressed(MouseButton::Left) {
+        let Some(p) = p else { return };
+        if !state.moved && p.distance(state.start) > 5.0 {
+            state.moved = true;
+            highlights.targets = (0..table.game.position().columns().len() as u8)
+                .filter(|&to| {
+                    table
+                        .game
+                        .position()
+                        .check(Move::Transfer {
+                            from: state.from,
+                            to,
+                            count: state.count as u8,
+                        })
+                        .is_ok()
+                })
+                .collect();
+        }
+        if state.moved {
+            for (i, &e) in state.cards.iter().enumerate() {
+                if anims.contains(e) {
+                    commands.entity(e).remove::<TweenAnim>();
+                }
+                if let Ok((_, _, mut pose)) = cards.get_mut(e) {
+                    let at = p
+                        - state.grab
+                        - Vec2::Y * i as f32 * layout.card.y * settings.layout.drag_fan;
+                    pose.translation = at.extend(z::LIFT + 50.0 + i as f32 * z::STEP);
+                    pose.flip = 1.0;
+                }
+            }
+        }
+        return;
+    }
+    // Released.
+    let Some(state) = drag.0.take() else { return };
+    highlights.targets.clear();
+    let position = table.game.position();
+    if state.moved {
+        let target = p.and_then(|p| layout.column_at(p.x));
+        let mv = target.map(|to| Move::Transfer {
+            from: state.from,
+            to,
+            count: state.count as u8,
+        });
+        match mv {
+            Some(mv) if position.check(mv).is_ok() => {
+                requests.write(Request::Move(mv));
+            }
+            _ => {
+                if target.is_some_and(|t| t != state.from) {
+                    sfx.write(PlaySfx {
+                        sfx: Sfx::Invalid,
+                        pitch: 1.0,
+                    });
+                }
+                relayout.write(Relayout { instant: false });
+            }
+        }
+        return;
+    }
+    // A click: a double click on a completed run discards it; otherwise click-to-move.
+    let now = time.elapsed_secs_f64();
+    let double = clicks
+        .last
+        .is_some_and(|(c, t)| c == state.from && now - t < 0.45);
+    clicks.last = Some((state.from, now));
+    if double
+        && position.discard() == DiscardMode::Manual
+        && position.has_completed_run(state.from as usize)
+    {
+        requests.write(Request::Move(Move::Discard { column: state.from }));
+        return;
+    }
+    let index = piles.columns[state.from as usize].len() - state.count;
+    match click_move(position, state.from, index) {
+        Some(mv) => {
+            requests.write(Request::Move(mv));
+        }
+        None => {
+            sfx.write(PlaySfx {
+                sfx: Sfx::Invalid,
+                pitch: 1.0,
+            });
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn keyboard_input(
+    mut commands: Commands,
+    keys: Res<ButtonInput<KeyCode>>,
+    table: Res<Table>,
+    mut highlights: ResMut<Highlights>,
+    mut celebrating: ResMut<Celebrating>,
+    hint: Option<ResMut<HintTask>>,
+    mut requests: MessageWriter<Request>,
+    mut relayout: MessageWriter<Relayout>,
+    mut sfx: MessageWriter<PlaySfx>,
+) {
+    let pressed: Vec<KeyCode> = keys.get_just_pressed().copied().collect();
+    if pressed.is_empty() {
+        return;
+    }
+    if celebrating.0 {
+        celebrating.0 = false;
+        relayout.write(Relayout { instant: true });
+        return;
+    }
+    let ctrl = keys.any_pressed([
+        KeyCode::ControlLeft,
+        KeyCode::ControlRight,
+        KeyCode::SuperLeft,
+        KeyCode::SuperRight,
+    ]);
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let columns = table.game.position().columns().len() as u8;
+    for key in pressed {
+        let step = |d: i32, sel: Option<u8>| -> Option<u8> {
+            let c = sel.map_or(if d > 0 { -1 } else { columns as i32 }, |c| c as i32);
+            Some((c + d).rem_euclid(columns as i32) as u8)
+        };
+        match key {
+            KeyCode::ArrowRight => highlights.selected = step(1, highlights.selected),
+            KeyCode::ArrowLeft => highlights.selected = step(-1, highlights.selected),
+            KeyCode::Tab => {
+                highlights.selected = step(if shift { -1 } else { 1 }, highlights.selected)
+            }
+            KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Space => {
+                let Some(c) = highlights.selected else {
+                    highlights.selected = Some(0);
+                    continue;
+                };
+                match keyboard_move(table.game.position(), c) {
+                    Some(mv) => {
+                        requests.write(Request::Move(mv));
+                        if let Move::Transfer { to, .. } = mv {
+                            highlights.selected = Some(to);
+                        }
+                    }
+                    None => {
+                        sfx.write(PlaySfx {
+                            sfx: Sfx::Invalid,
+                            pitch: 1.0,
+                        });
+                    }
+                }
+            }
+            KeyCode::KeyD => {
+                requests.write(Request::Move(Move::Deal));
+            }
+            KeyCode::KeyZ if ctrl => {
+                requests.write(Request::Undo);
+            }
+            KeyCode::KeyU => {
+                requests.write(Request::Undo);
+            }
+            KeyCode::KeyY if ctrl => {
+                requests.write(Request::Redo);
+            }
+            KeyCode::KeyR if !ctrl => {
+                requests.write(Request::Redo);
+            }
+            KeyCode::KeyN if !ctrl => {
+                requests.write(Request::NewDeal);
+            }
+            KeyCode::KeyH => {
+                if hint.is_none() {
+                    let game = table.game.clone();
+                    let cancel = Arc::new(AtomicBool::new(false));
+                    let flag = cancel.clone();
+                    let task = AsyncComputeTaskPool::get().spawn(async move {
+                        solver::hint(
+                            &game,
+                            Budget::time(Duration::from_millis(1500)),
+                            Some(&flag),
+                        )
+                    });
+                    commands.insert_resource(HintTask { task, cancel });
+                    highlights.thinking = true;
+                }
+            }
+            KeyCode::Escape => {
+                highlights.selected = None;
+                highlights.hint = None;
+                if let Some(h) = &hint {
+                    h.cancel.store(true, Ordering::Relaxed);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn poll_hint(
+    mut commands: Commands,
+    task: Option<ResMut<HintTask>>,
+    mut highlights: ResMut<Highlights>,
+    changed: MessageReader<TableChanged>,
+    mut sfx: MessageWriter<PlaySfx>,
+) {
+    let Some(mut task) = task else { return };
+    if !changed.is_empty() {
+        // The table moved on: this hint is for a position that is gone.
+        task.cancel.store(true, Ordering::Relaxed);
+    }
+    if let Some(result) = check_ready(&mut task.task) {
+        commands.remove_resource::<HintTask>();
+        highlights.thinking = false;
+        if task.cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        match result {
+            Some(mv) => highlights.hint = Some((mv, 2.5)),
+            None => {
+                sfx.write(PlaySfx {
+                    sfx: Sfx::Invalid,
+                    pitch: 1.0,
+                });
+            }
+        }
+    }
+}
+
+fn rejected_sound(mut rejected: MessageReader<Rejected>, mut sfx: MessageWriter<PlaySfx>) {
+    for r in rejected.read() {
+        debug!("rejected: {}", r.0);
+        sfx.write(PlaySfx {
+            sfx: Sfx::Invalid,
+            pitch: 1.0,
+        });
+    }
+}
+
+fn tick_highlights(
+    time: Res<Time>,
+    mut highlights: ResMut<Highlights>,
+    changed: MessageReader<TableChanged>,
+) {
+    if !changed.is_empty() {
+        highlights.hint = None;
+    }
+    if let Some((_, left)) = highlights.hint.as_mut() {
+        *left -= time.delta_secs();
+        if *left <= 0.0 {
+            highlights.hint = None;
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Tunables of layout, motion and sound, read from `assets/settings.ron`.
+use std::time::Duration;
+
+use bevy::curve::EaseFunction;
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The defaults shipped with the game (embedded, so the browser build has them too).
+pub const DEFAULT_SETTINGS: &str = include_str!("../assets/settings.ron");
+
+/// Everything the player can tune; issue 5's settings window edits and saves this.
+#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Id of the theme (file stem in `assets/themes/`).
+    pub theme: String,
+    /// Durations and easing.
+    pub animation: AnimationSettings,
+    /// Card size and fanning.
+    pub layout: LayoutSettings,
+    /// Volumes.
+    pub sound: SoundSettings,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        match Settings::from_ron(DEFAULT_SETTINGS, "assets/settings.ron") {
+            Ok(s) => s,
+            // A test parses the shipped file, so this cannot ship broken.
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+impl Settings {
+    /// Parses settings; the error names the file, line, column and field.
+    pub fn from_ron(text: &str, source: &str) -> Result<Settings, String> {
+        ron::from_str(text).map_err(|e| format!("{source}:{e}"))
+    }
+}
+
+/// Easing curves offered in the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub enum Easing {
+    Linear,
+    QuadraticOut,
+    QuadraticInOut,
+    CubicOut,
+    CubicInOut,
+    QuarticOut,
+    SineInOut,
+    BackOut,
+}
+
+impl Easing {
+    /// The curve bevy_tweening uses.
+    pub fn function(self) -> EaseFunction {
+        match self {
+            Easing::Linear => EaseFunction::Linear,
+            Easing::QuadraticOut => EaseFunction::QuadraticOut,
+            Easing::QuadraticInOut => EaseFunction::QuadraticInOut,
+            Easing::CubicOut => EaseFunction::CubicOut,
+            Easing::CubicInOut => EaseFunction::CubicInOut,
+            Easing::QuarticOut => EaseFunction::QuarticOut,
+            Easing::SineInOut => EaseFunction::SineInOut,
+            Easing::BackOut => EaseFunction::BackOut,
+        }
+    }
+}
+
+/// Durations (milliseconds) and easing of every kind of motion.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct AnimationSettings {
+    /// No motion at all: cards are placed at once.
+    pub instant: bool,
+    /// Divides every duration (2.0 plays twice as fast).
+    pub speed: f32,
+    pub easing: Easing,
+    pub move_ms: u32,
+    pub move_stagger_ms: u32,
+    pub flip_ms: u32,
+    pub deal_ms: u32,
+    pub deal_stagger_ms: u32,
+    pub initial_deal_stagger_ms: u32,
+    pub sweep_ms: u32,
+    pub sweep_stagger_ms: u32,
+    pub slide_back_ms: u32,
+    /// Whether a win starts the cascade of cards.
+    pub celebration: bool,
+    pub celebration_ms: u32,
+}
+
+impl AnimationSettings {
+    /// `ms` scaled by the speed, in seconds (0 when instant).
+    pub fn secs(&self, ms: u32) -> f32 {
+        if self.instant {
+            0.0
+        } else {
+            ms as f32 / 1000.0 / self.speed.max(0.05)
+        }
+    }
+
+    /// `secs` as a `Duration`.
+    pub fn duration(&self, ms: u32) -> Duration {
+        Duration::from_secs_f32(self.secs(ms))
+    }
+}
+
+/// Proportions of the table; sizes are fractions of the card width unless said otherwise.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutSettings {
+    /// Card height / width.
+    pub aspect: f32,
+    /// Space around the table.
+    pub margin: f32,
+    /// Space between columns.
+    pub gap: f32,
+    /// Largest card width in pixels.
+    pub max_card_width: f32,
+    /// Vertical step between face-down cards, as a fraction of the card height.
+    pub face_down_fan: f32,
+    /// Vertical step between face-up cards, as a fraction of the card height.
+    pub face_up_fan: f32,
+    /// The smallest face-down step a tall column is squeezed to (fraction of the height).
+    pub min_face_down_fan: f32,
+    /// The smallest face-up step (fraction of the height).
+    pub min_face_up_fan: f32,
+    /// Horizontal step between stock piles and between foundation runs.
+    pub pile_offset: f32,
+    /// Vertical step between dragged cards (fraction of the height).
+    pub drag_fan: f32,
+}
+
+/// Volumes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoundSettings {
+    /// Sound on or off.
+    pub enabled: bool,
+    /// Volume of the effects channel in decibels (0 is full).
+    pub effects_volume_db: f32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_settings_parse() {
+        let s = Settings::from_ron(DEFAULT_SETTINGS, "assets/settings.ron").unwrap();
+        assert_eq!(s.theme, "classic");
+        assert!(!s.animation.instant);
+        assert_eq!(s.animation.secs(1000), 1.0);
+    }
+
+    #[test]
+    fn a_bad_field_is_named_with_its_line() {
+        let text = DEFAULT_SETTINGS.replace("move_ms: 220", "move_millis: 220");
+        let e = Settings::from_ron(&text, "assets/settings.ron").unwrap_err();
+        assert!(e.starts_with("assets/settings.ron:"), "{e}");
+        assert!(e.contains("move_millis"), "{e}");
+        let line = DEFAULT_SETTINGS
+            .lines()
+            .position(|l| l.contains("move_ms"))
+            .unwrap()
+            + 1;
+        assert!(e.contains(&format!("{line}:")), "{e}");
+    }
+}

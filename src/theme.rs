@@ -1,0 +1,187 @@
+//! Themes: the colours and shapes of the table and cards, from `assets/themes/*.ron`.
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use arachne_engine::Suit;
+
+/// The theme files shipped in `assets/themes/`, embedded at build time: (file stem, text).
+pub const BUILTIN_THEMES: &[(&str, &str)] = &[
+    ("classic", include_str!("../assets/themes/classic.ron")),
+    ("midnight", include_str!("../assets/themes/midnight.ron")),
+];
+
+/// The pattern on the card backs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BackPattern {
+    /// One colour.
+    Plain,
+    /// A grid of small diamonds.
+    Lattice,
+    /// A grid of dots.
+    Dots,
+}
+
+/// A theme as written in its file (colours as `#rrggbb[aa]` strings).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct ThemeFile {
+    pub name: String,
+    pub table: String,
+    pub placeholder: String,
+    pub face: String,
+    pub face_border: String,
+    pub court_frame: String,
+    pub back: String,
+    pub back_accent: String,
+    pub back_border: String,
+    pub back_pattern: BackPattern,
+    pub red: String,
+    pub black: String,
+    pub four_colour_diamonds: String,
+    pub four_colour_clubs: String,
+    pub four_colour: bool,
+    pub highlight: String,
+    pub selection: String,
+    pub text: String,
+    pub corner_radius: f32,
+}
+
+/// A loaded theme with its colours parsed.
+#[derive(Resource, Clone, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub struct Theme {
+    pub id: String,
+    pub name: String,
+    pub table: Color,
+    pub placeholder: Color,
+    pub face: Color,
+    pub face_border: Color,
+    pub court_frame: Color,
+    pub back: Color,
+    pub back_accent: Color,
+    pub back_border: Color,
+    pub back_pattern: BackPattern,
+    pub red: Color,
+    pub black: Color,
+    pub four_colour_diamonds: Color,
+    pub four_colour_clubs: Color,
+    pub four_colour: bool,
+    pub highlight: Color,
+    pub selection: Color,
+    pub text: Color,
+    pub corner_radius: f32,
+}
+
+impl Theme {
+    /// Parses a theme file; errors name the file and the line or field.
+    pub fn from_ron(id: &str, text: &str, source: &str) -> Result<Theme, String> {
+        let f: ThemeFile = ron::from_str(text).map_err(|e| format!("{source}:{e}"))?;
+        let c = |field: &str, value: &str| -> Result<Color, String> {
+            Srgba::hex(value).map(Color::from).map_err(|_| {
+                format!("{source}: field `{field}`: `{value}` is not a #rrggbb or #rrggbbaa colour")
+            })
+        };
+        if !(0.0..=0.5).contains(&f.corner_radius) {
+            return Err(format!(
+                "{source}: field `corner_radius`: {} is not between 0 and 0.5",
+                f.corner_radius
+            ));
+        }
+        Ok(Theme {
+            id: id.to_string(),
+            table: c("table", &f.table)?,
+            placeholder: c("placeholder", &f.placeholder)?,
+            face: c("face", &f.face)?,
+            face_border: c("face_border", &f.face_border)?,
+            court_frame: c("court_frame", &f.court_frame)?,
+            back: c("back", &f.back)?,
+            back_accent: c("back_accent", &f.back_accent)?,
+            back_border: c("back_border", &f.back_border)?,
+            back_pattern: f.back_pattern,
+            red: c("red", &f.red)?,
+            black: c("black", &f.black)?,
+            four_colour_diamonds: c("four_colour_diamonds", &f.four_colour_diamonds)?,
+            four_colour_clubs: c("four_colour_clubs", &f.four_colour_clubs)?,
+            four_colour: f.four_colour,
+            highlight: c("highlight", &f.highlight)?,
+            selection: c("selection", &f.selection)?,
+            text: c("text", &f.text)?,
+            corner_radius: f.corner_radius,
+            name: f.name,
+        })
+    }
+
+    /// A shipped theme by id.
+    pub fn builtin(id: &str) -> Option<Theme> {
+        BUILTIN_THEMES
+            .iter()
+            .find(|(stem, _)| *stem == id)
+            .map(|(stem, text)| {
+                match Theme::from_ron(stem, text, &format!("assets/themes/{stem}.ron")) {
+                    Ok(t) => t,
+                    // Tests parse every shipped theme.
+                    Err(e) => panic!("{e}"),
+                }
+            })
+    }
+
+    /// The colour a suit's ink has in this theme.
+    pub fn suit_color(&self, suit: Suit) -> Color {
+        match (suit, self.four_colour) {
+            (Suit::Spades, _) => self.black,
+            (Suit::Hearts, _) => self.red,
+            (Suit::Diamonds, true) => self.four_colour_diamonds,
+            (Suit::Diamonds, false) => self.red,
+            (Suit::Clubs, true) => self.four_colour_clubs,
+            (Suit::Clubs, false) => self.black,
+        }
+    }
+}
+
+impl Default for Theme {
+    fn default() -> Theme {
+        Theme::builtin("classic").unwrap_or_else(|| panic!("the classic theme ships"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shipped_theme_parses_and_the_files_are_all_listed() {
+        for (stem, _) in BUILTIN_THEMES {
+            let t = Theme::builtin(stem).unwrap();
+            assert!(!t.name.is_empty());
+        }
+        let on_disk = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/themes"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "ron")
+            })
+            .count();
+        assert_eq!(on_disk, BUILTIN_THEMES.len());
+        assert!(BUILTIN_THEMES.len() >= 2);
+    }
+
+    #[test]
+    fn a_bad_colour_names_the_field() {
+        let text = BUILTIN_THEMES[0].1.replace("\"#1c6b3c\"", "\"green\"");
+        let e = Theme::from_ron("x", &text, "x.ron").unwrap_err();
+        assert!(e.contains("field `table`"), "{e}");
+    }
+
+    #[test]
+    fn four_colour_changes_diamonds_and_clubs() {
+        let mut t = Theme::default();
+        assert_eq!(t.suit_color(Suit::Diamonds), t.red);
+        t.four_colour = true;
+        assert_eq!(t.suit_color(Suit::Diamonds), t.four_colour_diamonds);
+        assert_eq!(t.suit_color(Suit::Clubs), t.four_colour_clubs);
+    }
+}

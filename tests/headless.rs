@@ -1,0 +1,317 @@
+//! Headless Bevy tests: the game's logic plugins under `MinimalPlugins`, no window, no audio.
+//! Time advances by a fixed 16 ms a frame, so every run is the same.
+use std::time::Duration;
+
+use arachne::layout::{Layout, PileId};
+use arachne::table::{GameSpec, Request, Table};
+use arachne::view::{CardPose, CardView, Piles, PlaySfx};
+use arachne::{audio::Sfx, logic_plugin};
+use arachne_engine::{Move, Numbering, variant};
+use bevy::input::InputPlugin;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use bevy_tweening::TweenAnim;
+
+fn app(variant: &str, seed: u64) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )))
+        .insert_resource(
+            Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap(),
+        )
+        .add_message::<AppExit>();
+    logic_plugin(&mut app);
+    app.update();
+    app
+}
+
+fn animating(app: &mut App) -> usize {
+    app.world_mut()
+        .query_filtered::<(), With<TweenAnim>>()
+        .iter(app.world())
+        .count()
+}
+
+/// Runs frames until no card moves; returns how many frames that took.
+fn run_to_rest(app: &mut App) -> usize {
+    for frame in 0..5000 {
+        app.update();
+        if animating(app) == 0 {
+            // One more frame so the last poses reach the transforms.
+            app.update();
+            return frame;
+        }
+    }
+    panic!("the table never came to rest");
+}
+
+fn request(app: &mut App, r: Request) {
+    app.world_mut().write_message(r);
+    app.update();
+}
+
+/// Every card entity is where the engine and the layout say, showing the right side.
+fn assert_matches_engine(app: &mut App) {
+    let world = app.world_mut();
+    let piles = world.resource::<Piles>().clone();
+    let layout = world.resource::<Layout>().clone();
+    let position = world.resource::<Table>().game.position().clone();
+    let shape = piles.shape();
+    let all: std::collections::HashMap<Entity, (CardView, CardPose, Transform)> = world
+        .query::<(Entity, &CardView, &CardPose, &Transform)>()
+        .iter(world)
+        .map(|(e, v, p, t)| (e, (v.clone(), *p, *t)))
+        .collect();
+    let view = |e: Entity| all.get(&e).unwrap();
+    let n = all.len();
+    assert_eq!(n, position.variant().deck_size(), "one entity per card");
+    assert_eq!(piles.columns.len(), position.columns().len());
+    let mut seen = 0;
+    let mut check = |e: Entity, pile: PileId, index: usize, card, face_up: bool| {
+        let (v, pose, t) = view(e);
+        assert_eq!(
+            (v.card, v.pile, v.index, v.face_up),
+            (card, pile, index, face_up),
+            "{pile:?} {index}"
+        );
+        let want = layout.position(&shape, pile, index);
+        assert!(
+            pose.translation.distance(want) < 0.01,
+            "{pile:?} {index}: {} vs {want}",
+            pose.translation
+        );
+        assert!(
+            t.translation.distance(want) < 0.01,
+            "{pile:?} {index}: transform {}",
+            t.translation
+        );
+        assert_eq!(
+            (pose.flip, pose.face_shown),
+            (1.0, face_up),
+            "{pile:?} {index}"
+        );
+        assert_eq!(t.scale.x, 1.0);
+        seen += 1;
+    };
+    for (c, column) in position.columns().iter().enumerate() {
+        assert_eq!(piles.columns[c].len(), column.len(), "column {c}");
+        assert_eq!(piles.face_down[c], column.face_down(), "column {c}");
+        for (i, (&e, &card)) in piles.columns[c].iter().zip(column.cards()).enumerate() {
+            check(e, PileId::Column(c as u8), i, card, i >= column.face_down());
+        }
+    }
+    let stock: Vec<_> = position.stock().rev().collect();
+    assert_eq!(piles.stock.len(), stock.len());
+    for (i, (&e, &card)) in piles.stock.iter().zip(&stock).enumerate() {
+        check(e, PileId::Stock, i, card, false);
+    }
+    assert_eq!(piles.foundations.len(), position.foundation().len());
+    for (s, (run, cards)) in piles
+        .foundations
+        .iter()
+        .zip(position.foundation())
+        .enumerate()
+    {
+        for (i, (&e, &card)) in run.iter().zip(cards.iter()).enumerate() {
+            check(e, PileId::Foundation(s as u8), i, card, true);
+        }
+    }
+    assert_eq!(seen, n);
+}
+
+fn first_transfer(app: &App) -> Move {
+    let table = app.world().resource::<Table>();
+    table
+        .game
+        .legal_moves()
+        .into_iter()
+        .find(|m| matches!(m, Move::Transfer { .. }))
+        .expect("a deal with a move")
+}
+
+#[test]
+fn the_initial_deal_animates_and_comes_to_rest_matching_the_engine() {
+    let mut app = app("spider-2suit", 3);
+    // The 54 tableau cards fly from the stock.
+    assert_eq!(animating(&mut app), 54);
+    let frames = run_to_rest(&mut app);
+    assert!((60..400).contains(&frames), "{frames} frames");
+    assert_matches_engine(&mut app);
+}
+
+#[test]
+fn a_move_request_reaches_the_engine_and_tweens_exactly_the_moved_cards() {
+    let mut app = app("spider-1suit", 5);
+    run_to_rest(&mut app);
+    let mv = first_transfer(&app);
+    let Move::Transfer { from, to, count } = mv else {
+        unreachable!()
+    };
+    let before = app.world().resource::<Piles>().columns[from as usize].clone();
+    let moving: Vec<Entity> = before[before.len() - count as usize..].to_vec();
+    request(&mut app, Request::Move(mv));
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 1);
+    let mut animated: Vec<Entity> = app
+        .world_mut()
+        .query_filtered::<Entity, With<TweenAnim>>()
+        .iter(app.world())
+        .collect();
+    // The moved run, plus the card under it if that one turned up.
+    let down = app.world().resource::<Table>().game.start().columns()[from as usize].face_down();
+    let mut want = moving.clone();
+    if down > 0 && down == before.len() - count as usize {
+        want.push(before[down - 1]);
+    }
+    animated.sort();
+    want.sort();
+    assert_eq!(animated, want, "{mv}");
+    // The moved cards are now on the destination in the view's piles too.
+    let piles = app.world().resource::<Piles>();
+    assert_eq!(
+        &piles.columns[to as usize][piles.columns[to as usize].len() - count as usize..],
+        &moving[..]
+    );
+    run_to_rest(&mut app);
+    assert_matches_engine(&mut app);
+}
+
+#[test]
+fn undo_and_redo_animate_back_and_forth() {
+    let mut app = app("spider-2suit", 11);
+    run_to_rest(&mut app);
+    let start = app.world().resource::<Piles>().clone();
+    let mv = first_transfer(&app);
+    request(&mut app, Request::Move(mv));
+    run_to_rest(&mut app);
+    request(&mut app, Request::Undo);
+    assert!(animating(&mut app) > 0, "undo animates");
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 0);
+    run_to_rest(&mut app);
+    assert_matches_engine(&mut app);
+    // The very same entities are back where they were.
+    assert_eq!(app.world().resource::<Piles>().columns, start.columns);
+    request(&mut app, Request::Redo);
+    assert!(animating(&mut app) > 0, "redo animates");
+    run_to_rest(&mut app);
+    assert_matches_engine(&mut app);
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 1);
+}
+
+#[test]
+fn a_deal_flies_one_card_per_column_and_plays_a_sound_per_card() {
+    let mut app = app("spider-1suit", 2);
+    run_to_rest(&mut app);
+    // Collect sound cues from here on.
+    app.world_mut().resource_mut::<Messages<PlaySfx>>().clear();
+    let stock_top: Vec<Entity> = {
+        let s = &app.world().resource::<Piles>().stock;
+        s[s.len() - 10..].to_vec()
+    };
+    request(&mut app, Request::Move(Move::Deal));
+    assert_eq!(animating(&mut app), 10);
+    let mut deals = 0;
+    let mut cursor = app.world().resource::<Messages<PlaySfx>>().get_cursor();
+    for _ in 0..200 {
+        app.update();
+        let msgs = app.world().resource::<Messages<PlaySfx>>();
+        deals += cursor.read(msgs).filter(|m| m.sfx == Sfx::Deal).count();
+    }
+    assert_eq!(deals, 10);
+    assert_matches_engine(&mut app);
+    // The next card to deal went to column 1.
+    let piles = app.world().resource::<Piles>();
+    assert_eq!(piles.columns[0].last(), stock_top.last());
+}
+
+#[test]
+fn input_during_an_animation_finishes_it_first() {
+    let mut app = app("spider-4suit", 9);
+    // Moves sent while the initial deal is still flying.
+    app.update();
+    assert!(animating(&mut app) > 0);
+    request(&mut app, Request::Move(Move::Deal));
+    request(&mut app, Request::Undo);
+    request(&mut app, Request::Redo);
+    app.update();
+    run_to_rest(&mut app);
+    assert_matches_engine(&mut app);
+}
+
+/// A random playout of 200 legal moves (with undos and redos) in every variant, often not
+/// waiting for the animation to end; at rest, the view equals the engine.
+#[test]
+fn random_playouts_in_every_variant_end_with_the_view_equal_to_the_engine() {
+    for (k, v) in variant::builtin().iter().enumerate() {
+        let mut app = app(&v.id, 100 + k as u64);
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ k as u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for step in 0..200 {
+            let moves = app.world().resource::<Table>().game.legal_moves();
+            let r = next();
+            let req = if r % 10 == 0 && app.world().resource::<Table>().game.can_undo() {
+                Request::Undo
+            } else if r % 10 == 1 && app.world().resource::<Table>().game.can_redo() {
+                Request::Redo
+            } else if moves.is_empty() {
+                break;
+            } else {
+                Request::Move(moves[(r >> 8) as usize % moves.len()])
+            };
+            request(&mut app, req);
+            // Sometimes let the animation run a while, sometimes interrupt it at once.
+            for _ in 0..(next() % 12) {
+                app.update();
+            }
+            if step % 50 == 49 {
+                run_to_rest(&mut app);
+                assert_matches_engine(&mut app);
+            }
+        }
+        run_to_rest(&mut app);
+        assert_matches_engine(&mut app);
+    }
+}
+
+#[test]
+fn new_deal_and_restart_respawn_the_table() {
+    let mut app = app("spiderette", 4);
+    run_to_rest(&mut app);
+    let seed = app.world().resource::<Table>().spec.seed;
+    request(&mut app, Request::NewDeal);
+    assert_ne!(app.world().resource::<Table>().spec.seed, seed);
+    run_to_rest(&mut app);
+    assert_matches_engine(&mut app);
+    let mv = first_transfer(&app);
+    request(&mut app, Request::Move(mv));
+    request(&mut app, Request::Restart);
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 0);
+    run_to_rest(&mut app);
+    assert_matches_engine(&mut app);
+}
+
+#[test]
+fn an_illegal_request_changes_nothing() {
+    let mut app = app("spider-2suit", 1);
+    run_to_rest(&mut app);
+    let before = app.world().resource::<Piles>().clone();
+    request(
+        &mut app,
+        Request::Move(Move::Transfer {
+            from: 0,
+            to: 1,
+            count: 13,
+        }),
+    );
+    request(&mut app, Request::Redo);
+    assert_eq!(animating(&mut app), 0);
+    assert_eq!(app.world().resource::<Piles>().columns, before.columns);
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 0);
+}

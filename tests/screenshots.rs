@@ -1,0 +1,129 @@
+//! Screenshots of every variant: the real game under `xvfb-run` (Mesa's llvmpipe renders it),
+//! dealt with `--capture`, checked for a drawn table with the right number of columns.
+//! The PNGs stay in `artifacts/screenshots/` for people to look at.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use arachne::layout::{Layout, TableShape};
+use arachne::settings::Settings;
+use arachne::theme::Theme;
+use arachne_engine::variant;
+use bevy::prelude::*;
+
+fn artifacts() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("artifacts/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+struct Png {
+    width: usize,
+    height: usize,
+    rgb: Vec<[u8; 3]>,
+}
+
+fn read_png(path: &Path) -> Png {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    assert_eq!(info.bit_depth, png::BitDepth::Eight);
+    let rgb = buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    Png {
+        width: info.width as usize,
+        height: info.height as usize,
+        rgb,
+    }
+}
+
+fn close(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(x, y)| (*x as i32 - y as i32).abs() <= 6)
+}
+
+#[test]
+fn every_variant_deals_a_visible_table_with_its_columns() {
+    let bin = env!("CARGO_BIN_EXE_arachne");
+    let table = Theme::default().table.to_srgba();
+    let table = [table.red, table.green, table.blue].map(|c| (c * 255.0).round() as u8);
+    let mut failures = Vec::new();
+    for v in variant::builtin() {
+        let path = artifacts().join(format!("{}.png", v.id));
+        let _ = std::fs::remove_file(&path);
+        let out = Command::new("xvfb-run")
+            .args([
+                "-a",
+                "-s",
+                "-screen 0 1280x720x24",
+                bin,
+                "--variant",
+                &v.id,
+                "--seed",
+                "1",
+                "--capture",
+            ])
+            .arg(&path)
+            .env("WGPU_BACKEND", "vulkan")
+            .output()
+            .expect("xvfb-run (Debian package xvfb; `make test` installs it)");
+        if !out.status.success() {
+            failures.push(format!(
+                "{}: exit {:?}\n{}",
+                v.id,
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+            continue;
+        }
+        let img = read_png(&path);
+        assert_eq!((img.width, img.height), (1280, 720), "{}", v.id);
+        // Not blank: the table colour dominates but cards cover a good part of it.
+        let off_table = img.rgb.iter().filter(|&&p| !close(p, table)).count();
+        let share = off_table as f32 / img.rgb.len() as f32;
+        assert!(
+            (0.08..0.8).contains(&share),
+            "{}: {share:.2} of the pixels are not table",
+            v.id
+        );
+        // One card per column along a row through the first cards.
+        let shape = TableShape {
+            columns: vec![(1, 0); v.column_count()],
+            stock: 0,
+            stock_capacity: v.stock_size(),
+            foundations: 0,
+            foundation_slots: v.run_count(),
+        };
+        let layout = Layout::compute(
+            &shape,
+            Vec2::new(1280.0, 720.0),
+            &Settings::default().layout,
+        );
+        let row = (720.0 / 2.0 - (layout.top_y + layout.card.y * 0.3)) as usize;
+        let line = &img.rgb[row * img.width..(row + 1) * img.width];
+        let mut runs = 0;
+        let mut len = 0;
+        for &p in line.iter().chain([table].iter()) {
+            if close(p, table) {
+                if len as f32 >= layout.card.x * 0.6 {
+                    runs += 1;
+                }
+                len = 0;
+            } else {
+                len += 1;
+            }
+        }
+        if runs != v.column_count() {
+            failures.push(format!(
+                "{}: {runs} columns seen in row {row}, want {}",
+                v.id,
+                v.column_count()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
