@@ -1,0 +1,243 @@
+//! The table's input, headless: a window entity without winit, real mouse and keyboard
+//! messages through Bevy's input plugin, checked against the engine.
+use std::time::Duration;
+
+use arachne::input::Highlights;
+use arachne::layout::{Layout, PileId};
+use arachne::logic_plugin;
+use arachne::table::{GameSpec, Table};
+use arachne::view::Piles;
+use arachne_engine::{Move, Numbering};
+use bevy::input::ButtonState;
+use bevy::input::InputPlugin;
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::mouse::MouseButtonInput;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use bevy::window::PrimaryWindow;
+use bevy_tweening::TweenAnim;
+
+fn app(variant: &str, seed: u64) -> (App, Entity) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )))
+        .insert_resource(
+            Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap(),
+        )
+        .add_message::<AppExit>();
+    let mut window = Window::default();
+    window.resolution.set(1280.0, 720.0);
+    let w = app.world_mut().spawn((window, PrimaryWindow)).id();
+    logic_plugin(&mut app);
+    app.update();
+    settle(&mut app);
+    (app, w)
+}
+
+fn settle(app: &mut App) {
+    for _ in 0..2000 {
+        app.update();
+        let moving = app
+            .world_mut()
+            .query_filtered::<(), With<TweenAnim>>()
+            .iter(app.world())
+            .count();
+        if moving == 0 {
+            app.update();
+            return;
+        }
+    }
+    panic!("never at rest");
+}
+
+/// Moves the pointer to a world position (origin at the window's centre, y up).
+fn point(app: &mut App, w: Entity, p: Vec2) {
+    let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
+    let screen = Vec2::new(p.x + 640.0, 360.0 - p.y);
+    window.set_cursor_position(Some(screen));
+    app.update();
+}
+
+fn button(app: &mut App, w: Entity, state: ButtonState) {
+    app.world_mut().write_message(MouseButtonInput {
+        button: MouseButton::Left,
+        state,
+        window: w,
+    });
+    app.update();
+}
+
+fn key(app: &mut App, w: Entity, code: KeyCode) {
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(KeyboardInput {
+            key_code: code,
+            logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+            state,
+            text: None,
+            repeat: false,
+            window: w,
+        });
+        app.update();
+    }
+}
+
+fn card_centre(app: &App, column: u8, index: usize) -> Vec2 {
+    let piles = app.world().resource::<Piles>();
+    let layout = app.world().resource::<Layout>();
+    layout
+        .position(&piles.shape(), PileId::Column(column), index)
+        .truncate()
+}
+
+fn history(app: &App) -> Vec<Move> {
+    app.world().resource::<Table>().game.history().collect()
+}
+
+/// A legal transfer of one card, from a column's top.
+fn one_card_transfer(app: &App) -> (u8, u8) {
+    app.world()
+        .resource::<Table>()
+        .game
+        .legal_moves()
+        .into_iter()
+        .find_map(|m| match m {
+            Move::Transfer { from, to, count: 1 } => Some((from, to)),
+            _ => None,
+        })
+        .expect("a one-card move")
+}
+
+#[test]
+fn dragging_a_card_onto_a_legal_column_plays_the_move_and_targets_light_up() {
+    let (mut app, w) = app("spider-1suit", 5);
+    let (from, to) = one_card_transfer(&app);
+    let len = app.world().resource::<Piles>().columns[from as usize].len();
+    let grab = card_centre(&app, from, len - 1) + Vec2::new(0.0, 10.0);
+    point(&mut app, w, grab);
+    button(&mut app, w, ButtonState::Pressed);
+    let dest = card_centre(
+        &app,
+        to,
+        app.world().resource::<Piles>().columns[to as usize].len() - 1,
+    );
+    point(&mut app, w, (grab + dest) / 2.0);
+    point(&mut app, w, dest);
+    assert!(app.world().resource::<Highlights>().targets.contains(&to));
+    button(&mut app, w, ButtonState::Released);
+    assert_eq!(history(&app), vec![Move::Transfer { from, to, count: 1 }]);
+    assert!(app.world().resource::<Highlights>().targets.is_empty());
+}
+
+#[test]
+fn an_illegal_drop_slides_the_run_back_and_changes_nothing() {
+    let (mut app, w) = app("spider-4suit", 8);
+    let position = app.world().resource::<Table>().game.position().clone();
+    // A column the top card of column 1 cannot go to.
+    let to = (1..10u8)
+        .find(|&t| {
+            position
+                .check(Move::Transfer {
+                    from: 0,
+                    to: t,
+                    count: 1,
+                })
+                .is_err()
+        })
+        .unwrap();
+    let len = position.columns()[0].len();
+    let start = card_centre(&app, 0, len - 1);
+    point(&mut app, w, start);
+    button(&mut app, w, ButtonState::Pressed);
+    let at = card_centre(&app, to, 0);
+    point(&mut app, w, at);
+    button(&mut app, w, ButtonState::Released);
+    assert!(history(&app).is_empty());
+    settle(&mut app);
+    let e = app.world().resource::<Piles>().columns[0][len - 1];
+    let pose = app.world().get::<arachne::view::CardPose>(e).unwrap();
+    assert_eq!(pose.translation.truncate(), start);
+}
+
+#[test]
+fn a_click_moves_the_card_to_the_best_place_and_the_stock_deals() {
+    let (mut app, w) = app("spider-1suit", 5);
+    let (from, _) = one_card_transfer(&app);
+    let len = app.world().resource::<Piles>().columns[from as usize].len();
+    let expected = arachne::input::click_move(
+        app.world().resource::<Table>().game.position(),
+        from,
+        len - 1,
+    )
+    .unwrap();
+    let at = card_centre(&app, from, len - 1);
+    point(&mut app, w, at);
+    button(&mut app, w, ButtonState::Pressed);
+    button(&mut app, w, ButtonState::Released);
+    assert_eq!(history(&app), vec![expected]);
+    settle(&mut app);
+    let stock = app.world().resource::<Layout>().stock;
+    point(&mut app, w, stock);
+    button(&mut app, w, ButtonState::Pressed);
+    button(&mut app, w, ButtonState::Released);
+    assert_eq!(history(&app), vec![expected, Move::Deal]);
+}
+
+#[test]
+fn a_click_on_a_face_down_card_does_nothing() {
+    let (mut app, w) = app("spider-2suit", 3);
+    let at = card_centre(&app, 0, 0);
+    point(&mut app, w, at);
+    button(&mut app, w, ButtonState::Pressed);
+    button(&mut app, w, ButtonState::Released);
+    assert!(history(&app).is_empty());
+}
+
+#[test]
+fn keys_select_move_deal_undo_and_redo() {
+    let (mut app, w) = app("spider-1suit", 5);
+    let (from, _) = one_card_transfer(&app);
+    for _ in 0..=from {
+        key(&mut app, w, KeyCode::ArrowRight);
+    }
+    assert_eq!(app.world().resource::<Highlights>().selected, Some(from));
+    let expected =
+        arachne::input::keyboard_move(app.world().resource::<Table>().game.position(), from)
+            .unwrap();
+    key(&mut app, w, KeyCode::Enter);
+    assert_eq!(history(&app), vec![expected]);
+    key(&mut app, w, KeyCode::KeyD);
+    assert_eq!(history(&app), vec![expected, Move::Deal]);
+    key(&mut app, w, KeyCode::KeyU);
+    assert_eq!(history(&app), vec![expected]);
+    key(&mut app, w, KeyCode::KeyR);
+    assert_eq!(history(&app), vec![expected, Move::Deal]);
+    key(&mut app, w, KeyCode::ArrowLeft);
+    key(&mut app, w, KeyCode::Escape);
+    assert_eq!(app.world().resource::<Highlights>().selected, None);
+    settle(&mut app);
+}
+
+#[test]
+fn h_asks_the_solver_for_a_hint_in_the_background() {
+    let (mut app, w) = app("spider-1suit", 5);
+    key(&mut app, w, KeyCode::KeyH);
+    for _ in 0..500 {
+        if app.world().resource::<Highlights>().hint.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+        app.update();
+    }
+    let (mv, _) = app.world().resource::<Highlights>().hint.expect("a hint");
+    assert!(
+        app.world()
+            .resource::<Table>()
+            .game
+            .legal_moves()
+            .contains(&mv)
+    );
+    assert!(history(&app).is_empty(), "a hint does not play");
+}
