@@ -89,7 +89,7 @@ fn main() {
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
-            let req = if legal.is_empty() || rng % 7 == 0 {
+            let req = if legal.is_empty() || rng.is_multiple_of(7) {
                 Request::Undo
             } else {
                 Request::Move(legal[(rng >> 8) as usize % legal.len()])

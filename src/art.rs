@@ -143,7 +143,6 @@ fn rebuild_art(
     commands.insert_resource(art);
 }
 
-#[allow(clippy::type_complexity)]
 fn dress_new_cards(
     mut commands: Commands,
     art: Option<Res<CardArt>>,
@@ -191,7 +190,7 @@ fn spawn_face(commands: &mut Commands, art: &CardArt, view: &CardView) -> Entity
     };
     let font = (h * 0.15).max(8.0);
     let label = rank_label(rank);
-    let root = commands
+    commands
         .spawn((Transform::default(), Visibility::Inherited))
         .with_children(|p| {
             p.spawn(part(&art.outer, &art.face_border, Transform::default()));
@@ -274,8 +273,7 @@ fn spawn_face(commands: &mut Commands, art: &CardArt, view: &CardView) -> Entity
                 }
             }
         })
-        .id();
-    root
+        .id()
 }
 
 fn spawn_back(commands: &mut Commands, art: &CardArt) -> Entity {
@@ -433,7 +431,6 @@ fn spawn_fixtures(mut commands: Commands) {
     ));
 }
 
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn place_fixtures(
     mut commands: Commands,
     layout: Option<Res<Layout>>,

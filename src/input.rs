@@ -163,7 +163,6 @@ fn card_under(
         .map(|(e, view, _)| (e, view.pile, view.index))
 }
 
-#[allow(clippy::too_many_arguments)]
 fn pointer_input(
     mut commands: Commands,
     buttons: Res<ButtonInput<MouseButton>>,
@@ -324,7 +323,6 @@ fn pointer_input(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn keyboard_input(
     mut commands: Commands,
     keys: Res<ButtonInput<KeyCode>>,

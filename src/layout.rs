@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn stock_piles_show_the_deals_left_and_the_next_deal_is_on_top() {
-        let shape = shape(&vec![(5, 4); 10]);
+        let shape = shape(&[(5, 4); 10]);
         let l = Layout::compute(&shape, Vec2::new(1280.0, 720.0), &settings());
         let xs: std::collections::BTreeSet<i32> = (0..50)
             .map(|i| l.position(&shape, PileId::Stock, i).x as i32)
@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn column_at_finds_the_column_under_x() {
-        let shape = shape(&vec![(5, 4); 10]);
+        let shape = shape(&[(5, 4); 10]);
         let l = Layout::compute(&shape, Vec2::new(1280.0, 720.0), &settings());
         for (c, &x) in l.column_x.iter().enumerate() {
             assert_eq!(l.column_at(x), Some(c as u8));

@@ -2,6 +2,8 @@
 //!
 //! Data flows one way: input -> [`table::Request`] -> the engine -> [`table::TableChanged`]
 //! (the engine's events) -> tweens and sound cues -> at rest, the table matches the engine.
+// Bevy systems take their resources and queries as arguments; long lists are the norm there.
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
 use bevy::prelude::*;
 
 pub mod art;

@@ -174,8 +174,6 @@ fn track_window(
     }
 }
 
-/// Everything a plan needs to read or change.
-#[allow(clippy::type_complexity)]
 fn show_changes(
     mut commands: Commands,
     mut changes: MessageReader<TableChanged>,
@@ -600,7 +598,7 @@ fn plan_events(
     let layout = place(piles);
     let move_s = a.secs(a.move_ms);
     for (e, view, pose, _) in cards.iter() {
-        let rest = rest_pose(&layout, &shape, &view);
+        let rest = rest_pose(&layout, &shape, view);
         match plan.segments.get_mut(&e) {
             Some(segs) => {
                 if let Some(last) = segs.iter_mut().max_by(|x, y| x.start.total_cmp(&y.start)) {

@@ -315,3 +315,80 @@ fn an_illegal_request_changes_nothing() {
     assert_eq!(app.world().resource::<Piles>().columns, before.columns);
     assert_eq!(app.world().resource::<Table>().game.move_count(), 0);
 }
+
+fn app_from(text: &str) -> App {
+    let position =
+        arachne_engine::Position::parse(text, &arachne_engine::Variants::default()).unwrap();
+    let spec = GameSpec::builtin(&position.variant().id, 0, Numbering::Arachne).unwrap();
+    let game = arachne_engine::Game::from_position(
+        position.clone(),
+        arachne_engine::GameOptions::for_variant(position.variant()),
+    );
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )))
+        .insert_resource(Table { game, spec })
+        .add_message::<AppExit>();
+    logic_plugin(&mut app);
+    app.update();
+    app
+}
+
+#[test]
+fn a_win_throws_the_cards_and_a_key_skips_the_celebration() {
+    let mut app = app_from(
+        "variant: will-o-the-wisp\nstock:\nfoundation: 3\n1: Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h\n2: Ah\n3: \n4:\n5:\n6:\n7:\n",
+    );
+    run_to_rest(&mut app);
+    assert_matches_engine(&mut app);
+    request(&mut app, Request::Move("2>1:1".parse().unwrap()));
+    assert!(app.world().resource::<Table>().game.is_won());
+    assert!(app.world().resource::<arachne::view::Celebrating>().0);
+    // Every card of the four runs takes part.
+    assert_eq!(animating(&mut app), 52);
+    for _ in 0..30 {
+        app.update();
+    }
+    assert!(animating(&mut app) > 0, "still celebrating");
+    for state in [
+        bevy::input::ButtonState::Pressed,
+        bevy::input::ButtonState::Released,
+    ] {
+        app.world_mut()
+            .write_message(bevy::input::keyboard::KeyboardInput {
+                key_code: KeyCode::Space,
+                logical_key: bevy::input::keyboard::Key::Space,
+                state,
+                text: None,
+                repeat: false,
+                window: Entity::PLACEHOLDER,
+            });
+        app.update();
+    }
+    assert_eq!(animating(&mut app), 0, "skipped at once");
+    assert!(!app.world().resource::<arachne::view::Celebrating>().0);
+    app.update();
+    assert_matches_engine(&mut app);
+}
+
+#[test]
+fn instant_settings_place_cards_without_motion() {
+    let mut app = app("spider-2suit", 21);
+    run_to_rest(&mut app);
+    app.world_mut()
+        .resource_mut::<arachne::settings::Settings>()
+        .animation
+        .instant = true;
+    let mv = first_transfer(&app);
+    request(&mut app, Request::Move(mv));
+    assert_eq!(animating(&mut app), 0);
+    app.update();
+    assert_matches_engine(&mut app);
+    request(&mut app, Request::Move(Move::Deal));
+    request(&mut app, Request::Undo);
+    assert_eq!(animating(&mut app), 0);
+    app.update();
+    assert_matches_engine(&mut app);
+}
