@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use arachne_engine::{Numbering, variant};
 
 use crate::table::GameSpec;
+use crate::theme::{BUILTIN_THEMES, Theme};
 
 /// What the command line asks for.
 #[derive(Clone, Debug)]
@@ -14,10 +15,12 @@ pub struct Launch {
     pub capture: Option<PathBuf>,
     /// Play without sound.
     pub mute: bool,
+    /// A theme other than the settings' one.
+    pub theme: Option<Theme>,
 }
 
 /// Usage text.
-pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--capture PATH.png] [--mute]";
+pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--theme ID] [--capture PATH.png] [--mute]";
 
 /// Parses the arguments after the program name. `default_seed` is used without `--seed`.
 pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
@@ -26,6 +29,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
     let mut numbering = Numbering::Arachne;
     let mut capture = None;
     let mut mute = false;
+    let mut theme = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| {
@@ -50,6 +54,16 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
             }
             "--capture" => capture = Some(PathBuf::from(value("--capture")?)),
             "--mute" => mute = true,
+            "--theme" => {
+                let id = value("--theme")?;
+                theme = Some(Theme::builtin(&id).ok_or_else(|| {
+                    let ids: Vec<&str> = BUILTIN_THEMES.iter().map(|(id, _)| *id).collect();
+                    format!(
+                        "--theme: no theme `{id}`; the themes are: {}",
+                        ids.join(", ")
+                    )
+                })?);
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
         }
@@ -67,6 +81,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         spec,
         capture,
         mute,
+        theme,
     })
 }
 

@@ -302,14 +302,18 @@ fn pointer_input(
         .last
         .is_some_and(|(c, t)| c == state.from && now - t < 0.45);
     clicks.last = Some((state.from, now));
-    if double
-        && position.discard() == DiscardMode::Manual
+    let index = piles.columns[state.from as usize].len() - state.count;
+    // In manual-discard games a click on a completed run waits for the second click, which
+    // discards it (a single click must not break the run up).
+    if position.discard() == DiscardMode::Manual
         && position.has_completed_run(state.from as usize)
+        && state.count <= 13
     {
-        requests.write(Request::Move(Move::Discard { column: state.from }));
+        if double {
+            requests.write(Request::Move(Move::Discard { column: state.from }));
+        }
         return;
     }
-    let index = piles.columns[state.from as usize].len() - state.count;
     match click_move(position, state.from, index) {
         Some(mv) => {
             requests.write(Request::Move(mv));

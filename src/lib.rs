@@ -33,7 +33,6 @@ pub enum AppSystems {
 pub fn logic_plugin(app: &mut App) {
     app.add_plugins(bevy_tweening::TweeningPlugin)
         .init_resource::<settings::Settings>()
-        .init_resource::<theme::Theme>()
         .configure_sets(
             Update,
             (AppSystems::Input, AppSystems::Apply, AppSystems::Plan)
@@ -41,6 +40,15 @@ pub fn logic_plugin(app: &mut App) {
                 .before(bevy_tweening::AnimationSystem::AnimationUpdate),
         )
         .add_plugins((table::plugin, view::plugin, input::plugin));
+    // The settings name the theme; an unknown name falls back to the default theme.
+    if !app.world().contains_resource::<theme::Theme>() {
+        let id = app.world().resource::<settings::Settings>().theme.clone();
+        let theme = theme::Theme::builtin(&id).unwrap_or_else(|| {
+            warn!("settings: no theme `{id}`, using the default");
+            theme::Theme::default()
+        });
+        app.insert_resource(theme);
+    }
 }
 
 /// The whole game: logic, drawing, and (unless `sound` is false) audio.

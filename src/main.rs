@@ -35,6 +35,9 @@ fn main() -> AppExit {
     .add_systems(Startup, |mut commands: Commands| {
         commands.spawn(Camera2d);
     });
+    if let Some(theme) = launch.theme {
+        app.insert_resource(theme);
+    }
     game_plugin(&mut app, !launch.mute && launch.capture.is_none());
     if let Some(path) = launch.capture {
         capture::plugin(&mut app, path);

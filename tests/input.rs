@@ -19,14 +19,16 @@ use bevy::window::PrimaryWindow;
 use bevy_tweening::TweenAnim;
 
 fn app(variant: &str, seed: u64) -> (App, Entity) {
+    app_with(Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap())
+}
+
+fn app_with(table: Table) -> (App, Entity) {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
             16,
         )))
-        .insert_resource(
-            Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap(),
-        )
+        .insert_resource(table)
         .add_message::<AppExit>();
     let mut window = Window::default();
     window.resolution.set(1280.0, 720.0);
@@ -240,4 +242,29 @@ fn h_asks_the_solver_for_a_hint_in_the_background() {
             .contains(&mv)
     );
     assert!(history(&app).is_empty(), "a hint does not play");
+}
+
+#[test]
+fn a_double_click_discards_a_completed_run_in_manual_discard_games() {
+    let text = "variant: will-o-the-wisp\ndiscard: manual\nstock:\nfoundation: 3\n\
+                1: Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h Ah\n2:\n3:\n4:\n5:\n6:\n7:\n";
+    let position =
+        arachne_engine::Position::parse(text, &arachne_engine::Variants::default()).unwrap();
+    let game = arachne_engine::Game::from_position(
+        position.clone(),
+        arachne_engine::GameOptions::for_variant(position.variant()),
+    );
+    let spec = GameSpec::builtin("will-o-the-wisp", 0, Numbering::Arachne).unwrap();
+    let (mut app, w) = app_with(Table { game, spec });
+    let at = card_centre(&app, 0, 12);
+    point(&mut app, w, at);
+    // One click leaves the run alone (it would otherwise go to an empty column).
+    button(&mut app, w, ButtonState::Pressed);
+    button(&mut app, w, ButtonState::Released);
+    assert!(history(&app).is_empty());
+    // The second click discards it, and that wins.
+    button(&mut app, w, ButtonState::Pressed);
+    button(&mut app, w, ButtonState::Released);
+    assert_eq!(history(&app), vec![Move::Discard { column: 0 }]);
+    assert!(app.world().resource::<Table>().game.is_won());
 }
