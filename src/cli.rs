@@ -17,10 +17,12 @@ pub struct Launch {
     pub mute: bool,
     /// A theme other than the settings' one.
     pub theme: Option<Theme>,
+    /// Moves to play from the deal before the table appears (to look at a game in progress).
+    pub moves: Vec<arachne_engine::Move>,
 }
 
 /// Usage text.
-pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--theme ID] [--capture PATH.png] [--mute]";
+pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--theme ID] [--moves \"1>2:1 d ...\"] [--capture PATH.png] [--mute]";
 
 /// Parses the arguments after the program name. `default_seed` is used without `--seed`.
 pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
@@ -30,6 +32,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
     let mut capture = None;
     let mut mute = false;
     let mut theme = None;
+    let mut moves = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| {
@@ -54,6 +57,10 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
             }
             "--capture" => capture = Some(PathBuf::from(value("--capture")?)),
             "--mute" => mute = true,
+            "--moves" => {
+                moves = arachne_engine::parse_move_list(&value("--moves")?)
+                    .map_err(|e| format!("--moves: {e}"))?;
+            }
             "--theme" => {
                 let id = value("--theme")?;
                 theme = Some(Theme::builtin(&id).ok_or_else(|| {
@@ -76,12 +83,17 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         )
     })?;
     // Refuse a deal the numbering cannot make now, not after the window opens.
-    spec.start().map_err(|e| e.to_string())?;
+    let mut game = spec.start().map_err(|e| e.to_string())?;
+    for (i, &mv) in moves.iter().enumerate() {
+        game.apply(mv)
+            .map_err(|e| format!("--moves: move {} ({mv}): {e}", i + 1))?;
+    }
     Ok(Launch {
         spec,
         capture,
         mute,
         theme,
+        moves,
     })
 }
 

@@ -14,7 +14,13 @@ fn main() -> AppExit {
         }
     };
     let table = match Table::new(launch.spec.clone()) {
-        Ok(t) => t,
+        Ok(mut t) => {
+            // Checked by cli::parse already.
+            for &mv in &launch.moves {
+                let _ = t.game.apply(mv);
+            }
+            t
+        }
         Err(e) => {
             eprintln!("{e}");
             return AppExit::from_code(2);

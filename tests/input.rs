@@ -273,7 +273,11 @@ fn a_double_click_discards_a_completed_run_in_manual_discard_games() {
 fn a_resized_window_lays_the_table_out_again() {
     let (mut app, w) = app("huge-spider", 2);
     let before = app.world().resource::<Layout>().clone();
-    app.world_mut().get_mut::<Window>(w).unwrap().resolution.set(800.0, 600.0);
+    app.world_mut()
+        .get_mut::<Window>(w)
+        .unwrap()
+        .resolution
+        .set(800.0, 600.0);
     app.world_mut().write_message(bevy::window::WindowResized {
         window: w,
         width: 800.0,
@@ -291,6 +295,10 @@ fn a_resized_window_lays_the_table_out_again() {
         let pose = app.world().get::<arachne::view::CardPose>(e).unwrap();
         assert_eq!(pose.translation, layout.position(&shape, pile, index));
         let p = pose.translation.truncate().abs() + layout.card / 2.0;
-        assert!(p.x <= 400.0 && p.y <= 300.0, "{pile:?} {index} at {}", pose.translation);
+        assert!(
+            p.x <= 400.0 && p.y <= 300.0,
+            "{pile:?} {index} at {}",
+            pose.translation
+        );
     }
 }
