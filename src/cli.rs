@@ -19,6 +19,8 @@ pub struct Launch {
     pub theme: Option<Theme>,
     /// Moves to play from the deal before the table appears (to look at a game in progress).
     pub moves: Vec<arachne_engine::Move>,
+    /// Whether the arguments chose a deal (else the saved game is resumed, if there is one).
+    pub chose_deal: bool,
 }
 
 /// Usage text.
@@ -33,6 +35,12 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
     let mut mute = false;
     let mut theme = None;
     let mut moves = Vec::new();
+    let chose_deal = args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "--variant" | "--seed" | "--numbering" | "--moves"
+        )
+    });
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| {
@@ -94,6 +102,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         mute,
         theme,
         moves,
+        chose_deal,
     })
 }
 

@@ -12,6 +12,7 @@ pub mod capture;
 pub mod cli;
 pub mod input;
 pub mod layout;
+pub mod persist;
 pub mod settings;
 pub mod table;
 pub mod theme;
@@ -39,7 +40,7 @@ pub fn logic_plugin(app: &mut App) {
                 .chain()
                 .before(bevy_tweening::AnimationSystem::AnimationUpdate),
         )
-        .add_plugins((table::plugin, view::plugin, input::plugin));
+        .add_plugins((table::plugin, view::plugin, input::plugin, persist::plugin));
     // The settings name the theme; an unknown name falls back to the default theme.
     if !app.world().contains_resource::<theme::Theme>() {
         let id = app.world().resource::<settings::Settings>().theme.clone();

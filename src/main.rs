@@ -26,6 +26,26 @@ fn main() -> AppExit {
             return AppExit::from_code(2);
         }
     };
+    // Desktop saves go to the platform's data directory; the game in progress is resumed when
+    // the command line does not ask for a deal (and never for a --capture).
+    #[cfg(not(target_arch = "wasm32"))]
+    let saves = arachne::persist::DirStorage::platform()
+        .map(|d| arachne::persist::Saves(std::sync::Arc::new(d)));
+    #[cfg(target_arch = "wasm32")]
+    let saves: Option<arachne::persist::Saves> = None;
+    let mut table = table;
+    if let Some(saves) = &saves
+        && !launch.chose_deal
+        && launch.capture.is_none()
+    {
+        let (saved, message) = arachne::persist::load_game(saves.0.as_ref());
+        if let Some(message) = message {
+            eprintln!("arachne: {message}");
+        }
+        if let Some(saved) = saved {
+            table = saved;
+        }
+    }
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -41,6 +61,9 @@ fn main() -> AppExit {
     .add_systems(Startup, |mut commands: Commands| {
         commands.spawn(Camera2d);
     });
+    if let Some(saves) = saves.filter(|_| launch.capture.is_none()) {
+        app.insert_resource(saves);
+    }
     if let Some(theme) = launch.theme {
         app.insert_resource(theme);
     }

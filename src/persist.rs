@@ -1,0 +1,337 @@
+//! Saving and loading: versioned RON behind one small storage trait (files on the desktop, the
+//! browser's localStorage later). Writes are atomic; a missing, truncated, corrupted or
+//! future-version entry never stops the game: it is set aside as a backup and defaults are used.
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// The format version of everything this module writes.
+pub const SAVE_VERSION: u32 = 1;
+
+/// Where saved entries live: named text blobs.
+pub trait Storage: Send + Sync {
+    /// The entry's text, `None` when there is none.
+    fn read(&self, key: &str) -> io::Result<Option<String>>;
+    /// Replaces the entry, all or nothing.
+    fn write(&self, key: &str, text: &str) -> io::Result<()>;
+    /// Moves the entry out of the way (kept for the player); returns the backup's name.
+    fn set_aside(&self, key: &str) -> io::Result<Option<String>>;
+}
+
+/// Files in a directory, one `KEY.ron` per entry.
+#[derive(Debug, Clone)]
+pub struct DirStorage {
+    root: PathBuf,
+}
+
+impl DirStorage {
+    /// Storage in `root` (created when first written).
+    pub fn new(root: impl Into<PathBuf>) -> DirStorage {
+        DirStorage { root: root.into() }
+    }
+
+    /// The platform's data directory for Arachne (`~/.local/share/arachne` on Linux).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn platform() -> Option<DirStorage> {
+        directories::ProjectDirs::from("org", "Arachne", "arachne")
+            .map(|d| DirStorage::new(d.data_dir()))
+    }
+
+    /// The directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        self.root.join(format!("{key}.ron"))
+    }
+}
+
+impl Storage for DirStorage {
+    fn read(&self, key: &str) -> io::Result<Option<String>> {
+        match std::fs::read(self.path(key)) {
+            // Invalid UTF-8 is corruption like any other: hand it on lossily and let the parser refuse it.
+            Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn write(&self, key: &str, text: &str) -> io::Result<()> {
+        use std::io::Write;
+        std::fs::create_dir_all(&self.root)?;
+        // Temp file in the same directory, flushed to disk, then renamed over the old file:
+        // a crash at any point leaves either the old entry or the new one, never half of one.
+        let tmp = self.root.join(format!(".{key}.ron.tmp"));
+        {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(text.as_bytes())?;
+            f.sync_all()?;
+        }
+        std::fs::rename(&tmp, self.path(key))
+    }
+
+    fn set_aside(&self, key: &str) -> io::Result<Option<String>> {
+        let from = self.path(key);
+        if !from.exists() {
+            return Ok(None);
+        }
+        let mut n = 1;
+        let to = loop {
+            let candidate = self.root.join(format!("{key}.ron.bad-{n}"));
+            if !candidate.exists() {
+                break candidate;
+            }
+            n += 1;
+        };
+        std::fs::rename(&from, &to)?;
+        Ok(Some(to.display().to_string()))
+    }
+}
+
+/// Entries in memory (tests, and a fallback when there is no data directory).
+#[derive(Debug, Default)]
+pub struct MemoryStorage(pub Mutex<BTreeMap<String, String>>);
+
+impl Storage for MemoryStorage {
+    fn read(&self, key: &str) -> io::Result<Option<String>> {
+        Ok(self.lock().get(key).cloned())
+    }
+
+    fn write(&self, key: &str, text: &str) -> io::Result<()> {
+        self.lock().insert(key.to_string(), text.to_string());
+        Ok(())
+    }
+
+    fn set_aside(&self, key: &str) -> io::Result<Option<String>> {
+        let mut map = self.lock();
+        let Some(text) = map.remove(key) else {
+            return Ok(None);
+        };
+        let backup = format!("{key}.bad-{}", map.len() + 1);
+        map.insert(backup.clone(), text);
+        Ok(Some(backup))
+    }
+}
+
+impl MemoryStorage {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, String>> {
+        // A panic elsewhere while holding the lock leaves the map usable.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The envelope every entry is written in.
+#[derive(Serialize, Deserialize)]
+struct Envelope<T> {
+    version: u32,
+    data: T,
+}
+
+/// Only the version, read first so a future file is told apart from a corrupted one.
+#[derive(Deserialize)]
+struct VersionOnly {
+    version: u32,
+}
+
+/// What loading an entry gave.
+#[derive(Debug, PartialEq)]
+pub enum Loaded<T> {
+    /// There was none.
+    Missing,
+    /// Read as saved.
+    Ok(T),
+    /// The entry could not be used: it was set aside (`backup`), and the message says why.
+    Recovered {
+        /// For the player.
+        message: String,
+        /// Where the old entry went, if it could be moved.
+        backup: Option<String>,
+    },
+}
+
+impl<T: Default> Loaded<T> {
+    /// The value, or the default; plus the message to show, if any.
+    pub fn or_default(self) -> (T, Option<String>) {
+        match self {
+            Loaded::Ok(v) => (v, None),
+            Loaded::Missing => (T::default(), None),
+            Loaded::Recovered { message, .. } => (T::default(), Some(message)),
+        }
+    }
+}
+
+/// Writes `value` under `key`.
+pub fn save<T: Serialize>(storage: &dyn Storage, key: &str, value: &T) -> io::Result<()> {
+    let text = ron::ser::to_string_pretty(
+        &Envelope {
+            version: SAVE_VERSION,
+            data: value,
+        },
+        ron::ser::PrettyConfig::default(),
+    )
+    .map_err(io::Error::other)?;
+    storage.write(key, &text)
+}
+
+/// Reads `key`; anything unusable is set aside and reported, never a panic.
+pub fn load<T: DeserializeOwned>(storage: &dyn Storage, key: &str) -> Loaded<T> {
+    let text = match storage.read(key) {
+        Ok(Some(t)) => t,
+        Ok(None) => return Loaded::Missing,
+        Err(e) => {
+            return Loaded::Recovered {
+                message: format!("could not read saved {key}: {e}"),
+                backup: None,
+            };
+        }
+    };
+    let problem = match ron::from_str::<VersionOnly>(&text) {
+        Ok(v) if v.version > SAVE_VERSION => format!(
+            "saved {key} is from a newer Arachne (format {}, this one reads up to {SAVE_VERSION})",
+            v.version
+        ),
+        _ => match ron::from_str::<Envelope<T>>(&text) {
+            Ok(e) => return Loaded::Ok(e.data),
+            Err(e) => format!("saved {key} is damaged ({e})"),
+        },
+    };
+    let backup = storage.set_aside(key).ok().flatten();
+    let message = match &backup {
+        Some(b) => format!("{problem}; it was kept as {b} and defaults are used"),
+        None => format!("{problem}; defaults are used"),
+    };
+    Loaded::Recovered { message, backup }
+}
+
+/// Results per variant, as the statistics window shows them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct VariantStats {
+    /// Games finished (won or given up).
+    pub played: u32,
+    /// Games won.
+    pub won: u32,
+    /// Wins in a row now.
+    pub current_streak: u32,
+    /// Most wins in a row.
+    pub best_streak: u32,
+    /// Losses in a row now.
+    pub current_loss_streak: u32,
+    /// Fastest win, seconds.
+    pub best_time_secs: Option<u64>,
+    /// Highest winning score.
+    pub best_score: Option<i64>,
+    /// Fewest moves in a win.
+    pub fewest_moves: Option<u32>,
+}
+
+impl VariantStats {
+    /// Counts a finished game.
+    pub fn record(&mut self, won: bool, secs: u64, score: i64, moves: u32) {
+        self.played += 1;
+        if won {
+            self.won += 1;
+            self.current_streak += 1;
+            self.best_streak = self.best_streak.max(self.current_streak);
+            self.current_loss_streak = 0;
+            self.best_time_secs = Some(self.best_time_secs.map_or(secs, |b| b.min(secs)));
+            self.best_score = Some(self.best_score.map_or(score, |b| b.max(score)));
+            self.fewest_moves = Some(self.fewest_moves.map_or(moves, |b| b.min(moves)));
+        } else {
+            self.current_streak = 0;
+            self.current_loss_streak += 1;
+        }
+    }
+
+    /// Wins per game played, in percent.
+    pub fn win_percent(&self) -> f64 {
+        if self.played == 0 {
+            0.0
+        } else {
+            100.0 * self.won as f64 / self.played as f64
+        }
+    }
+}
+
+/// Statistics of every variant, by variant id.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Statistics {
+    /// Per variant.
+    pub variants: BTreeMap<String, VariantStats>,
+}
+
+/// The storage the game saves to.
+#[derive(bevy::prelude::Resource, Clone)]
+pub struct Saves(pub std::sync::Arc<dyn Storage>);
+
+/// Key of the game in progress. Its text is an engine replay file (`arachne-cli replay` reads it).
+pub const GAME_KEY: &str = "game";
+
+/// Autosaves the game after every change, when the app has a [`Saves`] resource.
+pub(super) fn plugin(app: &mut bevy::prelude::App) {
+    use bevy::prelude::*;
+    app.add_systems(
+        Update,
+        autosave
+            .run_if(resource_exists::<Saves>)
+            .in_set(crate::AppSystems::Plan),
+    );
+}
+
+fn autosave(
+    mut changes: bevy::prelude::MessageReader<crate::table::TableChanged>,
+    table: bevy::prelude::Res<crate::table::Table>,
+    saves: bevy::prelude::Res<Saves>,
+) {
+    if changes.read().count() == 0 {
+        return;
+    }
+    let replay =
+        arachne_engine::Replay::of_game(&table.game, table.spec.numbering, table.spec.seed);
+    if let Err(e) = saves.0.write(GAME_KEY, &replay.to_ron()) {
+        bevy::log::warn!("could not save the game: {e}");
+    }
+}
+
+/// The saved game in progress, if there is a usable one; an unusable one is set aside and the
+/// message says so.
+pub fn load_game(storage: &dyn Storage) -> (Option<crate::table::Table>, Option<String>) {
+    let text = match storage.read(GAME_KEY) {
+        Ok(Some(t)) => t,
+        Ok(None) => return (None, None),
+        Err(e) => return (None, Some(format!("could not read the saved game: {e}"))),
+    };
+    let variants = arachne_engine::Variants::default();
+    let table = arachne_engine::Replay::from_ron(&text).and_then(|replay| {
+        let game = replay.verify(&variants)?;
+        let variant = variants
+            .get(&replay.variant)
+            .cloned()
+            .ok_or_else(|| arachne_engine::ReplayError::UnknownVariant(replay.variant.clone()))?;
+        Ok(crate::table::Table {
+            game,
+            spec: crate::table::GameSpec {
+                variant,
+                seed: replay.seed,
+                numbering: replay.numbering,
+            },
+        })
+    });
+    match table {
+        Ok(t) => (Some(t), None),
+        Err(e) => {
+            let backup = storage.set_aside(GAME_KEY).ok().flatten();
+            let kept = backup.map_or(String::new(), |b| format!("; it was kept as {b}"));
+            (
+                None,
+                Some(format!("the saved game could not be resumed ({e}){kept}")),
+            )
+        }
+    }
+}
