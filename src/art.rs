@@ -417,10 +417,12 @@ fn show_side(
 }
 
 fn spawn_fixtures(mut commands: Commands) {
+    // Right-aligned over the stock, so it stays inside the window.
     commands.spawn((
         Fixture::StockLabel,
         Text2d::new(""),
         TextFont::from_font_size(15.0),
+        Anchor::CENTER_RIGHT,
         Transform::default(),
     ));
     commands.spawn((
