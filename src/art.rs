@@ -640,22 +640,7 @@ fn show_status(
 
 /// A rounded rectangle centred on the origin, as a triangle fan.
 pub fn rounded_rect(size: Vec2, radius: f32) -> Mesh {
-    let r = radius.min(size.x / 2.0).min(size.y / 2.0).max(0.0);
-    let half = size / 2.0 - Vec2::splat(r);
-    let mut outline = Vec::new();
-    let steps = 6;
-    for (corner, start) in [
-        (Vec2::new(half.x, half.y), 0.0),
-        (Vec2::new(-half.x, half.y), 90.0),
-        (Vec2::new(-half.x, -half.y), 180.0),
-        (Vec2::new(half.x, -half.y), 270.0),
-    ] {
-        for k in 0..=steps {
-            let a = (start + 90.0 * k as f32 / steps as f32).to_radians();
-            outline.push(corner + Vec2::new(a.cos(), a.sin()) * r);
-        }
-    }
-    shapes_mesh(&[Shape::Poly(outline)])
+    shapes_mesh(&[Shape::Poly(rounded_outline(size, radius))])
 }
 
 /// A rounded-rectangle outline `width` pixels wide.

@@ -439,15 +439,8 @@ fn plan_events(
             } => {
                 let src = &mut piles.columns[*from as usize];
                 let run: Vec<Entity> = src.split_off(src.len() - moved.len());
-                let base = piles.columns[*to as usize].len();
-                piles.columns[*to as usize].extend(&run);
-                let layout = place(piles);
-                let shape = piles.shape();
                 let (move_s, stagger) = (a.secs(a.move_ms), a.secs(a.move_stagger_ms));
-                for (i, &e) in run.iter().enumerate() {
-                    let to_pos = layout.position(&shape, PileId::Column(*to), base + i);
-                    plan.glide(e, plan.cursor + i as f32 * stagger, move_s, to_pos, None);
-                }
+                stack_on(&mut plan, piles, *to, &run, (move_s, stagger), &place);
                 let landed = plan.cursor + move_s + stagger * (run.len() - 1) as f32;
                 plan.sound(landed * 0.85, Sfx::Drop, 1.0);
                 plan.cursor += move_s * 0.6 + stagger * (run.len() - 1) as f32;
@@ -556,15 +549,15 @@ fn plan_events(
                 while piles.foundations.last().is_some_and(|f| f.is_empty()) {
                     piles.foundations.pop();
                 }
-                let base = piles.columns[*column as usize].len();
-                piles.columns[*column as usize].extend(&entities);
-                let layout = place(piles);
-                let shape = piles.shape();
                 let (sweep, stagger) = (a.secs(a.sweep_ms), a.secs(a.sweep_stagger_ms));
-                for (k, &e) in entities.iter().enumerate() {
-                    let to = layout.position(&shape, PileId::Column(*column), base + k);
-                    plan.glide(e, plan.cursor + k as f32 * stagger, sweep, to, None);
-                }
+                stack_on(
+                    &mut plan,
+                    piles,
+                    *column,
+                    &entities,
+                    (sweep, stagger),
+                    &place,
+                );
                 plan.cursor += sweep + stagger * (entities.len() - 1) as f32;
             }
             Event::Won => {
@@ -630,6 +623,25 @@ fn plan_events(
         plan_celebration(&mut plan, at, piles, &layout, a);
     }
     plan
+}
+
+/// Puts `cards` on top of `column` and plans their glide there, one after another.
+fn stack_on(
+    plan: &mut Plan,
+    piles: &mut Piles,
+    column: u8,
+    cards: &[Entity],
+    (secs, stagger): (f32, f32),
+    place: &dyn Fn(&Piles) -> Layout,
+) {
+    let base = piles.columns[column as usize].len();
+    piles.columns[column as usize].extend(cards);
+    let layout = place(piles);
+    let shape = piles.shape();
+    for (k, &e) in cards.iter().enumerate() {
+        let to = layout.position(&shape, PileId::Column(column), base + k);
+        plan.glide(e, plan.cursor + k as f32 * stagger, secs, to, None);
+    }
 }
 
 /// The win cascade: the runs leave the foundation one card at a time, each thrown sideways
