@@ -62,7 +62,15 @@ fn main() -> AppExit {
         commands.spawn(Camera2d);
     });
     if let Some(saves) = saves.filter(|_| launch.capture.is_none()) {
-        app.insert_resource(saves);
+        let (stats, message) = arachne::persist::load::<arachne::persist::Statistics>(
+            saves.0.as_ref(),
+            arachne::persist::STATS_KEY,
+        )
+        .or_default();
+        if let Some(message) = message {
+            eprintln!("arachne: {message}");
+        }
+        app.insert_resource(stats).insert_resource(saves);
     }
     if let Some(theme) = launch.theme {
         app.insert_resource(theme);

@@ -259,7 +259,7 @@ impl VariantStats {
 }
 
 /// Statistics of every variant, by variant id.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(bevy::prelude::Resource, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Statistics {
     /// Per variant.
@@ -270,18 +270,42 @@ pub struct Statistics {
 #[derive(bevy::prelude::Resource, Clone)]
 pub struct Saves(pub std::sync::Arc<dyn Storage>);
 
+/// Key of the statistics.
+pub const STATS_KEY: &str = "stats";
+
 /// Key of the game in progress. Its text is an engine replay file (`arachne-cli replay` reads it).
 pub const GAME_KEY: &str = "game";
 
 /// Autosaves the game after every change, when the app has a [`Saves`] resource.
 pub(super) fn plugin(app: &mut bevy::prelude::App) {
     use bevy::prelude::*;
-    app.add_systems(
+    app.init_resource::<Statistics>().add_systems(
         Update,
-        autosave
-            .run_if(resource_exists::<Saves>)
-            .in_set(crate::AppSystems::Plan),
+        (autosave.run_if(resource_exists::<Saves>), count_games).in_set(crate::AppSystems::Plan),
     );
+}
+
+/// Adds finished games to the statistics, and saves them when there is storage.
+fn count_games(
+    mut ended: bevy::prelude::MessageReader<crate::table::GameFinished>,
+    mut stats: bevy::prelude::ResMut<Statistics>,
+    saves: Option<bevy::prelude::Res<Saves>>,
+) {
+    let mut any = false;
+    for f in ended.read() {
+        stats
+            .variants
+            .entry(f.variant.clone())
+            .or_default()
+            .record(f.won, f.secs, f.score, f.moves);
+        any = true;
+    }
+    if any
+        && let Some(saves) = saves
+        && let Err(e) = save(saves.0.as_ref(), STATS_KEY, &*stats)
+    {
+        bevy::log::warn!("could not save the statistics: {e}");
+    }
 }
 
 fn autosave(

@@ -11,6 +11,8 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<Request>()
         .add_message::<TableChanged>()
         .add_message::<Rejected>()
+        .add_message::<GameFinished>()
+        .init_resource::<GameRecord>()
         .add_systems(Update, apply_requests.in_set(AppSystems::Apply));
 }
 
@@ -109,14 +111,63 @@ pub enum Cause {
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct Rejected(pub String);
 
+/// A game that ended: won, or given up for another deal after at least one move. Statistics
+/// count these.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct GameFinished {
+    /// Variant id.
+    pub variant: String,
+    /// Won or not.
+    pub won: bool,
+    /// Seconds from the deal to the end.
+    pub secs: u64,
+    /// The score at the end.
+    pub score: i64,
+    /// Moves made.
+    pub moves: u32,
+}
+
+/// When the current game started, and whether its end was already counted (a win undone and
+/// won again counts once).
+#[derive(Resource, Debug, Default, Clone, Copy)]
+pub struct GameRecord {
+    /// Real time at the deal, in seconds.
+    pub started: f64,
+    /// Its end has been counted.
+    pub counted: bool,
+}
+
+fn finished(table: &Table, record: &mut GameRecord, now: f64, won: bool) -> Option<GameFinished> {
+    if record.counted || (!won && table.game.move_count() == 0) {
+        return None;
+    }
+    record.counted = true;
+    Some(GameFinished {
+        variant: table.spec.variant.id.clone(),
+        won,
+        secs: (now - record.started).max(0.0) as u64,
+        score: table.game.score(),
+        moves: table.game.move_count() as u32,
+    })
+}
+
 fn apply_requests(
     mut requests: MessageReader<Request>,
     mut table: ResMut<Table>,
     mut changed: MessageWriter<TableChanged>,
     mut rejected: MessageWriter<Rejected>,
+    mut ended: MessageWriter<GameFinished>,
+    mut record: ResMut<GameRecord>,
     time: Res<Time<Real>>,
 ) {
+    let now = time.elapsed_secs_f64();
     for request in requests.read() {
+        if matches!(request, Request::NewDeal | Request::Restart)
+            && !table.game.is_won()
+            && let Some(f) = finished(&table, &mut record, now, false)
+        {
+            ended.write(f);
+        }
         let result = match request {
             Request::Move(mv) => table
                 .game
@@ -149,6 +200,17 @@ fn apply_requests(
         };
         match result {
             Ok((cause, events)) => {
+                if cause == Cause::NewGame {
+                    *record = GameRecord {
+                        started: now,
+                        counted: false,
+                    };
+                }
+                if events.contains(&arachne_engine::Event::Won)
+                    && let Some(f) = finished(&table, &mut record, now, true)
+                {
+                    ended.write(f);
+                }
                 changed.write(TableChanged { cause, events });
             }
             Err(reason) => {

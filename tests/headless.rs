@@ -392,3 +392,42 @@ fn instant_settings_place_cards_without_motion() {
     app.update();
     assert_matches_engine(&mut app);
 }
+
+#[test]
+fn statistics_count_a_win_once_and_an_abandoned_game_as_a_loss() {
+    use arachne::persist::{STATS_KEY, Saves, Statistics, load};
+    let storage = std::sync::Arc::new(arachne::persist::MemoryStorage::default());
+    let mut app = app_from(
+        "variant: will-o-the-wisp\nstock:\nfoundation: 3\n1: Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h\n2: Ah\n3: \n4:\n5:\n6:\n7:\n",
+    );
+    app.insert_resource(Saves(storage.clone()));
+    request(&mut app, Request::Move("2>1:1".parse().unwrap()));
+    request(&mut app, Request::Undo);
+    request(&mut app, Request::Redo);
+    let s = app.world().resource::<Statistics>().variants["will-o-the-wisp"].clone();
+    assert_eq!(
+        (s.played, s.won, s.current_streak, s.fewest_moves),
+        (1, 1, 1, Some(1))
+    );
+    // After a win, a new deal is not a loss; nor is one with no move made; a move then a new
+    // deal is.
+    request(&mut app, Request::NewDeal);
+    request(&mut app, Request::Restart);
+    assert_eq!(
+        app.world().resource::<Statistics>().variants["will-o-the-wisp"].played,
+        1
+    );
+    let moves = app.world().resource::<Table>().game.legal_moves();
+    request(&mut app, Request::Move(moves[0]));
+    request(&mut app, Request::NewDeal);
+    let s = app.world().resource::<Statistics>().variants["will-o-the-wisp"].clone();
+    assert_eq!(
+        (s.played, s.won, s.current_streak, s.current_loss_streak),
+        (2, 1, 0, 1)
+    );
+    // And they were saved.
+    assert_eq!(
+        load::<Statistics>(storage.as_ref(), STATS_KEY),
+        arachne::persist::Loaded::Ok(app.world().resource::<Statistics>().clone())
+    );
+}
