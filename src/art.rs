@@ -601,7 +601,10 @@ fn show_status(
                 };
                 (
                     s,
-                    Vec2::new(layout.stock.x, layout.stock.y + layout.card.y / 2.0 + 12.0),
+                    Vec2::new(
+                        layout.stock.x + layout.card.x / 2.0,
+                        layout.stock.y + layout.card.y / 2.0 + 12.0,
+                    ),
                 )
             }
             Fixture::Status => {

@@ -3,22 +3,20 @@ use std::path::PathBuf;
 
 use arachne_engine::{Numbering, variant};
 
-use crate::table::GameSpec;
+use crate::table::{GameSpec, Table};
 use crate::theme::{BUILTIN_THEMES, Theme};
 
 /// What the command line asks for.
 #[derive(Clone, Debug)]
 pub struct Launch {
-    /// The deal to play.
-    pub spec: GameSpec,
+    /// The game to play: the deal asked for, with `--moves` already played.
+    pub table: Table,
     /// Save a screenshot of the dealt table here and exit.
     pub capture: Option<PathBuf>,
     /// Play without sound.
     pub mute: bool,
     /// A theme other than the settings' one.
     pub theme: Option<Theme>,
-    /// Moves to play from the deal before the table appears (to look at a game in progress).
-    pub moves: Vec<arachne_engine::Move>,
     /// Whether the arguments chose a deal (else the saved game is resumed, if there is one).
     pub chose_deal: bool,
 }
@@ -90,18 +88,20 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
             ids.join(", ")
         )
     })?;
-    // Refuse a deal the numbering cannot make now, not after the window opens.
-    let mut game = spec.start().map_err(|e| e.to_string())?;
+    // Refuse a deal the numbering cannot make, or a move that does not apply, before the window
+    // opens.
+    let mut table = Table::new(spec).map_err(|e| e.to_string())?;
     for (i, &mv) in moves.iter().enumerate() {
-        game.apply(mv)
+        table
+            .game
+            .apply(mv)
             .map_err(|e| format!("--moves: move {} ({mv}): {e}", i + 1))?;
     }
     Ok(Launch {
-        spec,
+        table,
         capture,
         mute,
         theme,
-        moves,
         chose_deal,
     })
 }
@@ -118,7 +118,7 @@ mod tests {
     fn defaults_and_every_option() {
         let l = parse(&[], 7).unwrap();
         assert_eq!(
-            (l.spec.variant.id.as_str(), l.spec.seed),
+            (l.table.spec.variant.id.as_str(), l.table.spec.seed),
             ("spider-2suit", 7)
         );
         let l = parse(
@@ -126,8 +126,11 @@ mod tests {
             7,
         )
         .unwrap();
-        assert_eq!(l.spec.variant.id, "spider-4suit");
-        assert_eq!((l.spec.seed, l.spec.numbering), (12, Numbering::Kpat));
+        assert_eq!(l.table.spec.variant.id, "spider-4suit");
+        assert_eq!(
+            (l.table.spec.seed, l.table.spec.numbering),
+            (12, Numbering::Kpat)
+        );
         assert_eq!(l.capture, Some(PathBuf::from("x.png")));
         assert!(l.mute);
     }

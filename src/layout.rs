@@ -59,7 +59,6 @@ pub struct Layout {
     pub pile_step: f32,
     /// Lowest y (bottom edge) a column's cards may reach.
     pub column_floor: f32,
-    columns: usize,
 }
 
 /// z of the table's layers; cards in flight are lifted above everything.
@@ -124,7 +123,6 @@ impl Layout {
             foundation: Vec2::new(leftmost, bottom_y),
             pile_step,
             column_floor,
-            columns: shape.columns.len(),
         }
     }
 
@@ -151,7 +149,7 @@ impl Layout {
             PileId::Stock => {
                 // Piles of one deal each, left to right, the next deal rightmost and on top. A
                 // partial deal is the bottom pile; piles stay put as the stock empties.
-                let c = self.columns.max(1);
+                let c = self.column_x.len().max(1);
                 let pad = (c - shape.stock % c) % c;
                 let pile = (index + pad) / c;
                 let top_pile = shape

@@ -1,5 +1,5 @@
 //! Arachne, the game.
-use arachne::{capture, cli, game_plugin, table::Table};
+use arachne::{capture, cli, game_plugin};
 use bevy::prelude::*;
 
 fn main() -> AppExit {
@@ -13,19 +13,6 @@ fn main() -> AppExit {
             return AppExit::from_code(2);
         }
     };
-    let table = match Table::new(launch.spec.clone()) {
-        Ok(mut t) => {
-            // Checked by cli::parse already.
-            for &mv in &launch.moves {
-                let _ = t.game.apply(mv);
-            }
-            t
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            return AppExit::from_code(2);
-        }
-    };
     // Desktop saves go to the platform's data directory; the game in progress is resumed when
     // the command line does not ask for a deal (and never for a --capture).
     #[cfg(not(target_arch = "wasm32"))]
@@ -33,7 +20,7 @@ fn main() -> AppExit {
         .map(|d| arachne::persist::Saves(std::sync::Arc::new(d)));
     #[cfg(target_arch = "wasm32")]
     let saves: Option<arachne::persist::Saves> = None;
-    let mut table = table;
+    let mut table = launch.table;
     if let Some(saves) = &saves
         && !launch.chose_deal
         && launch.capture.is_none()

@@ -3,7 +3,7 @@
 //! future-version entry never stops the game: it is set aside as a backup and defaults are used.
 use std::collections::BTreeMap;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use serde::de::DeserializeOwned;
@@ -39,11 +39,6 @@ impl DirStorage {
     pub fn platform() -> Option<DirStorage> {
         directories::ProjectDirs::from("org", "Arachne", "arachne")
             .map(|d| DirStorage::new(d.data_dir()))
-    }
-
-    /// The directory.
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     fn path(&self, key: &str) -> PathBuf {

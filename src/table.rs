@@ -52,7 +52,7 @@ impl GameSpec {
 }
 
 /// The game being played. Only `apply_requests` changes it.
-#[derive(Resource, Debug)]
+#[derive(Resource, Clone, Debug)]
 pub struct Table {
     /// The engine's game.
     pub game: Game,

@@ -191,22 +191,21 @@ fn show_changes(
         settle(&mut commands, &piles, &mut cards, &settings, &window);
         sounds.0.clear();
         celebrating.0 = false;
-        if change.cause == Cause::NewGame {
+        let (plan, layout) = if change.cause == Cause::NewGame {
             for (e, ..) in cards.iter() {
                 commands.entity(e).despawn();
             }
-            let plan = new_game(&mut commands, &table, &settings, &mut piles, &window);
-            commit(
-                &mut commands,
-                plan,
-                &settings.animation,
-                &mut sounds,
-                &mut cards,
-            );
-            continue;
+            new_game(&mut commands, &table, &settings, &mut piles, &window)
+        } else {
+            plan_events(&change.events, &mut piles, &mut cards, &settings, &window)
+        };
+        if plan.celebrate_at.is_some()
+            && settings.animation.celebration
+            && !settings.animation.instant
+        {
+            celebrating.0 = true;
         }
-        let plan = plan_events(&change.events, &mut piles, &mut cards, &settings, &window);
-        let celebrate = plan.celebrate_at;
+        commands.insert_resource(layout);
         commit(
             &mut commands,
             plan,
@@ -214,11 +213,6 @@ fn show_changes(
             &mut sounds,
             &mut cards,
         );
-        if celebrate.is_some() && settings.animation.celebration && !settings.animation.instant {
-            celebrating.0 = true;
-        }
-        let layout = Layout::compute(&piles.shape(), window_size(&window), &settings.layout);
-        commands.insert_resource(layout);
     }
 }
 
@@ -299,14 +293,15 @@ impl Plan {
     }
 }
 
-/// Spawns the cards of a new game at the stock and plans the initial deal.
+/// Spawns the cards of a new game at the stock and plans the initial deal; returns the plan
+/// and the layout of the dealt table.
 fn new_game(
     commands: &mut Commands,
     table: &Table,
     settings: &Settings,
     piles: &mut Piles,
     window: &Query<&Window, With<PrimaryWindow>>,
-) -> Plan {
+) -> (Plan, Layout) {
     let position = table.game.position();
     let a = &settings.animation;
     let mut spawn =
@@ -414,18 +409,18 @@ fn new_game(
         }
     }
     piles.columns = columns;
-    commands.insert_resource(layout);
-    plan
+    (plan, layout)
 }
 
-/// Applies a batch of engine events to the piles and plans their motion.
+/// Applies a batch of engine events to the piles and plans their motion; returns the plan and
+/// the layout of the table afterwards.
 fn plan_events(
     events: &[Event],
     piles: &mut Piles,
     cards: &mut Query<(Entity, &mut CardView, &mut CardPose, Has<TweenAnim>)>,
     settings: &Settings,
     window: &Query<&Window, With<PrimaryWindow>>,
-) -> Plan {
+) -> (Plan, Layout) {
     let a = &settings.animation;
     let win = window_size(window);
     let mut plan = Plan::default();
@@ -622,7 +617,7 @@ fn plan_events(
     {
         plan_celebration(&mut plan, at, piles, &layout, a);
     }
-    plan
+    (plan, layout)
 }
 
 /// Puts `cards` on top of `column` and plans their glide there, one after another.
@@ -695,27 +690,27 @@ fn commit(
     sounds: &mut PendingSounds,
     cards: &mut Query<(Entity, &mut CardView, &mut CardPose, Has<TweenAnim>)>,
 ) {
-    let ease = a.easing.function();
     for (e, mut segs) in plan.segments {
         segs.sort_by(|x, y| x.start.total_cmp(&y.start));
-        let Ok((_, _, mut pose, _)) = cards.get_mut(e) else {
-            // Spawned this frame: its pose is in the command queue; build from the spawn pose.
-            continue_spawned(commands, e, segs, a);
-            continue;
-        };
-        if a.instant {
-            let last = segs.last().copied();
-            if let Some(last) = last {
-                pose.translation = last.to;
-                pose.flip = 1.0;
-                if let Some(f) = segs.iter().rev().find_map(|s| s.face) {
-                    pose.face_shown = f;
+        match cards.get_mut(e) {
+            Ok((_, _, mut pose, _)) => {
+                if let Some(anim) = realize(&mut pose, &segs, a) {
+                    commands.entity(e).insert(anim);
                 }
             }
-            continue;
-        }
-        if let Some(anim) = build(*pose, &segs, ease) {
-            commands.entity(e).insert(anim);
+            // Spawned by this system: the card is still in the command queue, so its legs are
+            // realized once the spawn has been applied.
+            Err(_) => {
+                let a = a.clone();
+                commands.queue(move |world: &mut World| {
+                    let Some(mut pose) = world.get_mut::<CardPose>(e) else {
+                        return;
+                    };
+                    if let Some(anim) = realize(&mut pose, &segs, &a) {
+                        world.entity_mut(e).insert(anim);
+                    }
+                });
+            }
         }
     }
     if !a.instant {
@@ -723,35 +718,20 @@ fn commit(
     }
 }
 
-/// Cards spawned by this system are not in the query yet; their pose is read from the spawn.
-fn continue_spawned(commands: &mut Commands, e: Entity, segs: Vec<Segment>, a: &AnimationSettings) {
-    let ease = a.easing.function();
-    let instant = a.instant;
-    commands.queue(move |world: &mut World| {
-        let Some(pose) = world.get::<CardPose>(e).copied() else {
-            return;
-        };
-        if instant {
-            if let Some(last) = segs.last() {
-                let face = segs
-                    .iter()
-                    .rev()
-                    .find_map(|s| s.face)
-                    .unwrap_or(pose.face_shown);
-                if let Some(mut p) = world.get_mut::<CardPose>(e) {
-                    *p = CardPose {
-                        translation: last.to,
-                        flip: 1.0,
-                        face_shown: face,
-                    };
-                }
+/// A card's planned legs made real: with instant motion the card jumps to where the last leg
+/// ends; otherwise the legs become one tween sequence.
+fn realize(pose: &mut CardPose, segs: &[Segment], a: &AnimationSettings) -> Option<TweenAnim> {
+    if a.instant {
+        if let Some(last) = segs.last() {
+            pose.translation = last.to;
+            pose.flip = 1.0;
+            if let Some(face) = segs.iter().rev().find_map(|s| s.face) {
+                pose.face_shown = face;
             }
-            return;
         }
-        if let Some(anim) = build(pose, &segs, ease) {
-            world.entity_mut(e).insert(anim);
-        }
-    });
+        return None;
+    }
+    build(*pose, segs, a.easing.function())
 }
 
 fn build(pose: CardPose, segs: &[Segment], ease: EaseFunction) -> Option<TweenAnim> {
@@ -945,11 +925,6 @@ fn pose_to_transform(mut cards: Query<(&CardPose, &mut Transform), Changed<CardP
         transform.translation = pose.translation;
         transform.scale.x = pose.flip;
     }
-}
-
-/// Whether no card is moving.
-pub fn at_rest(anims: &Query<(), With<TweenAnim>>) -> bool {
-    anims.is_empty()
 }
 
 /// The world position of the pointer, if it is in the window.

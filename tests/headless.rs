@@ -14,14 +14,16 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_tweening::TweenAnim;
 
 fn app(variant: &str, seed: u64) -> App {
+    app_with(Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap())
+}
+
+fn app_with(table: Table) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
             16,
         )))
-        .insert_resource(
-            Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap(),
-        )
+        .insert_resource(table)
         .add_message::<AppExit>();
     logic_plugin(&mut app);
     app.update();
@@ -324,16 +326,7 @@ fn app_from(text: &str) -> App {
         position.clone(),
         arachne_engine::GameOptions::for_variant(position.variant()),
     );
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            16,
-        )))
-        .insert_resource(Table { game, spec })
-        .add_message::<AppExit>();
-    logic_plugin(&mut app);
-    app.update();
-    app
+    app_with(Table { game, spec })
 }
 
 #[test]
