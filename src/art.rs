@@ -417,18 +417,13 @@ fn show_side(
 }
 
 fn spawn_fixtures(mut commands: Commands) {
-    // Right-aligned over the stock, so it stays inside the window.
+    // Right-aligned over the stock, so it stays inside the window. (The status line is the
+    // egui bar's.)
     commands.spawn((
         Fixture::StockLabel,
         Text2d::new(""),
         TextFont::from_font_size(15.0),
         Anchor::CENTER_RIGHT,
-        Transform::default(),
-    ));
-    commands.spawn((
-        Fixture::Status,
-        Text2d::new(""),
-        TextFont::from_font_size(15.0),
         Transform::default(),
     ));
 }

@@ -16,6 +16,7 @@ pub mod persist;
 pub mod settings;
 pub mod table;
 pub mod theme;
+pub mod ui;
 pub mod view;
 
 /// The order of the game's systems in `Update`.
@@ -55,7 +56,7 @@ pub fn logic_plugin(app: &mut App) {
 /// The whole game: logic, drawing, and (unless `sound` is false) audio.
 pub fn game_plugin(app: &mut App, sound: bool) {
     logic_plugin(app);
-    app.add_plugins(art::plugin);
+    app.add_plugins((art::plugin, ui::plugin));
     if sound {
         app.add_plugins(audio::plugin);
     }

@@ -17,7 +17,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Which deal of which variant.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameSpec {
     /// The variant.
     pub variant: Arc<Variant>,
@@ -83,6 +83,8 @@ pub enum Request {
     NewDeal,
     /// Start this deal again.
     Restart,
+    /// Start a given deal (from the menu).
+    NewGame(GameSpec),
 }
 
 /// Why the table changed, with the engine's events in the order to show them.
@@ -184,6 +186,13 @@ fn apply_requests(
                 .redo()
                 .map(|events| (Cause::Redo, events))
                 .map_err(|e| e.to_string()),
+            Request::NewGame(spec) => match Table::new(spec.clone()) {
+                Ok(t) => {
+                    *table = t;
+                    Ok((Cause::NewGame, Vec::new()))
+                }
+                Err(e) => Err(e.to_string()),
+            },
             Request::NewDeal | Request::Restart => {
                 let mut spec = table.spec.clone();
                 if *request == Request::NewDeal {
