@@ -65,7 +65,6 @@ enum Fixture {
     Marker(u8),
     StockMarker,
     StockLabel,
-    Status,
 }
 
 fn suit_index(s: Suit) -> usize {
@@ -570,7 +569,7 @@ fn place_fixtures(
                 });
                 t.translation = layout.stock.extend(z::MARKER);
             }
-            Fixture::StockLabel | Fixture::Status => {}
+            Fixture::StockLabel => {}
         }
     }
 }
@@ -601,30 +600,6 @@ fn show_status(
                         layout.stock.y + layout.card.y / 2.0 + 12.0,
                     ),
                 )
-            }
-            Fixture::Status => {
-                let v = position.variant();
-                let mut s = format!(
-                    "{}   deal {}{}   moves {}   score {}   runs {}/{}",
-                    v.name,
-                    table.spec.seed,
-                    if table.spec.numbering == arachne_engine::Numbering::Kpat {
-                        " (kpat)"
-                    } else {
-                        ""
-                    },
-                    game.move_count(),
-                    game.score(),
-                    position.foundation().len(),
-                    v.run_count(),
-                );
-                if highlights.thinking {
-                    s.push_str("   thinking...");
-                }
-                if game.is_won() {
-                    s.push_str("   won!");
-                }
-                (s, Vec2::new(0.0, -layout.window.y / 2.0 + 14.0))
             }
             _ => continue,
         };

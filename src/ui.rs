@@ -11,7 +11,10 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
         .init_resource::<Menu>()
         .insert_resource(TableInput(true))
-        .add_systems(PreUpdate, share_pointer.after(bevy_egui::EguiPreUpdateSet::ProcessInput))
+        .add_systems(
+            PreUpdate,
+            share_pointer.after(bevy_egui::EguiPreUpdateSet::ProcessInput),
+        )
         .add_systems(Update, toggle_menu.before(crate::AppSystems::Input))
         .add_systems(EguiPrimaryContextPass, (bar, menu));
 }
@@ -40,8 +43,13 @@ impl Default for Menu {
     }
 }
 
-fn share_pointer(wants: Option<Res<EguiWantsInput>>, menu: Res<Menu>, mut input: ResMut<TableInput>) {
-    let busy = menu.open || wants.is_some_and(|w| w.wants_any_pointer_input() || w.wants_any_keyboard_input());
+fn share_pointer(
+    wants: Option<Res<EguiWantsInput>>,
+    menu: Res<Menu>,
+    mut input: ResMut<TableInput>,
+) {
+    let busy = menu.open
+        || wants.is_some_and(|w| w.wants_any_pointer_input() || w.wants_any_keyboard_input());
     input.set_if_neq(TableInput(!busy));
 }
 
@@ -78,13 +86,23 @@ fn bar(
                         game.position().deals_left()
                     ));
                     ui.separator();
-                    if ui.add_enabled(game.can_undo(), egui::Button::new("Undo")).clicked() {
+                    if ui
+                        .add_enabled(game.can_undo(), egui::Button::new("Undo"))
+                        .clicked()
+                    {
                         requests.write(Request::Undo);
                     }
-                    if ui.add_enabled(game.can_redo(), egui::Button::new("Redo")).clicked() {
+                    if ui
+                        .add_enabled(game.can_redo(), egui::Button::new("Redo"))
+                        .clicked()
+                    {
                         requests.write(Request::Redo);
                     }
-                    let hint = if highlights.thinking { "Thinking..." } else { "Hint" };
+                    let hint = if highlights.thinking {
+                        "Thinking..."
+                    } else {
+                        "Hint"
+                    };
                     if ui.button(hint).clicked() {
                         // The same path as the H key.
                         keys.press(KeyCode::KeyH);
