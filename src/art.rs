@@ -578,7 +578,6 @@ fn show_status(
     layout: Option<Res<Layout>>,
     table: Res<Table>,
     theme: Res<Theme>,
-    highlights: Res<Highlights>,
     mut labels: Query<(&Fixture, &mut Text2d, &mut Transform, &mut TextColor)>,
 ) {
     let Some(layout) = layout else { return };

@@ -44,9 +44,20 @@ impl Sfx {
     ];
 }
 
-/// The effects channel (music will get its own).
+/// The table's sounds: pick, drop, flip, deal, invalid.
 #[derive(Resource)]
 pub struct EffectsChannel;
+
+/// The fanfares: a completed run and a win, with their own volume.
+#[derive(Resource)]
+pub struct FanfareChannel;
+
+impl Sfx {
+    /// Whether the effect is a fanfare (played on [`FanfareChannel`]).
+    pub fn is_fanfare(self) -> bool {
+        matches!(self, Sfx::RunCompleted | Sfx::Win)
+    }
+}
 
 /// Handles of the synthesized sounds.
 #[derive(Resource)]
@@ -56,6 +67,7 @@ struct SoundBank(Vec<(Sfx, Handle<AudioSource>)>);
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(AudioPlugin)
         .add_audio_channel::<EffectsChannel>()
+        .add_audio_channel::<FanfareChannel>()
         .add_systems(Startup, make_sounds)
         .add_systems(Update, (play, apply_volume));
 }
@@ -83,7 +95,8 @@ fn make_sounds(mut sources: ResMut<Assets<AudioSource>>, mut commands: Commands)
 fn play(
     mut cues: MessageReader<PlaySfx>,
     bank: Option<Res<SoundBank>>,
-    channel: Res<AudioChannel<EffectsChannel>>,
+    effects: Res<AudioChannel<EffectsChannel>>,
+    fanfares: Res<AudioChannel<FanfareChannel>>,
     settings: Res<Settings>,
 ) {
     let Some(bank) = bank else { return };
@@ -92,16 +105,24 @@ fn play(
             continue;
         }
         if let Some((_, handle)) = bank.0.iter().find(|(s, _)| *s == cue.sfx) {
-            channel
-                .play(handle.clone())
-                .with_playback_rate(cue.pitch as f64);
+            let pitch = cue.pitch as f64;
+            if cue.sfx.is_fanfare() {
+                fanfares.play(handle.clone()).with_playback_rate(pitch);
+            } else {
+                effects.play(handle.clone()).with_playback_rate(pitch);
+            }
         }
     }
 }
 
-fn apply_volume(settings: Res<Settings>, channel: Res<AudioChannel<EffectsChannel>>) {
+fn apply_volume(
+    settings: Res<Settings>,
+    effects: Res<AudioChannel<EffectsChannel>>,
+    fanfares: Res<AudioChannel<FanfareChannel>>,
+) {
     if settings.is_changed() {
-        channel.set_volume(Decibels(settings.sound.effects_volume_db));
+        effects.set_volume(Decibels(settings.sound.effects_volume_db));
+        fanfares.set_volume(Decibels(settings.sound.fanfare_volume_db));
     }
 }
 

@@ -1,10 +1,12 @@
-//! The game's command line: `arachne [--variant ID] [--seed N] [--numbering kpat] [--capture PATH.png]`.
+//! The game's command line: the deal to play, a replay to open, a theme, and `--capture`.
 use std::path::PathBuf;
 
 use arachne_engine::{Numbering, variant};
 
+use crate::playback::{Control, open_replay};
 use crate::table::{GameSpec, Table};
 use crate::theme::{BUILTIN_THEMES, Theme};
+use crate::ui::WINDOW_NAMES;
 
 /// What the command line asks for.
 #[derive(Clone, Debug)]
@@ -15,14 +17,18 @@ pub struct Launch {
     pub capture: Option<PathBuf>,
     /// Play without sound.
     pub mute: bool,
-    /// A theme other than the settings' one.
-    pub theme: Option<Theme>,
+    /// A theme other than the settings' one (its id), for this run only.
+    pub theme: Option<String>,
     /// Whether the arguments chose a deal (else the saved game is resumed, if there is one).
     pub chose_deal: bool,
+    /// A replay to open in the viewer (`--replay FILE [--at N]`).
+    pub replay: Option<Control>,
+    /// A window to open at start (`--open stats`).
+    pub open: Option<String>,
 }
 
 /// Usage text.
-pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--theme ID] [--moves \"1>2:1 d ...\"] [--capture PATH.png] [--mute]";
+pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 d ...\"] [--replay FILE.ron [--at N]] [--theme ID] [--open menu|stats|settings|replays|help] [--capture PATH.png] [--mute]";
 
 /// Parses the arguments after the program name. `default_seed` is used without `--seed`.
 pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
@@ -33,6 +39,9 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
     let mut mute = false;
     let mut theme = None;
     let mut moves = Vec::new();
+    let mut replay_file: Option<PathBuf> = None;
+    let mut at = None;
+    let mut open = None;
     let chose_deal = args.iter().any(|a| {
         matches!(
             a.as_str(),
@@ -69,13 +78,32 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
             }
             "--theme" => {
                 let id = value("--theme")?;
-                theme = Some(Theme::builtin(&id).ok_or_else(|| {
+                if Theme::builtin(&id).is_none() {
                     let ids: Vec<&str> = BUILTIN_THEMES.iter().map(|(id, _)| *id).collect();
-                    format!(
+                    return Err(format!(
                         "--theme: no theme `{id}`; the themes are: {}",
                         ids.join(", ")
-                    )
-                })?);
+                    ));
+                }
+                theme = Some(id);
+            }
+            "--replay" => replay_file = Some(PathBuf::from(value("--replay")?)),
+            "--at" => {
+                let v = value("--at")?;
+                at = Some(
+                    v.parse::<usize>()
+                        .map_err(|_| format!("--at: `{v}` is not a move number"))?,
+                );
+            }
+            "--open" => {
+                let name = value("--open")?;
+                if !WINDOW_NAMES.contains(&name.as_str()) {
+                    return Err(format!(
+                        "--open: no window `{name}`; the windows are: {}",
+                        WINDOW_NAMES.join(", ")
+                    ));
+                }
+                open = Some(name);
             }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
@@ -97,12 +125,34 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
             .apply(mv)
             .map_err(|e| format!("--moves: move {} ({mv}): {e}", i + 1))?;
     }
+    if at.is_some() && replay_file.is_none() {
+        return Err("--at needs --replay FILE".to_string());
+    }
+    let replay = match replay_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("--replay: {}: {e}", path.display()))?;
+            let r = arachne_engine::Replay::from_ron(&text)
+                .map_err(|e| format!("--replay: {}:{e}", path.display()))?;
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            );
+            Some(
+                open_replay(&r, format!("Replay {name}"), at)
+                    .map_err(|e| format!("--replay: {}: {e}", path.display()))?,
+            )
+        }
+        None => None,
+    };
     Ok(Launch {
         table,
         capture,
         mute,
         theme,
         chose_deal,
+        replay,
+        open,
     })
 }
 
@@ -156,5 +206,37 @@ mod tests {
         );
         // Huge Spider has no KPatience numbering.
         assert!(parse(&args("--variant huge-spider --numbering kpat"), 1).is_err());
+        assert!(
+            parse(&args("--open nowhere"), 1)
+                .unwrap_err()
+                .contains("stats")
+        );
+        assert!(parse(&args("--at 3"), 1).unwrap_err().contains("--replay"));
+        let e = parse(&args("--replay /nonexistent/x.ron"), 1).unwrap_err();
+        assert!(e.contains("/nonexistent/x.ron"), "{e}");
+    }
+
+    #[test]
+    fn a_replay_file_opens_at_the_move_asked_or_says_where_it_is_wrong() {
+        let dir = std::env::temp_dir().join(format!("arachne-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut t = parse(&args("--variant spider-1suit --seed 5"), 1)
+            .unwrap()
+            .table;
+        let mv = t.game.legal_moves()[0];
+        t.game.apply(mv).unwrap();
+        let replay = arachne_engine::Replay::of_game(&t.game, t.spec.numbering, t.spec.seed);
+        let good = dir.join("good.ron");
+        std::fs::write(&good, replay.to_ron()).unwrap();
+        let l = parse(&args(&format!("--replay {} --at 1", good.display())), 1).unwrap();
+        match l.replay {
+            Some(Control::Open { moves, at, .. }) => assert_eq!((moves, at), (vec![mv], 1)),
+            other => panic!("{other:?}"),
+        }
+        let bad = dir.join("bad.ron");
+        std::fs::write(&bad, replay.to_ron().replace("moves", "muves")).unwrap();
+        let e = parse(&args(&format!("--replay {}", bad.display())), 1).unwrap_err();
+        assert!(e.contains("bad.ron:") && e.contains("muves"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

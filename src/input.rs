@@ -18,17 +18,21 @@ use crate::table::{Rejected, Request, Table, TableChanged};
 use crate::view::{CardPose, CardView, Celebrating, Piles, PlaySfx, Relayout, pointer};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Highlights>()
+    app.add_message::<AskHint>()
+        .init_resource::<Highlights>()
         .init_resource::<Drag>()
         .init_resource::<Clicks>()
         .init_resource::<Celebrating>()
         .add_systems(
             Update,
             (
-                (pointer_input, keyboard_input, poll_hint)
+                (
+                    (pointer_input, keyboard_input).run_if(input_enabled),
+                    start_hint,
+                    poll_hint,
+                )
                     .chain()
-                    .in_set(AppSystems::Input)
-                    .run_if(input_enabled),
+                    .in_set(AppSystems::Input),
                 (rejected_sound, tick_highlights).in_set(AppSystems::Plan),
             ),
         );
@@ -38,8 +42,12 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableInput(pub bool);
 
-fn input_enabled(enabled: Option<Res<TableInput>>) -> bool {
-    enabled.is_none_or(|e| e.0)
+/// Asks the solver for a hint (the H key, the bar's button).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AskHint;
+
+fn input_enabled(enabled: Option<Res<TableInput>>, watching: Res<crate::table::Watching>) -> bool {
+    enabled.is_none_or(|e| e.0) && !watching.0
 }
 
 /// What the table shows over the cards: drop targets, the keyboard's column, a hint.
@@ -328,12 +336,14 @@ fn pointer_input(
 }
 
 fn keyboard_input(
-    mut commands: Commands,
     keys: Res<ButtonInput<KeyCode>>,
     table: Res<Table>,
+    settings: Res<Settings>,
     mut highlights: ResMut<Highlights>,
     mut celebrating: ResMut<Celebrating>,
     hint: Option<ResMut<HintTask>>,
+    mut hints: MessageWriter<AskHint>,
+    mut asks: MessageWriter<crate::assist::Ask>,
     mut requests: MessageWriter<Request>,
     mut relayout: MessageWriter<Relayout>,
     mut sfx: MessageWriter<PlaySfx>,
@@ -402,23 +412,19 @@ fn keyboard_input(
                 requests.write(Request::Redo);
             }
             KeyCode::KeyN if !ctrl => {
-                requests.write(Request::NewDeal);
+                if settings.game.winnable_only {
+                    let mut spec = table.spec.clone();
+                    spec.options = settings.game.options_for(&spec.variant);
+                    asks.write(crate::assist::Ask::WinnableDeal(spec));
+                } else {
+                    requests.write(Request::NewDeal);
+                }
             }
             KeyCode::KeyH => {
-                if hint.is_none() {
-                    let game = table.game.clone();
-                    let cancel = Arc::new(AtomicBool::new(false));
-                    let flag = cancel.clone();
-                    let task = AsyncComputeTaskPool::get().spawn(async move {
-                        solver::hint(
-                            &game,
-                            Budget::time(Duration::from_millis(1500)),
-                            Some(&flag),
-                        )
-                    });
-                    commands.insert_resource(HintTask { task, cancel });
-                    highlights.thinking = true;
-                }
+                hints.write(AskHint);
+            }
+            KeyCode::KeyA => {
+                asks.write(crate::assist::Ask::AutoComplete);
             }
             KeyCode::Escape => {
                 highlights.selected = None;
@@ -430,6 +436,31 @@ fn keyboard_input(
             _ => {}
         }
     }
+}
+
+fn start_hint(
+    mut commands: Commands,
+    mut asks: MessageReader<AskHint>,
+    table: Res<Table>,
+    watching: Res<crate::table::Watching>,
+    mut highlights: ResMut<Highlights>,
+    hint: Option<Res<HintTask>>,
+) {
+    if asks.read().count() == 0 || hint.is_some() || watching.0 || table.game.is_won() {
+        return;
+    }
+    let game = table.game.clone();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let task = AsyncComputeTaskPool::get().spawn(async move {
+        solver::hint(
+            &game,
+            Budget::time(Duration::from_millis(1500)),
+            Some(&flag),
+        )
+    });
+    commands.insert_resource(HintTask { task, cancel });
+    highlights.thinking = true;
 }
 
 fn poll_hint(

@@ -7,12 +7,15 @@
 use bevy::prelude::*;
 
 pub mod art;
+pub mod assist;
 pub mod audio;
 pub mod capture;
 pub mod cli;
 pub mod input;
 pub mod layout;
 pub mod persist;
+pub mod playback;
+pub mod rules;
 pub mod settings;
 pub mod table;
 pub mod theme;
@@ -41,15 +44,26 @@ pub fn logic_plugin(app: &mut App) {
                 .chain()
                 .before(bevy_tweening::AnimationSystem::AnimationUpdate),
         )
-        .add_plugins((table::plugin, view::plugin, input::plugin, persist::plugin));
-    // The settings name the theme; an unknown name falls back to the default theme.
-    if !app.world().contains_resource::<theme::Theme>() {
-        let id = app.world().resource::<settings::Settings>().theme.clone();
-        let theme = theme::Theme::builtin(&id).unwrap_or_else(|| {
-            warn!("settings: no theme `{id}`, using the default");
-            theme::Theme::default()
-        });
-        app.insert_resource(theme);
+        .add_plugins((
+            table::plugin,
+            view::plugin,
+            input::plugin,
+            persist::plugin,
+            playback::plugin,
+            assist::plugin,
+        ));
+    // The settings name the theme and the player's card choices; the theme follows them live.
+    let theme = theme::Theme::for_settings(app.world().resource::<settings::Settings>());
+    app.insert_resource(theme)
+        .add_systems(Update, follow_settings.before(AppSystems::Input));
+}
+
+fn follow_settings(settings: Res<settings::Settings>, mut theme: ResMut<theme::Theme>) {
+    if settings.is_changed() {
+        let wanted = theme::Theme::for_settings(&settings);
+        if *theme != wanted {
+            *theme = wanted;
+        }
     }
 }
 

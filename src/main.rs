@@ -16,11 +16,35 @@ fn main() -> AppExit {
     // Desktop saves go to the platform's data directory; the game in progress is resumed when
     // the command line does not ask for a deal (and never for a --capture).
     #[cfg(not(target_arch = "wasm32"))]
-    let saves = arachne::persist::DirStorage::platform()
-        .map(|d| arachne::persist::Saves(std::sync::Arc::new(d)));
+    let saves = arachne::persist::DirStorage::platform().map(|d| {
+        arachne::persist::Saves(std::sync::Arc::new(
+            arachne::persist::BackgroundWrites::new(std::sync::Arc::new(d)),
+        ))
+    });
     #[cfg(target_arch = "wasm32")]
     let saves: Option<arachne::persist::Saves> = None;
     let mut table = launch.table;
+    // Problems with saved files are told in the game, not only on the terminal.
+    let mut notices = arachne::assist::Notices::default();
+    // The player's settings; a damaged file is set aside and the shipped defaults are used.
+    let mut settings = match (&saves, &launch.capture) {
+        (Some(saves), None) => {
+            let (s, message) = arachne::persist::load::<arachne::settings::Settings>(
+                saves.0.as_ref(),
+                arachne::settings::SETTINGS_KEY,
+            )
+            .or_default();
+            if let Some(message) = message {
+                eprintln!("arachne: {message}");
+                notices.push(message);
+            }
+            s
+        }
+        _ => arachne::settings::Settings::default(),
+    };
+    if let Some(theme) = launch.theme {
+        settings.theme = theme;
+    }
     if let Some(saves) = &saves
         && !launch.chose_deal
         && launch.capture.is_none()
@@ -28,6 +52,7 @@ fn main() -> AppExit {
         let (saved, message) = arachne::persist::load_game(saves.0.as_ref());
         if let Some(message) = message {
             eprintln!("arachne: {message}");
+            notices.push(message);
         }
         if let Some(saved) = saved {
             table = saved;
@@ -45,6 +70,7 @@ fn main() -> AppExit {
         ..default()
     }))
     .insert_resource(table)
+    .insert_resource(settings)
     .add_systems(Startup, |mut commands: Commands| {
         commands.spawn(Camera2d);
     });
@@ -56,13 +82,25 @@ fn main() -> AppExit {
         .or_default();
         if let Some(message) = message {
             eprintln!("arachne: {message}");
+            notices.push(message);
         }
         app.insert_resource(stats).insert_resource(saves);
     }
-    if let Some(theme) = launch.theme {
-        app.insert_resource(theme);
-    }
+    app.insert_resource(notices);
     game_plugin(&mut app, !launch.mute && launch.capture.is_none());
+    if let Some(name) = launch.open {
+        app.world_mut()
+            .resource_mut::<arachne::ui::Windows>()
+            .open(&name);
+    }
+    if let Some(open) = launch.replay {
+        app.add_systems(
+            Startup,
+            move |mut controls: MessageWriter<arachne::playback::Control>| {
+                controls.write(open.clone());
+            },
+        );
+    }
     if let Some(path) = launch.capture {
         capture::plugin(&mut app, path);
     }

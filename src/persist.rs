@@ -20,6 +20,10 @@ pub trait Storage: Send + Sync {
     fn write(&self, key: &str, text: &str) -> io::Result<()>;
     /// Moves the entry out of the way (kept for the player); returns the backup's name.
     fn set_aside(&self, key: &str) -> io::Result<Option<String>>;
+    /// The keys of every entry, sorted.
+    fn keys(&self) -> io::Result<Vec<String>>;
+    /// Deletes the entry (no error if there is none).
+    fn remove(&self, key: &str) -> io::Result<()>;
 }
 
 /// Files in a directory, one `KEY.ron` per entry.
@@ -86,6 +90,133 @@ impl Storage for DirStorage {
         std::fs::rename(&from, &to)?;
         Ok(Some(to.display().to_string()))
     }
+
+    fn keys(&self) -> io::Result<Vec<String>> {
+        let entries = match std::fs::read_dir(&self.root) {
+            Ok(e) => e,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        let mut keys = Vec::new();
+        for entry in entries {
+            let name = entry?.file_name();
+            let name = name.to_string_lossy();
+            if let Some(key) = name.strip_suffix(".ron")
+                && !key.starts_with('.')
+            {
+                keys.push(key.to_string());
+            }
+        }
+        keys.sort();
+        Ok(keys)
+    }
+
+    fn remove(&self, key: &str) -> io::Result<()> {
+        match std::fs::remove_file(self.path(key)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Another storage whose writes happen on a thread of their own, so a frame never waits for a
+/// disk's fsync. Reads see the writes still queued; the newest text for a key wins. Dropping it
+/// (the game quitting) finishes every queued write first.
+#[cfg(not(target_arch = "wasm32"))]
+pub struct BackgroundWrites {
+    inner: std::sync::Arc<dyn Storage>,
+    queued: std::sync::Arc<Mutex<BTreeMap<String, String>>>,
+    wake: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl BackgroundWrites {
+    /// Writes to `inner` from a background thread.
+    pub fn new(inner: std::sync::Arc<dyn Storage>) -> BackgroundWrites {
+        let queued: std::sync::Arc<Mutex<BTreeMap<String, String>>> = Default::default();
+        let (wake, woken) = std::sync::mpsc::channel::<()>();
+        let (store, queue) = (inner.clone(), queued.clone());
+        let thread = std::thread::Builder::new()
+            .name("arachne-saves".into())
+            .spawn(move || {
+                // Each wake-up writes everything queued; the loop ends when the sender is gone.
+                while woken.recv().is_ok() {
+                    let lock = || queue.lock().unwrap_or_else(|e| e.into_inner());
+                    loop {
+                        // The entry stays queued (and readable) until it is on disk.
+                        let next = lock().iter().next().map(|(k, v)| (k.clone(), v.clone()));
+                        let Some((key, text)) = next else { break };
+                        if let Err(e) = store.write(&key, &text) {
+                            bevy::log::warn!("could not save {key}: {e}");
+                        }
+                        let mut q = lock();
+                        if q.get(&key) == Some(&text) {
+                            q.remove(&key);
+                        }
+                    }
+                }
+            })
+            .ok();
+        BackgroundWrites {
+            inner,
+            queued,
+            wake: thread.as_ref().map(|_| wake),
+            thread,
+        }
+    }
+
+    fn queue(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, String>> {
+        self.queued.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Storage for BackgroundWrites {
+    fn read(&self, key: &str) -> io::Result<Option<String>> {
+        if let Some(text) = self.queue().get(key) {
+            return Ok(Some(text.clone()));
+        }
+        self.inner.read(key)
+    }
+
+    fn write(&self, key: &str, text: &str) -> io::Result<()> {
+        let Some(wake) = &self.wake else {
+            // No thread could be started: write here.
+            return self.inner.write(key, text);
+        };
+        self.queue().insert(key.to_string(), text.to_string());
+        wake.send(()).map_err(io::Error::other)
+    }
+
+    fn set_aside(&self, key: &str) -> io::Result<Option<String>> {
+        self.queue().remove(key);
+        self.inner.set_aside(key)
+    }
+
+    fn keys(&self) -> io::Result<Vec<String>> {
+        let mut keys = self.inner.keys()?;
+        keys.extend(self.queue().keys().cloned());
+        keys.sort();
+        keys.dedup();
+        Ok(keys)
+    }
+
+    fn remove(&self, key: &str) -> io::Result<()> {
+        self.queue().remove(key);
+        self.inner.remove(key)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Drop for BackgroundWrites {
+    fn drop(&mut self) {
+        // Closing the channel ends the thread once the queue is written.
+        self.wake = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// Entries in memory (tests, and a fallback when there is no data directory).
@@ -110,6 +241,20 @@ impl Storage for MemoryStorage {
         let backup = format!("{key}.bad-{}", map.len() + 1);
         map.insert(backup.clone(), text);
         Ok(Some(backup))
+    }
+
+    fn keys(&self) -> io::Result<Vec<String>> {
+        Ok(self
+            .lock()
+            .keys()
+            .filter(|k| !k.contains(".bad-"))
+            .cloned()
+            .collect())
+    }
+
+    fn remove(&self, key: &str) -> io::Result<()> {
+        self.lock().remove(key);
+        Ok(())
     }
 }
 
@@ -271,13 +416,124 @@ pub const STATS_KEY: &str = "stats";
 /// Key of the game in progress. Its text is an engine replay file (`arachne-cli replay` reads it).
 pub const GAME_KEY: &str = "game";
 
+/// Finished games are kept as engine replay files under `replay-NNNNNN` keys.
+pub const REPLAY_PREFIX: &str = "replay-";
+
+/// How many finished games are kept (the oldest go first).
+pub const REPLAYS_KEPT: usize = 50;
+
+/// Saves a finished game's replay under the next `replay-NNNNNN` key and drops the oldest
+/// beyond [`REPLAYS_KEPT`]; returns the key.
+pub fn save_replay(storage: &dyn Storage, replay: &arachne_engine::Replay) -> io::Result<String> {
+    let existing = replay_keys(storage)?;
+    let next = existing
+        .last()
+        .and_then(|k| k[REPLAY_PREFIX.len()..].parse::<u64>().ok())
+        .map_or(1, |n| n + 1);
+    let key = format!("{REPLAY_PREFIX}{next:06}");
+    storage.write(&key, &replay.to_ron())?;
+    let excess = (existing.len() + 1).saturating_sub(REPLAYS_KEPT);
+    for old in existing.iter().take(excess) {
+        storage.remove(old)?;
+    }
+    Ok(key)
+}
+
+/// The keys of the saved replays, oldest first.
+pub fn replay_keys(storage: &dyn Storage) -> io::Result<Vec<String>> {
+    Ok(storage
+        .keys()?
+        .into_iter()
+        .filter(|k| {
+            k.strip_prefix(REPLAY_PREFIX)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect())
+}
+
+/// A saved replay as the replay list shows it.
+#[derive(Clone, Debug)]
+pub struct SavedReplay {
+    /// Its storage key.
+    pub key: String,
+    /// The replay.
+    pub replay: arachne_engine::Replay,
+    /// Whether its moves win the game.
+    pub won: bool,
+}
+
+/// Reads the saved replays, newest first; an unreadable one is skipped with a warning (the
+/// viewer reports it when it is opened).
+pub fn saved_replays(storage: &dyn Storage) -> Vec<SavedReplay> {
+    let variants = arachne_engine::Variants::default();
+    let mut out = Vec::new();
+    for key in replay_keys(storage).unwrap_or_default().into_iter().rev() {
+        let Ok(Some(text)) = storage.read(&key) else {
+            continue;
+        };
+        match arachne_engine::Replay::from_ron(&text) {
+            Ok(replay) => {
+                let won = replay.verify(&variants).is_ok_and(|g| g.is_won());
+                out.push(SavedReplay { key, replay, won });
+            }
+            Err(e) => bevy::log::warn!("saved replay {key}: {e}"),
+        }
+    }
+    out
+}
+
 /// Autosaves the game after every change, when the app has a [`Saves`] resource.
 pub(super) fn plugin(app: &mut bevy::prelude::App) {
     use bevy::prelude::*;
-    app.init_resource::<Statistics>().add_systems(
-        Update,
-        (autosave.run_if(resource_exists::<Saves>), count_games).in_set(crate::AppSystems::Plan),
-    );
+    app.init_resource::<Statistics>()
+        .init_resource::<SaveSettings>()
+        .add_systems(
+            Update,
+            (
+                autosave.run_if(resource_exists::<Saves>),
+                count_games,
+                save_settings,
+            )
+                .in_set(crate::AppSystems::Plan),
+        );
+}
+
+/// Settings the player changed, saved after half a second of calm (a slider being dragged
+/// is not saved at every step).
+#[derive(bevy::prelude::Resource, Debug, Default)]
+pub struct SaveSettings(Option<f32>);
+
+impl SaveSettings {
+    /// Saves the settings shortly.
+    pub fn soon(&mut self) {
+        self.0 = Some(0.5);
+    }
+
+    /// Whether a save is waiting.
+    pub fn pending(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+fn save_settings(
+    mut pending: bevy::prelude::ResMut<SaveSettings>,
+    time: bevy::prelude::Res<bevy::prelude::Time>,
+    settings: bevy::prelude::Res<crate::settings::Settings>,
+    saves: Option<bevy::prelude::Res<Saves>>,
+) {
+    let Some(left) = pending.0.as_mut() else {
+        return;
+    };
+    *left -= time.delta_secs();
+    if *left > 0.0 {
+        return;
+    }
+    pending.0 = None;
+    if let Some(saves) = saves
+        && let Err(e) = save(saves.0.as_ref(), crate::settings::SETTINGS_KEY, &*settings)
+    {
+        bevy::log::warn!("could not save the settings: {e}");
+    }
 }
 
 /// Adds finished games to the statistics, and saves them when there is storage.
@@ -288,6 +544,11 @@ fn count_games(
 ) {
     let mut any = false;
     for f in ended.read() {
+        if let Some(saves) = &saves
+            && let Err(e) = save_replay(saves.0.as_ref(), &f.replay)
+        {
+            bevy::log::warn!("could not save the finished game's replay: {e}");
+        }
         stats
             .variants
             .entry(f.variant.clone())
@@ -307,8 +568,10 @@ fn autosave(
     mut changes: bevy::prelude::MessageReader<crate::table::TableChanged>,
     table: bevy::prelude::Res<crate::table::Table>,
     saves: bevy::prelude::Res<Saves>,
+    watching: bevy::prelude::Res<crate::table::Watching>,
 ) {
-    if changes.read().count() == 0 {
+    // While a replay or demo is shown, the player's game stays saved as it was.
+    if changes.read().count() == 0 || watching.0 {
         return;
     }
     let replay =
@@ -339,6 +602,7 @@ pub fn load_game(storage: &dyn Storage) -> (Option<crate::table::Table>, Option<
                 variant,
                 seed: replay.seed,
                 numbering: replay.numbering,
+                options: replay.options,
             },
         })
     });

@@ -8,12 +8,19 @@ use serde::{Deserialize, Serialize};
 /// The defaults shipped with the game (embedded, so the browser build has them too).
 pub const DEFAULT_SETTINGS: &str = include_str!("../assets/settings.ron");
 
-/// Everything the player can tune; issue 5's settings window edits and saves this.
+/// Everything the player can tune; the settings window edits it and the game saves it. Fields
+/// added after the first version have defaults, so older saved files still load.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     /// Id of the theme (file stem in `assets/themes/`).
     pub theme: String,
+    /// The cards' look, over the theme's.
+    #[serde(default)]
+    pub cards: CardSettings,
+    /// Rules options and questions.
+    #[serde(default)]
+    pub game: GameSettings,
     /// Durations and easing.
     pub animation: AnimationSettings,
     /// Card size and fanning.
@@ -69,6 +76,78 @@ impl Easing {
     }
 }
 
+/// The card back and deck colours, each either the theme's or the player's choice.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardSettings {
+    /// The pattern on the backs (`None`: the theme's).
+    pub back_pattern: Option<crate::theme::BackPattern>,
+    /// The colour of the backs, `#rrggbb` (`None`: the theme's).
+    pub back_colour: Option<String>,
+    /// Four-colour deck (`None`: the theme's choice).
+    pub four_colour: Option<bool>,
+}
+
+/// How many undos a game allows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UndoLimit {
+    /// What the variant's file says.
+    #[default]
+    Variant,
+    /// As many as wanted.
+    Unlimited,
+    /// At most this many per game.
+    Limit(u32),
+}
+
+/// Options of the games the player starts, and the questions the game asks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSettings {
+    /// Ask before a new deal or a restart abandons a game in progress.
+    pub confirm_new_game: bool,
+    /// Discard mode (`None`: the variant's).
+    pub discard: Option<arachne_engine::DiscardMode>,
+    /// Undo limit.
+    pub undo_limit: UndoLimit,
+    /// New deals are ones the solver has proved winnable.
+    pub winnable_only: bool,
+    /// Keep asking the solver, in the background, whether the game can still be won.
+    pub still_winnable: bool,
+}
+
+impl Default for GameSettings {
+    fn default() -> GameSettings {
+        GameSettings {
+            confirm_new_game: true,
+            discard: None,
+            undo_limit: UndoLimit::Variant,
+            winnable_only: false,
+            still_winnable: true,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl GameSettings {
+    /// The options a new game of `variant` gets.
+    pub fn options_for(&self, variant: &arachne_engine::Variant) -> arachne_engine::GameOptions {
+        let mut o = arachne_engine::GameOptions::for_variant(variant);
+        if let Some(d) = self.discard {
+            o.discard = d;
+        }
+        match self.undo_limit {
+            UndoLimit::Variant => {}
+            UndoLimit::Unlimited => o.undo_limit = None,
+            UndoLimit::Limit(n) => o.undo_limit = Some(n),
+        }
+        o
+    }
+}
+
 /// Durations (milliseconds) and easing of every kind of motion.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -76,6 +155,12 @@ impl Easing {
 pub struct AnimationSettings {
     /// No motion at all: cards are placed at once.
     pub instant: bool,
+    /// Deals fly card by card (else the cards appear in place).
+    #[serde(default = "yes")]
+    pub deal_motion: bool,
+    /// Cards turn over (else the face appears at once).
+    #[serde(default = "yes")]
+    pub flip_motion: bool,
     /// Divides every duration (2.0 plays twice as fast).
     pub speed: f32,
     pub easing: Easing,
@@ -141,9 +226,15 @@ pub struct LayoutSettings {
 pub struct SoundSettings {
     /// Sound on or off.
     pub enabled: bool,
-    /// Volume of the effects channel in decibels (0 is full).
+    /// Volume of the table's sounds (pick, drop, flip, deal, invalid) in decibels (0 is full).
     pub effects_volume_db: f32,
+    /// Volume of the fanfares (a completed run, a win) in decibels.
+    #[serde(default)]
+    pub fanfare_volume_db: f32,
 }
+
+/// The key the player's settings are saved under.
+pub const SETTINGS_KEY: &str = "settings";
 
 #[cfg(test)]
 mod tests {

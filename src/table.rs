@@ -13,6 +13,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<Rejected>()
         .add_message::<GameFinished>()
         .init_resource::<GameRecord>()
+        .init_resource::<Watching>()
+        .init_resource::<PendingConfirm>()
         .add_systems(Update, apply_requests.in_set(AppSystems::Apply));
 }
 
@@ -25,6 +27,8 @@ pub struct GameSpec {
     pub seed: u64,
     /// How the deal number maps to a shuffle.
     pub numbering: Numbering,
+    /// Discard mode, undo limit and scoring.
+    pub options: GameOptions,
 }
 
 impl GameSpec {
@@ -37,17 +41,13 @@ impl GameSpec {
                 variant: v.clone(),
                 seed,
                 numbering,
+                options: GameOptions::for_variant(v),
             })
     }
 
     /// Starts the game this spec describes.
     pub fn start(&self) -> Result<Game, DealError> {
-        Game::new(
-            &self.variant,
-            self.seed,
-            self.numbering,
-            GameOptions::for_variant(&self.variant),
-        )
+        Game::new(&self.variant, self.seed, self.numbering, self.options)
     }
 }
 
@@ -58,6 +58,13 @@ pub struct Table {
     pub game: Game,
     /// The deal it started from.
     pub spec: GameSpec,
+}
+
+/// Two tables are equal when they hold the same deal with the same moves played.
+impl PartialEq for Table {
+    fn eq(&self, other: &Table) -> bool {
+        self.spec == other.spec && self.game.history().eq(other.game.history())
+    }
 }
 
 impl Table {
@@ -85,7 +92,37 @@ pub enum Request {
     Restart,
     /// Start a given deal (from the menu).
     NewGame(GameSpec),
+    /// Show this table as it is, without a deal (the replay viewer's jumps, and coming back
+    /// from it); with `deal`, deal it out as a new game.
+    Show {
+        /// The table to show.
+        table: Box<Table>,
+        /// Deal it out (else the cards appear in place).
+        deal: bool,
+    },
+    /// Answer to the question "abandon this game?": go ahead with the waiting request, or drop it.
+    Confirm(bool),
 }
+
+impl Request {
+    /// Whether this request ends the game being played.
+    pub fn ends_game(&self) -> bool {
+        matches!(
+            self,
+            Request::NewDeal | Request::Restart | Request::NewGame(_)
+        )
+    }
+}
+
+/// While set, the table shows a replay or a demo, not the player's game: nothing is counted in
+/// the statistics and nothing is autosaved.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Watching(pub bool);
+
+/// A request that would abandon a game in progress, waiting for the player to confirm it
+/// (when the settings ask for confirmation).
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct PendingConfirm(pub Option<Request>);
 
 /// Why the table changed, with the engine's events in the order to show them.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -107,6 +144,8 @@ pub enum Cause {
     Redo,
     /// A new game started (new deal or restart).
     NewGame,
+    /// A whole table shown in place, without a deal.
+    Shown,
 }
 
 /// A request the rules refused, with the engine's reason.
@@ -127,6 +166,8 @@ pub struct GameFinished {
     pub score: i64,
     /// Moves made.
     pub moves: u32,
+    /// The game, to keep as a replay.
+    pub replay: arachne_engine::Replay,
 }
 
 /// When the current game started, and whether its end was already counted (a win undone and
@@ -137,6 +178,16 @@ pub struct GameRecord {
     pub started: f64,
     /// Its end has been counted.
     pub counted: bool,
+    /// Seconds the game took, once won (the clock stops).
+    pub won_in: Option<u64>,
+}
+
+impl GameRecord {
+    /// Seconds on the game's clock at real time `now`.
+    pub fn clock(&self, now: f64) -> u64 {
+        self.won_in
+            .unwrap_or_else(|| (now - self.started).max(0.0) as u64)
+    }
 }
 
 fn finished(table: &Table, record: &mut GameRecord, now: f64, won: bool) -> Option<GameFinished> {
@@ -144,12 +195,17 @@ fn finished(table: &Table, record: &mut GameRecord, now: f64, won: bool) -> Opti
         return None;
     }
     record.counted = true;
+    let secs = record.clock(now);
+    if won {
+        record.won_in = Some(secs);
+    }
     Some(GameFinished {
         variant: table.spec.variant.id.clone(),
         won,
-        secs: (now - record.started).max(0.0) as u64,
+        secs,
         score: table.game.score(),
         moves: table.game.move_count() as u32,
+        replay: arachne_engine::Replay::of_game(&table.game, table.spec.numbering, table.spec.seed),
     })
 }
 
@@ -160,17 +216,38 @@ fn apply_requests(
     mut rejected: MessageWriter<Rejected>,
     mut ended: MessageWriter<GameFinished>,
     mut record: ResMut<GameRecord>,
+    mut pending: ResMut<PendingConfirm>,
+    watching: Res<Watching>,
+    settings: Res<crate::settings::Settings>,
     time: Res<Time<Real>>,
 ) {
     let now = time.elapsed_secs_f64();
-    for request in requests.read() {
-        if matches!(request, Request::NewDeal | Request::Restart)
+    let queued: Vec<Request> = requests.read().cloned().collect();
+    for request in queued {
+        let request = match request {
+            Request::Confirm(yes) => match pending.0.take() {
+                Some(r) if yes => r,
+                _ => continue,
+            },
+            r if r.ends_game()
+                && settings.game.confirm_new_game
+                && !watching.0
+                && in_progress(&table) =>
+            {
+                // Asked again while a question is open: the newer request replaces it.
+                pending.0 = Some(r);
+                continue;
+            }
+            r => r,
+        };
+        if request.ends_game()
+            && !watching.0
             && !table.game.is_won()
             && let Some(f) = finished(&table, &mut record, now, false)
         {
             ended.write(f);
         }
-        let result = match request {
+        let result = match &request {
             Request::Move(mv) => table
                 .game
                 .apply(*mv)
@@ -186,18 +263,24 @@ fn apply_requests(
                 .redo()
                 .map(|events| (Cause::Redo, events))
                 .map_err(|e| e.to_string()),
-            Request::NewGame(spec) => match Table::new(spec.clone()) {
-                Ok(t) => {
-                    *table = t;
-                    Ok((Cause::NewGame, Vec::new()))
-                }
-                Err(e) => Err(e.to_string()),
-            },
-            Request::NewDeal | Request::Restart => {
-                let mut spec = table.spec.clone();
-                if *request == Request::NewDeal {
+            Request::Show { table: t, deal } => {
+                *table = (**t).clone();
+                Ok((
+                    if *deal { Cause::NewGame } else { Cause::Shown },
+                    Vec::new(),
+                ))
+            }
+            Request::Confirm(_) => continue,
+            Request::NewGame(_) | Request::NewDeal | Request::Restart => {
+                let mut spec = match &request {
+                    Request::NewGame(spec) => spec.clone(),
+                    _ => table.spec.clone(),
+                };
+                if request == Request::NewDeal {
                     spec.seed = next_seed(spec.seed, time.elapsed().as_nanos() as u64);
                 }
+                // The settings' discard mode and undo limit apply from the next game on.
+                spec.options = settings.game.options_for(&spec.variant);
                 match Table::new(spec) {
                     Ok(t) => {
                         *table = t;
@@ -209,13 +292,15 @@ fn apply_requests(
         };
         match result {
             Ok((cause, events)) => {
-                if cause == Cause::NewGame {
+                if cause == Cause::NewGame && !matches!(request, Request::Show { .. }) {
                     *record = GameRecord {
                         started: now,
                         counted: false,
+                        won_in: None,
                     };
                 }
                 if events.contains(&arachne_engine::Event::Won)
+                    && !watching.0
                     && let Some(f) = finished(&table, &mut record, now, true)
                 {
                     ended.write(f);
@@ -227,6 +312,11 @@ fn apply_requests(
             }
         }
     }
+}
+
+/// A game with moves made and not won: leaving it counts as a loss.
+pub fn in_progress(table: &Table) -> bool {
+    table.game.move_count() > 0 && !table.game.is_won()
 }
 
 /// A new deal number in 1..=1e9, different from the last, mixed with the time the game has

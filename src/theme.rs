@@ -1,4 +1,5 @@
 //! Themes: the colours and shapes of the table and cards, from `assets/themes/*.ron`.
+use bevy::color::Mix;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -126,6 +127,33 @@ impl Theme {
             })
     }
 
+    /// The theme the settings ask for: their theme (the default one if it is unknown) with the
+    /// player's card back and deck colours over it. An unusable back colour is ignored.
+    pub fn for_settings(settings: &crate::settings::Settings) -> Theme {
+        let mut theme = Theme::builtin(&settings.theme).unwrap_or_else(|| {
+            warn!("settings: no theme `{}`, using the default", settings.theme);
+            Theme::default()
+        });
+        let cards = &settings.cards;
+        if let Some(p) = cards.back_pattern {
+            theme.back_pattern = p;
+        }
+        if let Some(c) = cards
+            .back_colour
+            .as_deref()
+            .and_then(|c| Srgba::hex(c).ok())
+        {
+            theme.back = c.into();
+            // The accent is a lighter shade of the chosen colour, the border a darker one.
+            theme.back_accent = Color::from(c.mix(&Srgba::WHITE, 0.35));
+            theme.back_border = Color::from(c.mix(&Srgba::BLACK, 0.35));
+        }
+        if let Some(f) = cards.four_colour {
+            theme.four_colour = f;
+        }
+        theme
+    }
+
     /// The colour a suit's ink has in this theme.
     pub fn suit_color(&self, suit: Suit) -> Color {
         match (suit, self.four_colour) {
@@ -174,6 +202,26 @@ mod tests {
         let text = BUILTIN_THEMES[0].1.replace("\"#1c6b3c\"", "\"green\"");
         let e = Theme::from_ron("x", &text, "x.ron").unwrap_err();
         assert!(e.contains("field `table`"), "{e}");
+    }
+
+    #[test]
+    fn the_settings_choices_override_the_theme() {
+        let mut s = crate::settings::Settings::default();
+        assert_eq!(Theme::for_settings(&s), Theme::default());
+        s.theme = "midnight".into();
+        s.cards.back_pattern = Some(BackPattern::Dots);
+        s.cards.back_colour = Some("#123456".into());
+        s.cards.four_colour = Some(false);
+        let t = Theme::for_settings(&s);
+        assert_eq!(t.id, "midnight");
+        assert_eq!(t.back_pattern, BackPattern::Dots);
+        assert_eq!(t.back, Color::from(Srgba::hex("#123456").unwrap()));
+        assert!(!t.four_colour);
+        s.cards.back_colour = Some("nonsense".into());
+        assert_eq!(
+            Theme::for_settings(&s).back,
+            Theme::builtin("midnight").unwrap().back
+        );
     }
 
     #[test]

@@ -1,74 +1,173 @@
-//! The egui overlay: the in-game bar and the menu (variant choice, deal by number). The table
-//! ignores the pointer while egui wants it.
-use arachne_engine::{Numbering, variant};
+//! The egui overlay: the in-game bar (or the replay viewer's controls), the menu, statistics,
+//! settings, replays and help windows, questions and notices. The table ignores the pointer
+//! and keys while egui wants them or a window is open.
+use std::sync::atomic::Ordering;
+
+use arachne_engine::{DiscardMode, Numbering, variant};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui, input::EguiWantsInput};
 
-use crate::input::{Highlights, TableInput};
-use crate::table::{GameSpec, Request, Table};
+use crate::assist::{Ask, Notices, Outlook, Thinking};
+use crate::input::{AskHint, Highlights, TableInput};
+use crate::persist::{self, Saves, Statistics};
+use crate::playback::{Control, Kind, Playback, SPEEDS, open_replay};
+use crate::settings::{Easing, Settings, UndoLimit};
+use crate::table::{GameRecord, GameSpec, PendingConfirm, Request, Table, Watching};
+use crate::theme::{BUILTIN_THEMES, BackPattern};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
-        .init_resource::<Menu>()
+        .init_resource::<Windows>()
         .insert_resource(TableInput(true))
         .add_systems(
             PreUpdate,
             share_pointer.after(bevy_egui::EguiPreUpdateSet::ProcessInput),
         )
-        .add_systems(Update, toggle_menu.before(crate::AppSystems::Input))
-        .add_systems(EguiPrimaryContextPass, (bar, menu));
+        .add_systems(Update, window_keys.before(crate::AppSystems::Input))
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                bar,
+                menu,
+                statistics,
+                settings_window,
+                replays,
+                help,
+                confirm,
+                notices,
+            )
+                .chain(),
+        );
 }
 
-/// The menu's state.
+/// Which windows are open, and the menu's form.
 #[derive(Resource, Debug, Clone)]
-pub struct Menu {
-    /// Whether it is open.
-    pub open: bool,
-    /// The variant chosen in the list.
+pub struct Windows {
+    /// The main menu.
+    pub menu: bool,
+    /// Statistics.
+    pub stats: bool,
+    /// Settings.
+    pub settings: bool,
+    /// Saved replays.
+    pub replays: bool,
+    /// Rules and help.
+    pub help: bool,
+    /// The variant chosen in the menu.
     pub variant: String,
-    /// The deal number typed.
+    /// The deal number typed in the menu.
     pub seed: String,
     /// KPatience numbering.
     pub kpat: bool,
+    /// The variant whose statistics are about to be reset (asking first).
+    pub reset_stats: Option<String>,
+    /// The saved replays, read when the window opens.
+    saved: Option<Vec<persist::SavedReplay>>,
 }
 
-impl Default for Menu {
-    fn default() -> Menu {
-        Menu {
-            open: false,
+impl Default for Windows {
+    fn default() -> Windows {
+        Windows {
+            menu: false,
+            stats: false,
+            settings: false,
+            replays: false,
+            help: false,
             variant: "spider-2suit".into(),
             seed: String::new(),
             kpat: false,
+            reset_stats: None,
+            saved: None,
         }
     }
 }
 
+impl Windows {
+    /// Opens one window by name (`menu`, `stats`, `settings`, `replays`, `help`); false if the
+    /// name is unknown.
+    pub fn open(&mut self, name: &str) -> bool {
+        match name {
+            "menu" => self.menu = true,
+            "stats" | "statistics" => self.stats = true,
+            "settings" => self.settings = true,
+            "replays" => self.replays = true,
+            "help" | "rules" => self.help = true,
+            _ => return false,
+        }
+        true
+    }
+
+    fn any(&self) -> bool {
+        self.menu || self.stats || self.settings || self.replays || self.help
+    }
+}
+
+/// Window names `Windows::open` knows.
+pub const WINDOW_NAMES: &[&str] = &["menu", "stats", "settings", "replays", "help"];
+
 fn share_pointer(
     wants: Option<Res<EguiWantsInput>>,
-    menu: Res<Menu>,
+    windows: Res<Windows>,
+    pending: Res<PendingConfirm>,
     mut input: ResMut<TableInput>,
 ) {
-    let busy = menu.open
+    let busy = windows.any()
+        || pending.0.is_some()
         || wants.is_some_and(|w| w.wants_any_pointer_input() || w.wants_any_keyboard_input());
     input.set_if_neq(TableInput(!busy));
 }
 
-fn toggle_menu(keys: Res<ButtonInput<KeyCode>>, mut menu: ResMut<Menu>, table: Res<Table>) {
-    if keys.just_pressed(KeyCode::Escape) {
-        menu.open = !menu.open;
-        if menu.open {
-            menu.variant = table.spec.variant.id.clone();
+/// Esc opens and closes the menu (or closes the window on top); F1 opens the help.
+fn window_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut windows: ResMut<Windows>,
+    table: Res<Table>,
+    playback: Option<Res<Playback>>,
+    mut pending: ResMut<PendingConfirm>,
+) {
+    if keys.just_pressed(KeyCode::F1) {
+        windows.help = !windows.help;
+    }
+    if !keys.just_pressed(KeyCode::Escape) {
+        return;
+    }
+    if pending.0.is_some() {
+        pending.0 = None;
+    } else if windows.reset_stats.is_some() {
+        windows.reset_stats = None;
+    } else if windows.settings || windows.stats || windows.replays || windows.help {
+        windows.settings = false;
+        windows.stats = false;
+        windows.replays = false;
+        windows.help = false;
+    } else if playback.is_some_and(|p| p.kind.watching()) && !windows.menu {
+        // The viewer closes with Esc (its own key handler).
+    } else {
+        windows.menu = !windows.menu;
+        if windows.menu {
+            windows.variant = table.spec.variant.id.clone();
         }
     }
+}
+
+fn clock(secs: u64) -> String {
+    format!("{}:{:02}", secs / 60, secs % 60)
 }
 
 fn bar(
     mut contexts: EguiContexts,
     table: Res<Table>,
+    record: Res<GameRecord>,
+    time: Res<Time<Real>>,
     highlights: Res<Highlights>,
-    mut menu: ResMut<Menu>,
+    outlook: Res<Outlook>,
+    thinking: Option<Res<Thinking>>,
+    playback: Option<Res<Playback>>,
+    mut windows: ResMut<Windows>,
     mut requests: MessageWriter<Request>,
-    mut keys: ResMut<ButtonInput<KeyCode>>,
+    mut hints: MessageWriter<AskHint>,
+    mut asks: MessageWriter<Ask>,
+    mut controls: MessageWriter<Control>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &table.game;
@@ -76,20 +175,49 @@ fn bar(
         .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -6.0))
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
+                if let Some(p) = playback.as_deref().filter(|p| p.kind.watching()) {
+                    viewer_controls(ui, p, &mut controls);
+                    return;
+                }
                 ui.horizontal(|ui| {
                     ui.label(format!(
-                        "{}  ·  deal {}  ·  moves {}  ·  score {}  ·  deals left {}",
+                        "{} · deal {}  ·  score {}  ·  moves {}  ·  time {}  ·  deals left {}",
                         table.spec.variant.name,
                         table.spec.seed,
-                        game.move_count(),
                         game.score(),
+                        game.move_count(),
+                        clock(record.clock(time.elapsed_secs_f64())),
                         game.position().deals_left()
                     ));
                     ui.separator();
-                    if ui
-                        .add_enabled(game.can_undo(), egui::Button::new("Undo"))
-                        .clicked()
-                    {
+                    outlook_label(ui, &outlook);
+                    ui.separator();
+                    if let Some(t) = thinking.as_deref() {
+                        let tried = t.tried.load(Ordering::Relaxed);
+                        ui.spinner();
+                        if t.job == crate::assist::Job::WinnableDeal {
+                            ui.label(format!("{} ({tried} tried)", t.job.describe()));
+                        } else {
+                            ui.label(t.job.describe());
+                        }
+                        if ui.button("Cancel").clicked() {
+                            asks.write(Ask::Cancel);
+                        }
+                        return;
+                    }
+                    if playback.is_some() {
+                        ui.label("Auto-completing…");
+                        if ui.button("Stop").clicked() {
+                            controls.write(Control::Close);
+                        }
+                        return;
+                    }
+                    let undo = ui.add_enabled(game.can_undo(), egui::Button::new("Undo"));
+                    let undo = match game.undos_left() {
+                        Some(n) => undo.on_hover_text(format!("{n} undos left")),
+                        None => undo,
+                    };
+                    if undo.clicked() {
                         requests.write(Request::Undo);
                     }
                     if ui
@@ -99,17 +227,27 @@ fn bar(
                         requests.write(Request::Redo);
                     }
                     let hint = if highlights.thinking {
-                        "Thinking..."
+                        "Thinking…"
                     } else {
                         "Hint"
                     };
-                    if ui.button(hint).clicked() {
-                        // The same path as the H key.
-                        keys.press(KeyCode::KeyH);
+                    if ui
+                        .add_enabled(!game.is_won(), egui::Button::new(hint))
+                        .clicked()
+                    {
+                        hints.write(AskHint);
+                    }
+                    let can_finish = !game.is_won() && *outlook != Outlook::Lost;
+                    if ui
+                        .add_enabled(can_finish, egui::Button::new("Auto-complete"))
+                        .on_hover_text("The solver plays the rest of the game (A)")
+                        .clicked()
+                    {
+                        asks.write(Ask::AutoComplete);
                     }
                     if ui.button("Menu").clicked() {
-                        menu.open = true;
-                        menu.variant = table.spec.variant.id.clone();
+                        windows.menu = true;
+                        windows.variant = table.spec.variant.id.clone();
                     }
                 });
             });
@@ -117,13 +255,105 @@ fn bar(
     Ok(())
 }
 
+fn outlook_label(ui: &mut egui::Ui, outlook: &Outlook) {
+    let (text, colour, tip) = match outlook {
+        Outlook::Off => return,
+        Outlook::Checking => (
+            "checking…",
+            egui::Color32::GRAY,
+            "The solver is looking at this position",
+        ),
+        Outlook::Winnable(_) => (
+            "winnable",
+            egui::Color32::from_rgb(90, 200, 110),
+            "The solver found a way to win from here",
+        ),
+        Outlook::Lost => (
+            "not winnable any more",
+            egui::Color32::from_rgb(230, 100, 90),
+            "Every line from here was searched: undo to find another way",
+        ),
+        Outlook::Unknown => (
+            "unknown",
+            egui::Color32::from_rgb(220, 190, 90),
+            "The solver ran out of time on this position",
+        ),
+    };
+    ui.colored_label(colour, text).on_hover_text(tip);
+}
+
+fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter<Control>) {
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new(p.kind.title()).strong());
+        ui.separator();
+        if ui.button("⏮").on_hover_text("To the deal (Home)").clicked() {
+            controls.write(Control::ToStart);
+        }
+        if ui
+            .add_enabled(p.at > 0, egui::Button::new("◀"))
+            .on_hover_text("One move back (Left)")
+            .clicked()
+        {
+            controls.write(Control::StepBack);
+        }
+        let play = if p.playing { "⏸ Pause" } else { "▶ Play" };
+        if ui.button(play).on_hover_text("Space").clicked() {
+            controls.write(Control::Toggle);
+        }
+        if ui
+            .add_enabled(!p.at_end(), egui::Button::new("▶|"))
+            .on_hover_text("One move forward (Right)")
+            .clicked()
+        {
+            controls.write(Control::StepForward);
+        }
+        if ui.button("⏭").on_hover_text("To the end (End)").clicked() {
+            controls.write(Control::ToEnd);
+        }
+        ui.separator();
+        let mut speed = p.speed;
+        egui::ComboBox::from_id_salt("speed")
+            .selected_text(format!("{}×", p.speed))
+            .width(60.0)
+            .show_ui(ui, |ui| {
+                for s in SPEEDS {
+                    ui.selectable_value(&mut speed, s, format!("{s}×"));
+                }
+            });
+        if speed != p.speed {
+            controls.write(Control::Speed(speed));
+        }
+        ui.separator();
+        let mut at = p.at;
+        let total = p.moves.len();
+        let slider = egui::Slider::new(&mut at, 0..=total)
+            .show_value(false)
+            .trailing_fill(true);
+        if ui.add(slider).changed() {
+            controls.write(Control::Seek(at));
+        }
+        ui.label(format!("move {} of {}", p.at, total));
+        ui.separator();
+        if ui.button("Close").on_hover_text("Esc").clicked() {
+            controls.write(Control::Close);
+        }
+    });
+}
+
 fn menu(
     mut contexts: EguiContexts,
     table: Res<Table>,
-    mut menu: ResMut<Menu>,
+    time: Res<Time<Real>>,
+    mut windows: ResMut<Windows>,
+    mut settings: ResMut<Settings>,
+    mut save_settings: ResMut<persist::SaveSettings>,
+    thinking: Option<Res<Thinking>>,
+    watching: Res<Watching>,
     mut requests: MessageWriter<Request>,
+    mut asks: MessageWriter<Ask>,
+    mut controls: MessageWriter<Control>,
 ) -> Result {
-    if !menu.open {
+    if !windows.menu {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -131,74 +361,636 @@ fn menu(
     egui::Window::new("Arachne")
         .collapsible(false)
         .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, -20.0))
         .open(&mut open)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 if ui.button("Continue").clicked() {
-                    menu.open = false;
+                    windows.menu = false;
                 }
-                if ui.button("Restart this deal").clicked() {
+                if ui
+                    .add_enabled(!watching.0, egui::Button::new("Restart this deal"))
+                    .clicked()
+                {
                     requests.write(Request::Restart);
-                    menu.open = false;
+                    windows.menu = false;
+                }
+                if ui
+                    .add_enabled(
+                        !watching.0 && thinking.is_none(),
+                        egui::Button::new("Watch the solver play it"),
+                    )
+                    .on_hover_text("A demo of this deal from the start")
+                    .clicked()
+                {
+                    asks.write(Ask::Demo);
+                    windows.menu = false;
+                }
+                if ui
+                    .add_enabled(
+                        !watching.0 && table.game.move_count() > 0,
+                        egui::Button::new("Replay this game"),
+                    )
+                    .clicked()
+                {
+                    let history: Vec<_> = table.game.history().collect();
+                    if let Ok(start) = crate::playback::watch_table(&table.spec) {
+                        controls.write(Control::Open {
+                            kind: Kind::History,
+                            start: Box::new(start),
+                            moves: history,
+                            at: 0,
+                            playing: true,
+                        });
+                    }
+                    windows.menu = false;
                 }
             });
             ui.separator();
-            ui.heading("Variant");
-            for v in variant::builtin() {
-                let selected = menu.variant == v.id;
-                let text = format!("{}  ({:?})", v.name, v.difficulty);
-                if ui.selectable_label(selected, text).clicked() {
-                    menu.variant = v.id.clone();
+            ui.heading("New game");
+            egui::Grid::new("variants").striped(true).show(ui, |ui| {
+                for v in variant::builtin() {
+                    let selected = windows.variant == v.id;
+                    if ui.selectable_label(selected, v.name.as_str()).clicked() {
+                        windows.variant = v.id.clone();
+                    }
+                    ui.label(format!("{:?}", v.difficulty));
+                    ui.end_row();
                 }
-                if selected {
-                    ui.label(egui::RichText::new(&v.description).small());
+            });
+            if let Some(v) = variant::builtin().iter().find(|v| v.id == windows.variant) {
+                ui.label(egui::RichText::new(&v.description).italics());
+            }
+            ui.horizontal(|ui| {
+                ui.label("Deal number");
+                ui.add(
+                    egui::TextEdit::singleline(&mut windows.seed)
+                        .desired_width(110.0)
+                        .hint_text("random"),
+                );
+                ui.checkbox(&mut windows.kpat, "KPatience numbering");
+            });
+            let mut winnable = settings.game.winnable_only;
+            ui.checkbox(&mut winnable, "Winnable deals only")
+                .on_hover_text("Random deals are ones the solver has won (a few seconds at most)");
+            if winnable != settings.game.winnable_only {
+                settings.game.winnable_only = winnable;
+                save_settings.soon();
+            }
+            let seed = windows.seed.trim().to_string();
+            let numbering = if windows.kpat {
+                Numbering::Kpat
+            } else {
+                Numbering::Arachne
+            };
+            let typed = if seed.is_empty() {
+                Ok(None)
+            } else {
+                seed.parse::<u64>()
+                    .map(Some)
+                    .map_err(|_| format!("`{seed}` is not a deal number"))
+            };
+            let spec = typed.and_then(|typed| {
+                let seed = typed.unwrap_or_else(|| {
+                    crate::table::next_seed(table.spec.seed, time.elapsed().as_nanos() as u64)
+                });
+                let mut spec = GameSpec::builtin(&windows.variant, seed, numbering)
+                    .ok_or_else(|| format!("no variant `{}`", windows.variant))?;
+                spec.options = settings.game.options_for(&spec.variant);
+                spec.start().map_err(|e| e.to_string())?;
+                Ok((spec, typed.is_none()))
+            });
+            if let Err(e) = &spec {
+                ui.colored_label(egui::Color32::LIGHT_RED, e);
+            }
+            let label = match &spec {
+                Ok((_, true)) if winnable => "Deal a winnable game",
+                _ => "Deal",
+            };
+            if ui
+                .add_enabled(
+                    spec.is_ok() && !watching.0 && thinking.is_none(),
+                    egui::Button::new(label),
+                )
+                .clicked()
+                && let Ok((spec, random)) = spec
+            {
+                if random && winnable {
+                    asks.write(Ask::WinnableDeal(spec));
+                } else {
+                    requests.write(Request::NewGame(spec));
                 }
+                windows.menu = false;
             }
             ui.separator();
             ui.horizontal(|ui| {
-                ui.label("Deal number");
-                ui.add(egui::TextEdit::singleline(&mut menu.seed).desired_width(110.0).hint_text("random"));
-                ui.checkbox(&mut menu.kpat, "KPatience numbering");
-            });
-            let seed = menu.seed.trim();
-            let parsed = if seed.is_empty() {
-                Ok(None)
-            } else {
-                seed.parse::<u64>().map(Some).map_err(|_| format!("`{seed}` is not a deal number"))
-            };
-            let numbering = if menu.kpat { Numbering::Kpat } else { Numbering::Arachne };
-            let spec = parsed.and_then(|seed| {
-                let seed = seed.unwrap_or_else(|| crate::table::next_seed(table.spec.seed, ctx_time(ui)));
-                let spec = GameSpec::builtin(&menu.variant, seed, numbering)
-                    .ok_or_else(|| format!("no variant `{}`", menu.variant))?;
-                spec.start().map_err(|e| e.to_string())?;
-                Ok(spec)
-            });
-            match &spec {
-                Ok(_) => {}
-                Err(e) => {
-                    ui.colored_label(egui::Color32::LIGHT_RED, e);
+                if ui.button("Statistics").clicked() {
+                    windows.stats = true;
                 }
-            }
-            if ui.add_enabled(spec.is_ok(), egui::Button::new("New game")).clicked()
-                && let Ok(spec) = spec
-            {
-                requests.write(Request::NewGame(spec));
-                menu.open = false;
-            }
-            ui.separator();
-            ui.label(
-                "Drag a run or click it; D deals, Ctrl+Z undoes, Ctrl+Y redoes, H hints, N deals anew, Esc opens this menu.",
-            );
+                if ui.button("Settings").clicked() {
+                    windows.settings = true;
+                }
+                if ui.button("Replays").clicked() {
+                    windows.replays = true;
+                    windows.saved = None;
+                }
+                if ui.button("Rules and help").clicked() {
+                    windows.help = true;
+                }
+            });
         });
     if !open {
-        menu.open = false;
+        windows.menu = false;
     }
     Ok(())
 }
 
-/// Nanoseconds of egui's clock, to vary a random deal number.
-fn ctx_time(ui: &egui::Ui) -> u64 {
-    (ui.input(|i| i.time) * 1e9) as u64
+fn statistics(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    mut stats: ResMut<Statistics>,
+    saves: Option<Res<Saves>>,
+    mut notices: ResMut<Notices>,
+) -> Result {
+    if !windows.stats {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let mut reset = None;
+    egui::Window::new("Statistics")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, -20.0))
+        .open(&mut open)
+        .show(ctx, |ui| {
+            egui::Grid::new("stats")
+                .striped(true)
+                .spacing([14.0, 4.0])
+                .show(ui, |ui| {
+                    for h in [
+                        "Variant",
+                        "Played",
+                        "Won",
+                        "Win %",
+                        "Streak",
+                        "Best streak",
+                        "Losses in a row",
+                        "Best time",
+                        "Best score",
+                        "Fewest moves",
+                        "",
+                    ] {
+                        ui.strong(h);
+                    }
+                    ui.end_row();
+                    for v in variant::builtin() {
+                        let s = stats.variants.get(&v.id).cloned().unwrap_or_default();
+                        ui.label(v.name.as_str());
+                        ui.label(s.played.to_string());
+                        ui.label(s.won.to_string());
+                        ui.label(if s.played == 0 {
+                            "–".to_string()
+                        } else {
+                            format!("{:.0}%", s.win_percent())
+                        });
+                        ui.label(s.current_streak.to_string());
+                        ui.label(s.best_streak.to_string());
+                        ui.label(s.current_loss_streak.to_string());
+                        ui.label(s.best_time_secs.map_or("–".into(), clock));
+                        ui.label(s.best_score.map_or("–".into(), |x| x.to_string()));
+                        ui.label(s.fewest_moves.map_or("–".into(), |x| x.to_string()));
+                        if windows.reset_stats.as_deref() == Some(v.id.as_str()) {
+                            ui.horizontal(|ui| {
+                                ui.label("Reset?");
+                                if ui.button("Yes, reset").clicked() {
+                                    reset = Some(v.id.clone());
+                                }
+                                if ui.button("No").clicked() {
+                                    windows.reset_stats = None;
+                                }
+                            });
+                        } else if ui
+                            .add_enabled(s.played > 0, egui::Button::new("Reset…"))
+                            .clicked()
+                        {
+                            windows.reset_stats = Some(v.id.clone());
+                        }
+                        ui.end_row();
+                    }
+                });
+            ui.label("A game counts when it is won, or left for another after at least one move.");
+        });
+    if let Some(id) = reset {
+        stats.variants.remove(&id);
+        windows.reset_stats = None;
+        if let Some(saves) = saves
+            && let Err(e) = persist::save(saves.0.as_ref(), persist::STATS_KEY, &*stats)
+        {
+            notices.push(format!("Could not save the statistics: {e}"));
+        }
+    }
+    if !open {
+        windows.stats = false;
+        windows.reset_stats = None;
+    }
+    Ok(())
+}
+
+fn settings_window(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    mut settings: ResMut<Settings>,
+    mut save_settings: ResMut<persist::SaveSettings>,
+) -> Result {
+    if !windows.settings {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let mut s = settings.clone();
+    egui::Window::new("Settings")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-12.0, 12.0))
+        .open(&mut open)
+        .show(ctx, |ui| {
+            ui.heading("Look");
+            egui::Grid::new("look").num_columns(2).show(ui, |ui| {
+                ui.label("Theme");
+                egui::ComboBox::from_id_salt("theme")
+                    .selected_text(theme_name(&s.theme))
+                    .show_ui(ui, |ui| {
+                        for (id, _) in BUILTIN_THEMES {
+                            ui.selectable_value(&mut s.theme, id.to_string(), theme_name(id));
+                        }
+                    });
+                ui.end_row();
+                ui.label("Card back");
+                egui::ComboBox::from_id_salt("back")
+                    .selected_text(match s.cards.back_pattern {
+                        None => "Theme's".to_string(),
+                        Some(p) => format!("{p:?}"),
+                    })
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut s.cards.back_pattern, None, "Theme's");
+                        for p in [BackPattern::Plain, BackPattern::Lattice, BackPattern::Dots] {
+                            ui.selectable_value(
+                                &mut s.cards.back_pattern,
+                                Some(p),
+                                format!("{p:?}"),
+                            );
+                        }
+                    });
+                ui.end_row();
+                ui.label("Back colour");
+                ui.horizontal(|ui| {
+                    let mut own = s.cards.back_colour.is_some();
+                    ui.checkbox(&mut own, "own colour");
+                    if own {
+                        let mut rgb = s
+                            .cards
+                            .back_colour
+                            .as_deref()
+                            .and_then(hex_rgb)
+                            .unwrap_or([40, 70, 140]);
+                        ui.color_edit_button_srgb(&mut rgb);
+                        s.cards.back_colour =
+                            Some(format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2]));
+                    } else {
+                        s.cards.back_colour = None;
+                    }
+                });
+                ui.end_row();
+                ui.label("Deck");
+                egui::ComboBox::from_id_salt("colours")
+                    .selected_text(match s.cards.four_colour {
+                        None => "Theme's",
+                        Some(false) => "Two colours",
+                        Some(true) => "Four colours",
+                    })
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut s.cards.four_colour, None, "Theme's");
+                        ui.selectable_value(&mut s.cards.four_colour, Some(false), "Two colours");
+                        ui.selectable_value(&mut s.cards.four_colour, Some(true), "Four colours");
+                    });
+                ui.end_row();
+            });
+            ui.separator();
+            ui.heading("Motion");
+            egui::Grid::new("motion").num_columns(2).show(ui, |ui| {
+                let a = &mut s.animation;
+                ui.label("Speed");
+                ui.add(
+                    egui::Slider::new(&mut a.speed, 0.25..=4.0)
+                        .logarithmic(true)
+                        .suffix("×"),
+                );
+                ui.end_row();
+                ui.label("Easing");
+                egui::ComboBox::from_id_salt("easing")
+                    .selected_text(format!("{:?}", a.easing))
+                    .show_ui(ui, |ui| {
+                        for e in [
+                            Easing::Linear,
+                            Easing::QuadraticOut,
+                            Easing::QuadraticInOut,
+                            Easing::CubicOut,
+                            Easing::CubicInOut,
+                            Easing::QuarticOut,
+                            Easing::SineInOut,
+                            Easing::BackOut,
+                        ] {
+                            ui.selectable_value(&mut a.easing, e, format!("{e:?}"));
+                        }
+                    });
+                ui.end_row();
+                ui.label("Effects");
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut a.deal_motion, "deals fly");
+                    ui.checkbox(&mut a.flip_motion, "cards turn");
+                    ui.checkbox(&mut a.celebration, "win cascade");
+                    ui.checkbox(&mut a.instant, "no motion at all");
+                });
+                ui.end_row();
+            });
+            ui.separator();
+            ui.heading("Sound");
+            egui::Grid::new("sound").num_columns(2).show(ui, |ui| {
+                ui.label("Sound");
+                ui.checkbox(&mut s.sound.enabled, "on");
+                ui.end_row();
+                ui.label("Table sounds");
+                volume(ui, &mut s.sound.effects_volume_db);
+                ui.end_row();
+                ui.label("Fanfares");
+                volume(ui, &mut s.sound.fanfare_volume_db);
+                ui.end_row();
+            });
+            ui.separator();
+            ui.heading("Games");
+            egui::Grid::new("games").num_columns(2).show(ui, |ui| {
+                let g = &mut s.game;
+                ui.label("Completed runs");
+                egui::ComboBox::from_id_salt("discard")
+                    .selected_text(match g.discard {
+                        None => "As the variant says",
+                        Some(DiscardMode::Automatic) => "Leave by themselves",
+                        Some(DiscardMode::Manual) => "Removed by hand",
+                    })
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut g.discard, None, "As the variant says");
+                        ui.selectable_value(
+                            &mut g.discard,
+                            Some(DiscardMode::Automatic),
+                            "Leave by themselves",
+                        );
+                        ui.selectable_value(
+                            &mut g.discard,
+                            Some(DiscardMode::Manual),
+                            "Removed by hand",
+                        );
+                    });
+                ui.end_row();
+                ui.label("Undo");
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut g.undo_limit, UndoLimit::Variant, "variant's");
+                    ui.selectable_value(&mut g.undo_limit, UndoLimit::Unlimited, "unlimited");
+                    let mut n = match g.undo_limit {
+                        UndoLimit::Limit(n) => n,
+                        _ => 3,
+                    };
+                    let limited = matches!(g.undo_limit, UndoLimit::Limit(_));
+                    if ui.selectable_label(limited, "at most").clicked() || limited {
+                        ui.add(egui::DragValue::new(&mut n).range(0..=999));
+                        g.undo_limit = UndoLimit::Limit(n);
+                    }
+                });
+                ui.end_row();
+                ui.label("Questions");
+                ui.checkbox(&mut g.confirm_new_game, "ask before abandoning a game");
+                ui.end_row();
+                ui.label("Solver");
+                ui.checkbox(
+                    &mut g.still_winnable,
+                    "tell me whether the game is still winnable",
+                );
+                ui.end_row();
+            });
+            ui.label(
+                egui::RichText::new("Discard mode and undo limit apply from the next game.")
+                    .small(),
+            );
+            if ui.button("Restore the defaults").clicked() {
+                s = Settings::default();
+            }
+        });
+    if s != *settings {
+        *settings = s;
+        save_settings.soon();
+    }
+    if !open {
+        windows.settings = false;
+    }
+    Ok(())
+}
+
+/// A volume slider in percent, kept in decibels.
+fn volume(ui: &mut egui::Ui, db: &mut f32) {
+    let mut percent = if *db <= -60.0 {
+        0.0
+    } else {
+        100.0 * 10f32.powf(*db / 20.0)
+    };
+    if ui
+        .add(egui::Slider::new(&mut percent, 0.0..=100.0).suffix("%"))
+        .changed()
+    {
+        *db = if percent <= 0.5 {
+            -80.0
+        } else {
+            20.0 * (percent / 100.0).log10()
+        };
+    }
+}
+
+fn hex_rgb(hex: &str) -> Option<[u8; 3]> {
+    let c = Srgba::hex(hex).ok()?.to_u8_array();
+    Some([c[0], c[1], c[2]])
+}
+
+fn theme_name(id: &str) -> String {
+    crate::theme::Theme::builtin(id).map_or_else(|| id.to_string(), |t| t.name)
+}
+
+fn replays(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    saves: Option<Res<Saves>>,
+    table: Res<Table>,
+    watching: Res<Watching>,
+    mut controls: MessageWriter<Control>,
+    mut notices: ResMut<Notices>,
+) -> Result {
+    if !windows.replays {
+        return Ok(());
+    }
+    if windows.saved.is_none() {
+        windows.saved = Some(
+            saves
+                .as_ref()
+                .map(|s| persist::saved_replays(s.0.as_ref()))
+                .unwrap_or_default(),
+        );
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let mut chosen = None;
+    egui::Window::new("Replays")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, -20.0))
+        .open(&mut open)
+        .show(ctx, |ui| {
+            if !watching.0
+                && table.game.move_count() > 0
+                && ui.button("Watch this game from the deal").clicked()
+                && let Ok(start) = crate::playback::watch_table(&table.spec)
+            {
+                controls.write(Control::Open {
+                    kind: Kind::History,
+                    start: Box::new(start),
+                    moves: table.game.history().collect(),
+                    at: 0,
+                    playing: true,
+                });
+                windows.replays = false;
+            }
+            ui.separator();
+            let saved = windows.saved.as_deref().unwrap_or_default();
+            if saved.is_empty() {
+                ui.label("Finished games are kept here (the last 50).");
+            }
+            egui::ScrollArea::vertical()
+                .max_height(360.0)
+                .show(ui, |ui| {
+                    egui::Grid::new("replays").striped(true).show(ui, |ui| {
+                        for r in saved {
+                            let name = variant::builtin()
+                                .iter()
+                                .find(|v| v.id == r.replay.variant)
+                                .map_or(r.replay.variant.clone(), |v| v.name.clone());
+                            let title = format!(
+                                "{name}, deal {}: {} in {} moves",
+                                r.replay.seed,
+                                if r.won { "won" } else { "lost" },
+                                r.replay.moves.len()
+                            );
+                            ui.label(title.as_str());
+                            if ui.button("Watch").clicked() {
+                                chosen = Some((r.replay.clone(), title));
+                            }
+                            ui.end_row();
+                        }
+                    });
+                });
+        });
+    if let Some((replay, title)) = chosen {
+        match open_replay(&replay, title, None) {
+            Ok(c) => {
+                controls.write(c);
+                windows.replays = false;
+                windows.menu = false;
+            }
+            Err(e) => notices.push(format!("This replay cannot be shown: {e}")),
+        }
+    }
+    if !open {
+        windows.replays = false;
+    }
+    Ok(())
+}
+
+fn help(mut contexts: EguiContexts, mut windows: ResMut<Windows>, table: Res<Table>) -> Result {
+    if !windows.help {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let v = &table.spec.variant;
+    egui::Window::new(format!("Rules: {}", v.name))
+        .collapsible(false)
+        .resizable(false)
+        .default_width(520.0)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, -20.0))
+        .open(&mut open)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(440.0)
+                .show(ui, |ui| {
+                    ui.set_max_width(520.0);
+                    for (title, text) in crate::rules::rules(v) {
+                        ui.strong(title);
+                        ui.label(text);
+                        ui.add_space(4.0);
+                    }
+                    ui.separator();
+                    ui.strong("Controls");
+                    egui::Grid::new("controls").striped(true).show(ui, |ui| {
+                        for (keys, what) in crate::rules::CONTROLS {
+                            ui.label(*keys);
+                            ui.label(*what);
+                            ui.end_row();
+                        }
+                    });
+                });
+        });
+    if !open {
+        windows.help = false;
+    }
+    Ok(())
+}
+
+fn confirm(
+    mut contexts: EguiContexts,
+    pending: Res<PendingConfirm>,
+    mut requests: MessageWriter<Request>,
+) -> Result {
+    if pending.0.is_none() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Abandon this game?")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            ui.label("The game in progress will count as a loss in the statistics.");
+            ui.horizontal(|ui| {
+                if ui.button("Abandon it").clicked() {
+                    requests.write(Request::Confirm(true));
+                }
+                if ui.button("Keep playing").clicked() {
+                    requests.write(Request::Confirm(false));
+                }
+            });
+        });
+    Ok(())
+}
+
+fn notices(mut contexts: EguiContexts, notices: Res<Notices>) -> Result {
+    if notices.0.is_empty() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new(egui::Id::new("notices"))
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 10.0))
+        .show(ctx, |ui| {
+            for (text, _) in &notices.0 {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(text);
+                });
+            }
+        });
+    Ok(())
 }

@@ -16,6 +16,7 @@ use crate::table::{Cause, Table, TableChanged};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Piles>()
+        .init_resource::<MotionScale>()
         .init_resource::<PendingSounds>()
         .add_message::<Relayout>()
         // Present with a window; added here too so the headless logic runs without one.
@@ -140,6 +141,33 @@ pub struct PendingSounds(pub Vec<(f32, PlaySfx)>);
 #[derive(Resource, Default, Debug)]
 pub struct Celebrating(pub bool);
 
+/// Speeds all motion up (or down) on top of the settings: the replay viewer's speed.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct MotionScale(pub f32);
+
+impl Default for MotionScale {
+    fn default() -> MotionScale {
+        MotionScale(1.0)
+    }
+}
+
+/// The settings as the motion uses them: the player's per-effect choices (no deal motion, no
+/// flips) and the viewer's speed applied.
+pub fn motion_settings(settings: &Settings, scale: f32) -> Settings {
+    let mut s = settings.clone();
+    let a = &mut s.animation;
+    a.speed *= scale.max(0.05);
+    if !a.deal_motion {
+        a.deal_ms = 0;
+        a.deal_stagger_ms = 0;
+        a.initial_deal_stagger_ms = 0;
+    }
+    if !a.flip_motion {
+        a.flip_ms = 0;
+    }
+    s
+}
+
 fn window_size(window: &Query<&Window, With<PrimaryWindow>>) -> Vec2 {
     window
         .single()
@@ -179,25 +207,31 @@ fn show_changes(
     mut changes: MessageReader<TableChanged>,
     table: Res<Table>,
     settings: Res<Settings>,
+    scale: Res<MotionScale>,
     mut piles: ResMut<Piles>,
     window: Query<&Window, With<PrimaryWindow>>,
     mut cards: Query<(Entity, &mut CardView, &mut CardPose, Has<TweenAnim>)>,
     mut sounds: ResMut<PendingSounds>,
     mut celebrating: ResMut<Celebrating>,
 ) {
+    if changes.is_empty() {
+        return;
+    }
+    let settings = &motion_settings(&settings, scale.0);
     for change in changes.read() {
         // Input during an animation finishes the running tweens at once (no card is ever
         // fought over by two tweens), then the new events animate from the table at rest.
-        settle(&mut commands, &piles, &mut cards, &settings, &window);
+        settle(&mut commands, &piles, &mut cards, settings, &window);
         sounds.0.clear();
         celebrating.0 = false;
-        let (plan, layout) = if change.cause == Cause::NewGame {
+        let (plan, layout) = if matches!(change.cause, Cause::NewGame | Cause::Shown) {
             for (e, ..) in cards.iter() {
                 commands.entity(e).despawn();
             }
-            new_game(&mut commands, &table, &settings, &mut piles, &window)
+            let deal = change.cause == Cause::NewGame;
+            new_game(&mut commands, &table, settings, &mut piles, &window, deal)
         } else {
-            plan_events(&change.events, &mut piles, &mut cards, &settings, &window)
+            plan_events(&change.events, &mut piles, &mut cards, settings, &window)
         };
         if plan.celebrate_at.is_some()
             && settings.animation.celebration
@@ -293,14 +327,15 @@ impl Plan {
     }
 }
 
-/// Spawns the cards of a new game at the stock and plans the initial deal; returns the plan
-/// and the layout of the dealt table.
+/// Spawns the cards of a new game at the stock and plans the initial deal (or, without `deal`,
+/// spawns every card where it rests); returns the plan and the layout of the dealt table.
 fn new_game(
     commands: &mut Commands,
     table: &Table,
     settings: &Settings,
     piles: &mut Piles,
     window: &Query<&Window, With<PrimaryWindow>>,
+    animate_deal: bool,
 ) -> (Plan, Layout) {
     let position = table.game.position();
     let a = &settings.animation;
@@ -381,19 +416,25 @@ fn new_game(
                 .enumerate()
                 .map(|(i, &card)| {
                     let up = i >= col.face_down();
-                    spawn(
-                        card,
-                        PileId::Column(c as u8),
-                        i,
-                        up,
-                        stock_spot + Vec3::Z * (rows * c + i) as f32 * 0.001,
-                        false,
-                    )
+                    let pile = PileId::Column(c as u8);
+                    if animate_deal {
+                        let at = stock_spot + Vec3::Z * (rows * c + i) as f32 * 0.001;
+                        spawn(card, pile, i, up, at, false)
+                    } else {
+                        spawn(
+                            card,
+                            pile,
+                            i,
+                            up,
+                            layout.position(&final_shape, pile, i),
+                            up,
+                        )
+                    }
                 })
                 .collect()
         })
         .collect();
-    for row in 0..rows {
+    for row in (0..rows).filter(|_| animate_deal) {
         for (c, col) in columns.iter().enumerate() {
             let Some(&e) = col.get(row) else { continue };
             let to = layout.position(&final_shape, PileId::Column(c as u8), row);

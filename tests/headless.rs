@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use arachne::layout::{Layout, PileId};
-use arachne::table::{GameSpec, Request, Table};
+use arachne::table::{GameSpec, PendingConfirm, Request, Table};
 use arachne::view::{CardPose, CardView, Piles, PlaySfx};
 use arachne::{audio::Sfx, logic_plugin};
 use arachne_engine::{Move, Numbering, variant};
@@ -293,7 +293,18 @@ fn new_deal_and_restart_respawn_the_table() {
     assert_matches_engine(&mut app);
     let mv = first_transfer(&app);
     request(&mut app, Request::Move(mv));
+    // A game in progress is not abandoned without asking (the shipped settings ask).
     request(&mut app, Request::Restart);
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 1);
+    assert_eq!(
+        app.world().resource::<PendingConfirm>().0,
+        Some(Request::Restart)
+    );
+    request(&mut app, Request::Confirm(false));
+    assert_eq!(app.world().resource::<PendingConfirm>().0, None);
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 1);
+    request(&mut app, Request::Restart);
+    request(&mut app, Request::Confirm(true));
     assert_eq!(app.world().resource::<Table>().game.move_count(), 0);
     run_to_rest(&mut app);
     assert_matches_engine(&mut app);
@@ -413,6 +424,7 @@ fn statistics_count_a_win_once_and_an_abandoned_game_as_a_loss() {
     let moves = app.world().resource::<Table>().game.legal_moves();
     request(&mut app, Request::Move(moves[0]));
     request(&mut app, Request::NewDeal);
+    request(&mut app, Request::Confirm(true));
     let s = app.world().resource::<Statistics>().variants["will-o-the-wisp"].clone();
     assert_eq!(
         (s.played, s.won, s.current_streak, s.current_loss_streak),

@@ -1,10 +1,12 @@
 //! Saving and loading: every way an entry can be unusable, and a process killed mid-save.
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::Arc;
 use std::time::Duration;
 
 use arachne::persist::{
-    DirStorage, Loaded, MemoryStorage, SAVE_VERSION, Statistics, Storage, VariantStats, load, save,
+    BackgroundWrites, DirStorage, Loaded, MemoryStorage, SAVE_VERSION, STATS_KEY, Statistics,
+    Storage, VariantStats, load, save,
 };
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -215,4 +217,45 @@ fn the_game_in_progress_is_a_replay_file_and_resumes() {
     assert!(resumed.is_none());
     assert!(message.unwrap().contains("could not be resumed"));
     assert!(storage.read(GAME_KEY).unwrap().is_none());
+}
+
+#[test]
+fn background_writes_read_back_at_once_and_are_on_disk_after_drop() {
+    let dir = temp_dir("background");
+    let disk: Arc<dyn Storage> = Arc::new(DirStorage::new(&dir));
+    let bg = BackgroundWrites::new(disk.clone());
+    for i in 0..200 {
+        save(&bg, STATS_KEY, &stats(i)).unwrap();
+        // A read sees the newest write whether or not it has reached the disk.
+        assert_eq!(load::<Statistics>(&bg, STATS_KEY), Loaded::Ok(stats(i)));
+    }
+    bg.write("replay-000001", "x").unwrap();
+    assert!(bg.keys().unwrap().contains(&"replay-000001".to_string()));
+    drop(bg);
+    // Dropping it finished the queue: the disk has the last of each.
+    assert_eq!(
+        load::<Statistics>(disk.as_ref(), STATS_KEY),
+        Loaded::Ok(stats(199))
+    );
+    assert_eq!(disk.read("replay-000001").unwrap().as_deref(), Some("x"));
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn dir_storage_lists_and_removes_entries() {
+    let dir = temp_dir("keys");
+    let s = DirStorage::new(&dir);
+    assert_eq!(s.keys().unwrap(), Vec::<String>::new());
+    s.write("b", "1").unwrap();
+    s.write("a", "2").unwrap();
+    std::fs::write(dir.join("a.ron.bad-1"), "old").unwrap();
+    assert_eq!(s.keys().unwrap(), vec!["a".to_string(), "b".to_string()]);
+    s.remove("a").unwrap();
+    s.remove("a").unwrap();
+    assert_eq!(s.keys().unwrap(), vec!["b".to_string()]);
 }

@@ -127,3 +127,106 @@ fn every_variant_deals_a_visible_table_with_its_columns() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Runs the game under xvfb with `args` and `--capture`; returns the image, or why not.
+fn capture(name: &str, args: &[&str]) -> Result<Png, String> {
+    let path = artifacts().join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&path);
+    let out = Command::new("xvfb-run")
+        .args([
+            "-a",
+            "-s",
+            "-screen 0 1280x720x24",
+            env!("CARGO_BIN_EXE_arachne"),
+        ])
+        .args(args)
+        .arg("--capture")
+        .arg(&path)
+        .env("WGPU_BACKEND", "vulkan")
+        .output()
+        .expect("xvfb-run (Debian package xvfb; `make test` installs it)");
+    if !out.status.success() {
+        return Err(format!(
+            "{name}: exit {:?}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(read_png(&path))
+}
+
+/// Share of pixels in `rows` that are egui's dark grey panel colour.
+fn panel_share(img: &Png, rows: std::ops::Range<usize>) -> f32 {
+    let mut n = 0;
+    let mut panel = 0;
+    for y in rows {
+        for p in &img.rgb[y * img.width..(y + 1) * img.width] {
+            n += 1;
+            let (lo, hi) = (*p.iter().min().unwrap(), *p.iter().max().unwrap());
+            if hi < 70 && hi - lo < 8 {
+                panel += 1;
+            }
+        }
+    }
+    panel as f32 / n as f32
+}
+
+#[test]
+fn the_menu_statistics_settings_and_help_windows_are_drawn() {
+    let mut failures = Vec::new();
+    for (window, least) in [
+        ("menu", 0.08),
+        ("stats", 0.08),
+        ("settings", 0.08),
+        ("help", 0.08),
+        ("replays", 0.01),
+    ] {
+        match capture(
+            &format!("window-{window}"),
+            &["--variant", "spider-4suit", "--seed", "3", "--open", window],
+        ) {
+            Ok(img) => {
+                let share = panel_share(&img, 0..img.height);
+                if share < least {
+                    failures.push(format!(
+                        "{window}: only {share:.3} of the image is a window"
+                    ));
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_replay_in_progress_is_drawn_with_the_viewer_bar() {
+    // A real game: the solver's first 30 moves of 1-suit deal 4, as an engine replay file.
+    let spec =
+        arachne::table::GameSpec::builtin("spider-1suit", 4, arachne_engine::Numbering::Arachne)
+            .unwrap();
+    let mut game = spec.start().unwrap();
+    let arachne_engine::Verdict::Solved(line) = arachne_engine::solve(
+        game.position(),
+        arachne_engine::Budget::nodes(5_000_000),
+        None,
+    )
+    .verdict
+    else {
+        panic!("deal 4 not solved")
+    };
+    for &mv in line.iter().take(30) {
+        game.apply(mv).unwrap();
+    }
+    let replay = arachne_engine::Replay::of_game(&game, spec.numbering, spec.seed);
+    let file = artifacts().join("replay-input.ron");
+    std::fs::write(&file, replay.to_ron()).unwrap();
+    let img = capture(
+        "replay-at-20",
+        &["--replay", file.to_str().unwrap(), "--at", "20"],
+    )
+    .unwrap();
+    // The viewer's bar along the bottom.
+    let bar = panel_share(&img, img.height - 50..img.height);
+    assert!(bar > 0.2, "bottom rows: {bar:.3} bar");
+}

@@ -1,0 +1,411 @@
+//! Games that play themselves: auto-complete on the player's game, the solver's demo of a deal,
+//! and the replay viewer (saved games, the current game from its deal, `arachne --replay FILE`).
+//!
+//! The viewer is a small state machine over the table: `at` moves of `moves` are on the table.
+//! Stepping forward plays the next move, stepping back undoes one, and a jump shows the table
+//! at the new point without motion. While a replay or demo is shown the player's game is kept
+//! aside ([`Stash`]) and comes back, untouched, when the viewer closes.
+use arachne_engine::Move;
+use bevy::prelude::*;
+use bevy_tweening::TweenAnim;
+
+use crate::AppSystems;
+use crate::input::TableInput;
+use crate::table::{GameRecord, GameSpec, Request, Table, TableChanged, Watching};
+use crate::view::{Celebrating, MotionScale};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Control>().add_systems(
+        Update,
+        (stop_on_player_input, viewer_keys, control, advance)
+            .chain()
+            .before(AppSystems::Input),
+    );
+}
+
+/// What is being played.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// The solver's winning line, played on the player's own game.
+    AutoComplete,
+    /// The solver plays the deal from its start.
+    Demo,
+    /// A saved or opened replay.
+    Replay {
+        /// What the viewer's title says.
+        title: String,
+    },
+    /// The player's game from its deal to where it is now.
+    History,
+}
+
+impl Kind {
+    /// Whether the table shows something other than the player's game.
+    pub fn watching(&self) -> bool {
+        !matches!(self, Kind::AutoComplete)
+    }
+
+    /// A title for the viewer.
+    pub fn title(&self) -> String {
+        match self {
+            Kind::AutoComplete => "Auto-complete".into(),
+            Kind::Demo => "Demo: the solver plays this deal".into(),
+            Kind::Replay { title } => title.clone(),
+            Kind::History => "This game from the deal".into(),
+        }
+    }
+}
+
+/// The speeds the viewer offers (multiples of the normal pace).
+pub const SPEEDS: [f32; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
+
+/// Seconds of rest between two moves at speed 1.
+pub const PAUSE_SECS: f32 = 0.45;
+
+/// A game playing itself (or paused in the viewer).
+#[derive(Resource, Debug, Clone)]
+pub struct Playback {
+    /// What it is.
+    pub kind: Kind,
+    /// The table before the first move.
+    pub start: Table,
+    /// The moves.
+    pub moves: Vec<Move>,
+    /// How many of them are on the table.
+    pub at: usize,
+    /// Whether it plays on by itself.
+    pub playing: bool,
+    /// One of [`SPEEDS`].
+    pub speed: f32,
+    /// Seconds of rest left before the next move.
+    wait: f32,
+}
+
+impl Playback {
+    /// Whether every move has been played.
+    pub fn at_end(&self) -> bool {
+        self.at >= self.moves.len()
+    }
+
+    /// The table after the first `n` moves (`n` is clamped to the moves there are).
+    pub fn table_at(&self, n: usize) -> Table {
+        let mut t = self.start.clone();
+        for &mv in &self.moves[..n.min(self.moves.len())] {
+            // The moves were checked when the playback was opened.
+            if let Err(e) = t.game.apply(mv) {
+                warn!("replay: move {mv} does not apply: {e}");
+                break;
+            }
+        }
+        t
+    }
+}
+
+/// The player's game, kept while a replay or demo is shown.
+#[derive(Resource, Debug, Clone)]
+pub struct Stash {
+    /// The game.
+    pub table: Table,
+    /// Its clock and whether its end was counted.
+    pub record: GameRecord,
+}
+
+/// What the viewer's buttons and keys (and tests) ask for.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum Control {
+    /// Play `moves` from `start`, beginning with the first `at` on the table; `playing` starts
+    /// it at once. For auto-complete `start` must be the table as it is.
+    Open {
+        /// What it is.
+        kind: Kind,
+        /// The table before the first move.
+        start: Box<Table>,
+        /// The moves.
+        moves: Vec<Move>,
+        /// Moves on the table at the start.
+        at: usize,
+        /// Play at once (else paused).
+        playing: bool,
+    },
+    /// Play on.
+    Play,
+    /// Stop after the current move.
+    Pause,
+    /// Play or pause.
+    Toggle,
+    /// One move forward (pauses).
+    StepForward,
+    /// One move back (pauses).
+    StepBack,
+    /// Back to the deal.
+    ToStart,
+    /// To the last move.
+    ToEnd,
+    /// To move `n`.
+    Seek(usize),
+    /// Change the speed.
+    Speed(f32),
+    /// Close the viewer (the player's game comes back) or stop auto-complete.
+    Close,
+}
+
+/// A table for watching `spec`: as dealt, with undo unlimited so the viewer can step back.
+pub fn watch_table(spec: &GameSpec) -> Result<Table, arachne_engine::DealError> {
+    let mut spec = spec.clone();
+    spec.options.undo_limit = None;
+    Table::new(spec)
+}
+
+/// Checks a replay's moves against its deal; the opening control for the viewer, or why not.
+pub fn open_replay(
+    replay: &arachne_engine::Replay,
+    title: String,
+    at: Option<usize>,
+) -> Result<Control, String> {
+    let variants = arachne_engine::Variants::default();
+    replay.verify(&variants).map_err(|e| e.to_string())?;
+    let variant = variants
+        .get(&replay.variant)
+        .ok_or_else(|| format!("unknown variant `{}`", replay.variant))?
+        .clone();
+    let spec = GameSpec {
+        variant,
+        seed: replay.seed,
+        numbering: replay.numbering,
+        options: replay.options,
+    };
+    let start = watch_table(&spec).map_err(|e| e.to_string())?;
+    let moves: Vec<Move> = replay
+        .moves
+        .iter()
+        .map(|m| m.parse::<Move>().map_err(|e| e.reason.to_string()))
+        .collect::<Result<_, _>>()?;
+    let at = at.unwrap_or(0).min(moves.len());
+    Ok(Control::Open {
+        kind: Kind::Replay { title },
+        start: Box::new(start),
+        moves,
+        at,
+        playing: false,
+    })
+}
+
+/// A click or key on the table while auto-complete plays stops it: the player goes on by hand.
+fn stop_on_player_input(
+    playback: Option<Res<Playback>>,
+    input: Option<Res<TableInput>>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut controls: MessageWriter<Control>,
+) {
+    let Some(p) = playback else { return };
+    if p.kind != Kind::AutoComplete || input.is_some_and(|i| !i.0) {
+        return;
+    }
+    if mouse.get_just_pressed().next().is_some() || keys.get_just_pressed().next().is_some() {
+        controls.write(Control::Close);
+    }
+}
+
+/// The viewer's keys: Space plays or pauses, arrows step, Home and End jump, + and - change
+/// the speed, Esc closes.
+fn viewer_keys(
+    playback: Option<Res<Playback>>,
+    input: Option<Res<TableInput>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut controls: MessageWriter<Control>,
+) {
+    let Some(p) = playback else { return };
+    if !p.kind.watching() || input.is_some_and(|i| !i.0) {
+        return;
+    }
+    let faster = |d: i32| {
+        let i = SPEEDS.iter().position(|&s| s == p.speed).unwrap_or(1) as i32;
+        Control::Speed(SPEEDS[(i + d).clamp(0, SPEEDS.len() as i32 - 1) as usize])
+    };
+    for key in keys.get_just_pressed() {
+        let c = match key {
+            KeyCode::Space | KeyCode::KeyP => Control::Toggle,
+            KeyCode::ArrowRight => Control::StepForward,
+            KeyCode::ArrowLeft => Control::StepBack,
+            KeyCode::Home => Control::ToStart,
+            KeyCode::End => Control::ToEnd,
+            KeyCode::Equal | KeyCode::NumpadAdd => faster(1),
+            KeyCode::Minus | KeyCode::NumpadSubtract => faster(-1),
+            KeyCode::Escape => Control::Close,
+            _ => continue,
+        };
+        controls.write(c);
+    }
+}
+
+fn control(
+    mut commands: Commands,
+    mut controls: MessageReader<Control>,
+    mut playback: Option<ResMut<Playback>>,
+    stash: Option<Res<Stash>>,
+    table: Res<Table>,
+    mut record: ResMut<GameRecord>,
+    mut watching: ResMut<Watching>,
+    mut scale: ResMut<MotionScale>,
+    mut requests: MessageWriter<Request>,
+) {
+    for c in controls.read() {
+        if let Control::Open {
+            kind,
+            start,
+            moves,
+            at,
+            playing,
+        } = c
+        {
+            let p = Playback {
+                kind: kind.clone(),
+                start: (**start).clone(),
+                moves: moves.clone(),
+                at: (*at).min(moves.len()),
+                playing: *playing,
+                speed: playback.as_ref().map_or(1.0, |p| p.speed),
+                wait: PAUSE_SECS,
+            };
+            if kind.watching() {
+                // The player's game is kept once, however many replays are opened in a row.
+                if stash.is_none() && !watching.0 {
+                    commands.insert_resource(Stash {
+                        table: table.clone(),
+                        record: *record,
+                    });
+                }
+                watching.0 = true;
+                requests.write(Request::Show {
+                    table: Box::new(p.table_at(p.at)),
+                    deal: p.at == 0,
+                });
+            }
+            scale.0 = p.speed;
+            commands.insert_resource(p.clone());
+            playback = None;
+            continue;
+        }
+        let Some(p) = playback.as_mut() else { continue };
+        let watching_kind = p.kind.watching();
+        match c {
+            Control::Open { .. } => {}
+            Control::Play => p.playing = !p.at_end(),
+            Control::Pause => p.playing = false,
+            Control::Toggle => {
+                if p.at_end() && watching_kind {
+                    // Play again from the deal.
+                    p.at = 0;
+                    requests.write(Request::Show {
+                        table: Box::new(p.table_at(0)),
+                        deal: false,
+                    });
+                    p.playing = true;
+                } else {
+                    p.playing = !p.playing;
+                }
+                p.wait = 0.0;
+            }
+            Control::StepForward => {
+                p.playing = false;
+                if !p.at_end() {
+                    requests.write(Request::Move(p.moves[p.at]));
+                    p.at += 1;
+                }
+            }
+            Control::StepBack => {
+                p.playing = false;
+                if p.at > 0 && watching_kind {
+                    requests.write(Request::Undo);
+                    p.at -= 1;
+                }
+            }
+            Control::ToStart | Control::ToEnd | Control::Seek(_) if watching_kind => {
+                let n = match c {
+                    Control::ToStart => 0,
+                    Control::ToEnd => p.moves.len(),
+                    Control::Seek(n) => (*n).min(p.moves.len()),
+                    _ => unreachable!(),
+                };
+                p.playing = false;
+                if n != p.at {
+                    p.at = n;
+                    requests.write(Request::Show {
+                        table: Box::new(p.table_at(n)),
+                        deal: false,
+                    });
+                }
+            }
+            Control::ToStart | Control::ToEnd | Control::Seek(_) => {}
+            Control::Speed(s) => {
+                p.speed = s.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
+                scale.0 = p.speed;
+            }
+            Control::Close => {
+                if let Some(s) = &stash {
+                    requests.write(Request::Show {
+                        table: Box::new(s.table.clone()),
+                        deal: false,
+                    });
+                    *record = s.record;
+                    commands.remove_resource::<Stash>();
+                }
+                watching.0 = false;
+                scale.0 = 1.0;
+                commands.remove_resource::<Playback>();
+                playback = None;
+            }
+        }
+    }
+}
+
+/// Plays the next move once the table has rested for the pause the speed allows. Auto-complete
+/// ends by itself after its last move; the viewer stays open, paused at the end.
+fn advance(
+    mut commands: Commands,
+    playback: Option<ResMut<Playback>>,
+    time: Res<Time>,
+    anims: Query<(), With<TweenAnim>>,
+    celebrating: Res<Celebrating>,
+    mut changed: MessageReader<TableChanged>,
+    table: Res<Table>,
+    mut requests: MessageWriter<Request>,
+    mut scale: ResMut<MotionScale>,
+) {
+    let fresh = changed.read().count() > 0;
+    let Some(mut p) = playback else { return };
+    if !p.playing {
+        return;
+    }
+    if p.at_end() {
+        p.playing = false;
+        if p.kind == Kind::AutoComplete {
+            commands.remove_resource::<Playback>();
+            scale.0 = 1.0;
+        }
+        return;
+    }
+    // Wait for the last move to come to rest (a table change this frame is not shown yet).
+    if !anims.is_empty() || celebrating.0 || fresh {
+        return;
+    }
+    p.wait -= time.delta_secs();
+    if p.wait > 0.0 {
+        return;
+    }
+    let mv = p.moves[p.at];
+    if let Err(e) = table.game.position().check(mv) {
+        // The table is no longer where the line was found (the player took over).
+        info!("playback stopped: {mv} no longer applies ({e})");
+        p.playing = false;
+        if p.kind == Kind::AutoComplete {
+            commands.remove_resource::<Playback>();
+            scale.0 = 1.0;
+        }
+        return;
+    }
+    requests.write(Request::Move(mv));
+    p.at += 1;
+    p.wait = PAUSE_SECS / p.speed;
+}

@@ -1,0 +1,542 @@
+//! Headless tests of what plays by itself and what the overlay drives: the replay viewer's
+//! state machine (start, pause, step back, resume, jumps, close), auto-complete, the demo,
+//! "still winnable?", winnable deals, the question before abandoning a game, and what is saved
+//! (settings, finished games' replays). Virtual time advances 16 ms a frame.
+use std::sync::Arc;
+use std::time::Duration;
+
+use arachne::assist::{Ask, Outlook, Thinking};
+use arachne::logic_plugin;
+use arachne::persist::{
+    self, MemoryStorage, SaveSettings, Saves, Statistics, Storage, load, saved_replays,
+};
+use arachne::playback::{Control, Kind, Playback, Stash, open_replay, watch_table};
+use arachne::settings::{SETTINGS_KEY, Settings};
+use arachne::table::{GameSpec, PendingConfirm, Request, Table, Watching};
+use arachne::view::Piles;
+use arachne_engine::solver::{Budget, Verdict, solve};
+use arachne_engine::{Move, Numbering, Replay};
+use bevy::input::InputPlugin;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use bevy_tweening::TweenAnim;
+
+fn table(variant: &str, seed: u64) -> Table {
+    Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap()
+}
+
+/// The logic plugins with `table`, fast motion, and the solver's background check as asked.
+fn app(table: Table, still_winnable: bool) -> App {
+    let mut app = App::new();
+    let mut settings = Settings::default();
+    settings.animation.speed = 4.0;
+    settings.game.still_winnable = still_winnable;
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )))
+        .insert_resource(table)
+        .insert_resource(settings)
+        .add_message::<AppExit>();
+    logic_plugin(&mut app);
+    app.update();
+    app
+}
+
+fn send<M: Message>(app: &mut App, m: M) {
+    app.world_mut().write_message(m);
+    app.update();
+}
+
+fn animating(app: &mut App) -> usize {
+    app.world_mut()
+        .query_filtered::<(), With<TweenAnim>>()
+        .iter(app.world())
+        .count()
+}
+
+fn run_to_rest(app: &mut App) {
+    for _ in 0..5000 {
+        app.update();
+        if animating(app) == 0 {
+            app.update();
+            return;
+        }
+    }
+    panic!("the table never came to rest");
+}
+
+/// Runs frames until `done` holds (the solver works on other threads in real time).
+fn run_until(app: &mut App, what: &str, mut done: impl FnMut(&mut App) -> bool) {
+    for _ in 0..3000 {
+        if done(app) {
+            return;
+        }
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// A real key press and release through Bevy's input plugin.
+fn key(app: &mut App, code: KeyCode) {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(KeyboardInput {
+            key_code: code,
+            logical_key: Key::Unidentified(NativeKey::Unidentified),
+            state,
+            text: None,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        });
+        app.update();
+    }
+}
+
+fn table_of(app: &App) -> &Table {
+    app.world().resource::<Table>()
+}
+
+fn history(app: &App) -> Vec<Move> {
+    table_of(app).game.history().collect()
+}
+
+fn playback(app: &App) -> &Playback {
+    app.world().resource::<Playback>()
+}
+
+/// The solver's winning line for a deal (1 suit: found in milliseconds).
+fn line(t: &Table) -> Vec<Move> {
+    match solve(t.game.position(), Budget::nodes(5_000_000), None).verdict {
+        Verdict::Solved(moves) => moves,
+        v => panic!("deal {} not solved: {v:?}", t.spec.seed),
+    }
+}
+
+fn open_history(app: &mut App, playing: bool) {
+    let t = table_of(app).clone();
+    send(
+        app,
+        Control::Open {
+            kind: Kind::History,
+            start: Box::new(watch_table(&t.spec).unwrap()),
+            moves: t.game.history().collect(),
+            at: 0,
+            playing,
+        },
+    );
+}
+
+#[test]
+fn the_viewer_starts_pauses_steps_back_resumes_and_closes_back_to_the_game() {
+    let t = table("spider-1suit", 7);
+    let moves: Vec<Move> = line(&t).into_iter().take(12).collect();
+    let mut app = app(t, false);
+    run_to_rest(&mut app);
+    for &mv in &moves {
+        send(&mut app, Request::Move(mv));
+    }
+    // An undone move waits to be redone: the player's game must come back with it.
+    send(&mut app, Request::Undo);
+    run_to_rest(&mut app);
+    let before = table_of(&app).clone();
+    let played: Vec<Move> = history(&app);
+    let storage = Arc::new(MemoryStorage::default());
+    app.insert_resource(Saves(storage.clone()));
+
+    // Start: the table shows the deal and plays the game's moves one by one.
+    open_history(&mut app, true);
+    assert!(app.world().resource::<Watching>().0);
+    assert!(app.world().contains_resource::<Stash>());
+    assert_eq!(table_of(&app).game.move_count(), 0);
+    run_until(&mut app, "three moves", |a| playback(a).at >= 3);
+    assert_eq!(history(&app), played[..playback(&app).at].to_vec());
+
+    // Pause: nothing more is played.
+    send(&mut app, Control::Pause);
+    run_to_rest(&mut app);
+    let at = playback(&app).at;
+    for _ in 0..120 {
+        app.update();
+    }
+    assert_eq!(playback(&app).at, at);
+    assert_eq!(table_of(&app).game.move_count(), at);
+
+    // Step back, twice; step forward once.
+    send(&mut app, Control::StepBack);
+    send(&mut app, Control::StepBack);
+    assert_eq!(playback(&app).at, at - 2);
+    assert_eq!(history(&app), played[..at - 2].to_vec());
+    send(&mut app, Control::StepForward);
+    assert_eq!(history(&app), played[..at - 1].to_vec());
+    assert!(!playback(&app).playing);
+
+    // Resume at double speed: it plays on to the end and stops there, paused.
+    send(&mut app, Control::Speed(2.0));
+    send(&mut app, Control::Play);
+    run_until(&mut app, "the end", |a| playback(a).at_end());
+    run_to_rest(&mut app);
+    assert!(!playback(&app).playing);
+    assert_eq!(history(&app), played);
+
+    // Jumps show the table at once, without motion.
+    send(&mut app, Control::Seek(4));
+    assert_eq!(history(&app), played[..4].to_vec());
+    assert_eq!(animating(&mut app), 0);
+    send(&mut app, Control::ToStart);
+    assert_eq!(table_of(&app).game.move_count(), 0);
+    send(&mut app, Control::ToEnd);
+    assert_eq!(history(&app), played);
+
+    // Nothing was saved while watching, and nothing counted.
+    assert_eq!(storage.read(persist::GAME_KEY).unwrap(), None);
+    assert_eq!(app.world().resource::<Statistics>(), &Statistics::default());
+
+    // Close: the player's game is back as it was, redo included, and play goes on.
+    send(&mut app, Control::Close);
+    run_to_rest(&mut app);
+    assert!(!app.world().contains_resource::<Playback>());
+    assert!(!app.world().contains_resource::<Stash>());
+    assert!(!app.world().resource::<Watching>().0);
+    assert_eq!(history(&app), before.game.history().collect::<Vec<_>>());
+    assert!(table_of(&app).game.can_redo());
+    send(&mut app, Request::Redo);
+    assert_eq!(history(&app), moves);
+    assert!(storage.read(persist::GAME_KEY).unwrap().is_some());
+}
+
+#[test]
+fn viewer_keys_drive_it_and_the_table_ignores_them() {
+    let t = table("spider-1suit", 8);
+    let moves: Vec<Move> = line(&t).into_iter().take(6).collect();
+    let mut app = app(t, false);
+    for &mv in &moves {
+        send(&mut app, Request::Move(mv));
+    }
+    run_to_rest(&mut app);
+    open_history(&mut app, false);
+    run_to_rest(&mut app);
+    let press = key;
+    press(&mut app, KeyCode::ArrowRight);
+    press(&mut app, KeyCode::ArrowRight);
+    assert_eq!(playback(&app).at, 2);
+    press(&mut app, KeyCode::ArrowLeft);
+    assert_eq!(playback(&app).at, 1);
+    press(&mut app, KeyCode::End);
+    assert_eq!(playback(&app).at, 6);
+    // D would deal in a game; in the viewer it does nothing.
+    press(&mut app, KeyCode::KeyD);
+    assert_eq!(table_of(&app).game.move_count(), 6);
+    press(&mut app, KeyCode::Escape);
+    assert!(!app.world().contains_resource::<Playback>());
+    assert_eq!(history(&app), moves);
+}
+
+#[test]
+fn auto_complete_plays_the_game_out_and_the_win_counts() {
+    let t = table("spider-1suit", 12);
+    let mut app = app(t, false);
+    run_to_rest(&mut app);
+    let first = line(table_of(&app))[0];
+    send(&mut app, Request::Move(first));
+    send(&mut app, Ask::AutoComplete);
+    // The search runs off the main thread, then the line plays on the player's own game.
+    run_until(&mut app, "the line", |a| {
+        a.world().contains_resource::<Playback>()
+    });
+    assert_eq!(playback(&app).kind, Kind::AutoComplete);
+    assert!(!app.world().resource::<Watching>().0);
+    send(&mut app, Control::Speed(8.0));
+    run_until(&mut app, "the win", |a| {
+        a.world().resource::<Table>().game.is_won()
+    });
+    run_until(&mut app, "the end of auto-complete", |a| {
+        !a.world().contains_resource::<Playback>()
+    });
+    let s = app.world().resource::<Statistics>().variants["spider-1suit"].clone();
+    assert_eq!((s.played, s.won), (1, 1));
+}
+
+#[test]
+fn a_key_stops_auto_complete_and_the_player_goes_on_by_hand() {
+    let mut app = app(table("spider-1suit", 13), true);
+    run_to_rest(&mut app);
+    // The background check finds the line first; auto-complete then starts at once.
+    run_until(&mut app, "the outlook", |a| {
+        matches!(a.world().resource::<Outlook>(), Outlook::Winnable(_))
+    });
+    send(&mut app, Ask::AutoComplete);
+    assert!(app.world().contains_resource::<Playback>());
+    assert!(!app.world().contains_resource::<Thinking>());
+    run_until(&mut app, "two moves", |a| {
+        a.world().resource::<Table>().game.move_count() >= 2
+    });
+    key(&mut app, KeyCode::KeyU);
+    assert!(!app.world().contains_resource::<Playback>());
+    let n = table_of(&app).game.move_count();
+    for _ in 0..200 {
+        app.update();
+    }
+    // Nothing more played by itself (the U undid one move).
+    assert!(table_of(&app).game.move_count() <= n);
+}
+
+#[test]
+fn the_outlook_follows_the_game() {
+    let t = table("spider-1suit", 21);
+    let mut app = app(t, true);
+    run_until(&mut app, "a verdict", |a| {
+        matches!(a.world().resource::<Outlook>(), Outlook::Winnable(_))
+    });
+    let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
+        unreachable!()
+    };
+    // Following the line keeps the rest of it, with no new search.
+    send(&mut app, Request::Move(line[0]));
+    assert_eq!(
+        app.world().resource::<Outlook>(),
+        &Outlook::Winnable(line[1..].to_vec())
+    );
+    // Leaving it asks again.
+    send(&mut app, Request::Undo);
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Outlook>(), &Outlook::Checking);
+    run_until(&mut app, "a new verdict", |a| {
+        matches!(a.world().resource::<Outlook>(), Outlook::Winnable(_))
+    });
+    // Turned off in the settings: no verdict is shown.
+    app.world_mut()
+        .resource_mut::<Settings>()
+        .game
+        .still_winnable = false;
+    app.update();
+    assert_eq!(app.world().resource::<Outlook>(), &Outlook::Off);
+}
+
+#[test]
+fn a_lost_game_is_reported_lost_and_auto_complete_says_so() {
+    // Every Heart is buried under a higher one: no move, no stock.
+    let position = arachne_engine::Position::parse(
+        "variant: will-o-the-wisp\nstock:\nfoundation: 3\n1: Qh Kh\n2: Th Jh\n3: 8h 9h\n4: 6h 7h\n5: 4h 5h\n6: 2h 3h\n7: Ah\n",
+        &arachne_engine::Variants::default(),
+    )
+    .unwrap();
+    let spec = GameSpec::builtin("will-o-the-wisp", 1, Numbering::Arachne).unwrap();
+    let game = arachne_engine::Game::from_position(position, spec.options);
+    let mut app = app(Table { game, spec }, true);
+    run_until(&mut app, "a verdict", |a| {
+        !matches!(a.world().resource::<Outlook>(), Outlook::Checking)
+    });
+    assert_eq!(app.world().resource::<Outlook>(), &Outlook::Lost);
+    send(&mut app, Ask::AutoComplete);
+    assert!(!app.world().contains_resource::<Thinking>());
+    assert!(!app.world().contains_resource::<Playback>());
+    let notices = &app.world().resource::<arachne::assist::Notices>().0;
+    assert!(
+        notices.iter().any(|(n, _)| n.contains("cannot be won")),
+        "{notices:?}"
+    );
+}
+
+#[test]
+fn the_demo_plays_the_deal_and_closing_it_brings_the_game_back() {
+    let t = table("spider-1suit", 31);
+    let mut app = app(t, false);
+    run_to_rest(&mut app);
+    let mv = line(table_of(&app))[0];
+    send(&mut app, Request::Move(mv));
+    send(&mut app, Ask::Demo);
+    run_until(&mut app, "the demo", |a| {
+        a.world().contains_resource::<Playback>()
+    });
+    assert_eq!(playback(&app).kind, Kind::Demo);
+    assert!(app.world().resource::<Watching>().0);
+    run_until(&mut app, "two demo moves", |a| {
+        a.world().resource::<Playback>().at >= 2
+    });
+    send(&mut app, Control::Close);
+    assert_eq!(history(&app), vec![mv]);
+    run_to_rest(&mut app);
+    assert_eq!(app.world().resource::<Statistics>(), &Statistics::default());
+}
+
+#[test]
+fn winnable_deals_only_deals_one_the_solver_won() {
+    let mut app = app(table("spider-2suit", 1), true);
+    let spec = table_of(&app).spec.clone();
+    send(&mut app, Ask::WinnableDeal(spec));
+    assert!(app.world().contains_resource::<Thinking>());
+    run_until(&mut app, "a winnable deal", |a| {
+        !a.world().contains_resource::<Thinking>()
+    });
+    app.update();
+    let t = table_of(&app).clone();
+    assert_ne!(t.spec.seed, 1);
+    // The outlook already knows the line, and it wins.
+    let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
+        panic!("{:?}", app.world().resource::<Outlook>())
+    };
+    let mut g = t.game.clone();
+    for mv in line {
+        g.apply(mv).unwrap();
+    }
+    assert!(g.is_won());
+}
+
+#[test]
+fn a_cancelled_search_deals_nothing() {
+    let mut app = app(table("spider-4suit", 1), false);
+    let spec = table_of(&app).spec.clone();
+    send(&mut app, Ask::WinnableDeal(spec));
+    send(&mut app, Ask::Cancel);
+    run_until(&mut app, "the cancel", |a| {
+        !a.world().contains_resource::<Thinking>()
+    });
+    app.update();
+    assert_eq!(table_of(&app).spec.seed, 1);
+}
+
+#[test]
+fn finished_games_are_kept_as_replays_the_viewer_opens() {
+    let t = table("spider-1suit", 41);
+    let moves = line(&t);
+    let mut app = app(t, false);
+    let storage = Arc::new(MemoryStorage::default());
+    app.insert_resource(Saves(storage.clone()));
+    app.world_mut().resource_mut::<Settings>().animation.instant = true;
+    for &mv in &moves {
+        send(&mut app, Request::Move(mv));
+    }
+    assert!(table_of(&app).game.is_won());
+    let saved = saved_replays(storage.as_ref());
+    assert_eq!(saved.len(), 1);
+    assert!(saved[0].won);
+    assert_eq!(saved[0].replay.moves.len(), moves.len());
+    // The saved text is an engine replay file.
+    let text = storage.read(&saved[0].key).unwrap().unwrap();
+    assert!(Replay::from_ron(&text).is_ok());
+    let open = open_replay(&saved[0].replay, "won game".into(), Some(5)).unwrap();
+    send(&mut app, open);
+    run_to_rest(&mut app);
+    assert_eq!(history(&app), moves[..5].to_vec());
+    assert_eq!(
+        app.world().resource::<Piles>().columns.len(),
+        table_of(&app).game.position().columns().len()
+    );
+}
+
+#[test]
+fn only_the_last_fifty_replays_are_kept() {
+    let storage = MemoryStorage::default();
+    let t = table("spider-1suit", 1);
+    let r = Replay::of_game(&t.game, Numbering::Arachne, 1);
+    for _ in 0..(persist::REPLAYS_KEPT + 3) {
+        persist::save_replay(&storage, &r).unwrap();
+    }
+    let keys = persist::replay_keys(&storage).unwrap();
+    assert_eq!(keys.len(), persist::REPLAYS_KEPT);
+    assert_eq!(keys.first().unwrap(), "replay-000004");
+    assert_eq!(
+        keys.last().unwrap(),
+        &format!("replay-{:06}", persist::REPLAYS_KEPT + 3)
+    );
+}
+
+#[test]
+fn settings_are_saved_after_a_moment_and_load_back() {
+    let mut app = app(table("spider-2suit", 2), false);
+    let storage = Arc::new(MemoryStorage::default());
+    app.insert_resource(Saves(storage.clone()));
+    {
+        let mut s = app.world_mut().resource_mut::<Settings>();
+        s.theme = "midnight".into();
+        s.cards.four_colour = Some(false);
+    }
+    app.world_mut().resource_mut::<SaveSettings>().soon();
+    app.update();
+    assert_eq!(storage.read(SETTINGS_KEY).unwrap(), None, "not at once");
+    for _ in 0..40 {
+        app.update();
+    }
+    let loaded = load::<Settings>(storage.as_ref(), SETTINGS_KEY);
+    assert_eq!(
+        loaded,
+        persist::Loaded::Ok(app.world().resource::<Settings>().clone())
+    );
+    // The theme followed the settings live.
+    let theme = app.world().resource::<arachne::theme::Theme>();
+    assert_eq!(theme.id, "midnight");
+    assert!(!theme.four_colour);
+}
+
+#[test]
+fn settings_missing_newer_fields_still_load() {
+    // A file from before the card, game and effect options existed.
+    let old = arachne::settings::DEFAULT_SETTINGS
+        .lines()
+        .filter(|l| {
+            !["deal_motion", "flip_motion", "fanfare_volume_db"]
+                .iter()
+                .any(|f| l.contains(f))
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let cut = |s: &str, from: &str| {
+        let a = s.find(from).unwrap();
+        let b = a + s[a..].find("),").unwrap() + 2;
+        format!("{}{}", &s[..a], &s[b..])
+    };
+    let old = cut(&cut(&old, "cards: ("), "game: (");
+    let s = Settings::from_ron(&old, "old.ron").unwrap();
+    assert_eq!(s.game, Default::default());
+    assert!(s.animation.deal_motion && s.animation.flip_motion);
+}
+
+#[test]
+fn abandoning_a_game_asks_first_and_counts_a_loss_only_when_confirmed() {
+    let mut app = app(table("spider-1suit", 3), false);
+    let mv = line(table_of(&app))[0];
+    send(&mut app, Request::Move(mv));
+    send(&mut app, Request::NewDeal);
+    assert_eq!(
+        app.world().resource::<PendingConfirm>().0,
+        Some(Request::NewDeal)
+    );
+    send(&mut app, Request::Confirm(false));
+    assert_eq!(table_of(&app).spec.seed, 3);
+    assert_eq!(app.world().resource::<Statistics>(), &Statistics::default());
+    send(&mut app, Request::NewDeal);
+    send(&mut app, Request::Confirm(true));
+    assert_ne!(table_of(&app).spec.seed, 3);
+    let s = app.world().resource::<Statistics>().variants["spider-1suit"].clone();
+    assert_eq!((s.played, s.won, s.current_loss_streak), (1, 0, 1));
+    // Without the question in the settings, a new deal goes at once.
+    app.world_mut()
+        .resource_mut::<Settings>()
+        .game
+        .confirm_new_game = false;
+    let mv = table_of(&app).game.legal_moves()[0];
+    send(&mut app, Request::Move(mv));
+    let seed = table_of(&app).spec.seed;
+    send(&mut app, Request::NewDeal);
+    assert_ne!(table_of(&app).spec.seed, seed);
+}
+
+#[test]
+fn new_games_take_the_settings_options() {
+    let mut app = app(table("spider-2suit", 2), false);
+    {
+        let mut s = app.world_mut().resource_mut::<Settings>();
+        s.game.discard = Some(arachne_engine::DiscardMode::Manual);
+        s.game.undo_limit = arachne::settings::UndoLimit::Limit(2);
+    }
+    send(&mut app, Request::Restart);
+    let o = table_of(&app).game.options();
+    assert_eq!(o.discard, arachne_engine::DiscardMode::Manual);
+    assert_eq!(o.undo_limit, Some(2));
+}
