@@ -135,11 +135,22 @@ fn tick_notices(time: Res<Time>, mut notices: ResMut<Notices>) {
 
 /// The running outlook search, and when the next one may start.
 #[derive(Resource)]
-struct OutlookSearch {
+pub struct OutlookSearch {
     task: Option<(Task<Verdict>, Arc<AtomicBool>)>,
     start_in: Option<f32>,
     /// A line known for the next new game (from a winnable-deal search): (seed, line).
     preset: Option<(u64, Vec<Move>)>,
+}
+
+impl OutlookSearch {
+    /// Stops a running outlook search so a search the player waits for (a hint, auto-complete,
+    /// the demo) gets the solver's thread first; it starts again a moment later.
+    pub fn yield_to_player(&mut self) {
+        if let Some((_, cancel)) = self.task.take() {
+            cancel.store(true, Ordering::Relaxed);
+            self.start_in = Some(OUTLOOK_DELAY);
+        }
+    }
 }
 
 fn spawn<T: Send + 'static>(
@@ -159,6 +170,7 @@ fn start_jobs(
     thinking: Option<Res<Thinking>>,
     mut controls: MessageWriter<Control>,
     mut notices: ResMut<Notices>,
+    mut search: ResMut<OutlookSearch>,
     time: Res<Time<Real>>,
 ) {
     for ask in asks.read() {
@@ -173,6 +185,7 @@ fn start_jobs(
             continue;
         }
         let tried = Arc::new(AtomicUsize::new(0));
+        search.yield_to_player();
         let (job, (task, cancel)) = match ask {
             Ask::AutoComplete => {
                 if table.game.is_won() {

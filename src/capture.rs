@@ -15,6 +15,7 @@ pub struct Capture {
     quiet_frames: u32,
     state: State,
     frames: u32,
+    retries: u32,
 }
 
 #[derive(Debug, PartialEq)]
@@ -32,6 +33,7 @@ impl Capture {
             quiet_frames: 0,
             state: State::Waiting,
             frames: 0,
+            retries: 0,
         }
     }
 }
@@ -68,12 +70,20 @@ fn capture(
             // A few quiet frames so the last positions and text are on screen.
             if capture.quiet_frames >= 10 {
                 let path = capture.path.clone();
-                commands
-                    .spawn(Screenshot::primary_window())
-                    .observe(save_to_disk(path))
-                    .observe(|_: On<ScreenshotCaptured>, mut c: ResMut<Capture>| {
+                commands.spawn(Screenshot::primary_window()).observe(
+                    move |shot: On<ScreenshotCaptured>, mut c: ResMut<Capture>| {
+                        // While llvmpipe still compiles the first pipelines a frame can come
+                        // out all one colour (black): take it again a little later.
+                        if one_colour(&shot.image) && c.retries < 20 {
+                            c.retries += 1;
+                            c.quiet_frames = 0;
+                            c.state = State::Waiting;
+                            return;
+                        }
+                        save_to_disk(path.clone())(shot);
                         c.state = State::Saved(0);
-                    });
+                    },
+                );
                 capture.state = State::Shooting;
             }
         }
@@ -87,4 +97,13 @@ fn capture(
             }
         }
     }
+}
+
+/// Whether every pixel of the image is the same.
+fn one_colour(image: &Image) -> bool {
+    let Some(data) = image.data.as_deref() else {
+        return true;
+    };
+    // Screenshots are 4 bytes a pixel (RGBA or BGRA).
+    data.len() < 4 || data.chunks_exact(4).all(|p| p == &data[..4])
 }

@@ -445,10 +445,20 @@ fn start_hint(
     watching: Res<crate::table::Watching>,
     mut highlights: ResMut<Highlights>,
     hint: Option<Res<HintTask>>,
+    outlook: Res<crate::assist::Outlook>,
+    mut search: ResMut<crate::assist::OutlookSearch>,
 ) {
     if asks.read().count() == 0 || hint.is_some() || watching.0 || table.game.is_won() {
         return;
     }
+    // The background search already knows a winning line: its next move is the hint.
+    if let crate::assist::Outlook::Winnable(line) = &*outlook
+        && let Some(&mv) = line.first()
+    {
+        highlights.hint = Some((mv, 2.5));
+        return;
+    }
+    search.yield_to_player();
     let game = table.game.clone();
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = cancel.clone();

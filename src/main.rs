@@ -59,16 +59,25 @@ fn main() -> AppExit {
         }
     }
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "Arachne".into(),
-            resolution: (1280, 720).into(),
-            canvas: Some("#bevy".into()),
-            fit_canvas_to_parent: true,
-            ..default()
-        }),
-        ..default()
-    }))
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "Arachne".into(),
+                    resolution: (1280, 720).into(),
+                    canvas: Some("#bevy".into()),
+                    fit_canvas_to_parent: true,
+                    ..default()
+                }),
+                ..default()
+            })
+            // A capture must not catch a frame drawn before every pipeline is compiled (some
+            // things missing): compile them before the frame instead of in the background.
+            .set(bevy::render::RenderPlugin {
+                synchronous_pipeline_compilation: launch.capture.is_some(),
+                ..default()
+            }),
+    )
     .insert_resource(table)
     .insert_resource(settings)
     .add_systems(Startup, |mut commands: Commands| {
@@ -89,9 +98,16 @@ fn main() -> AppExit {
     app.insert_resource(notices);
     game_plugin(&mut app, !launch.mute && launch.capture.is_none());
     if let Some(name) = launch.open {
-        app.world_mut()
-            .resource_mut::<arachne::ui::Windows>()
-            .open(&name);
+        let variant = app
+            .world()
+            .resource::<arachne::table::Table>()
+            .spec
+            .variant
+            .id
+            .clone();
+        let mut windows = app.world_mut().resource_mut::<arachne::ui::Windows>();
+        windows.open(&name);
+        windows.variant = variant;
     }
     if let Some(open) = launch.replay {
         app.add_systems(

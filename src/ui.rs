@@ -175,6 +175,8 @@ fn bar(
         .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -6.0))
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
+                // One line that grows with its text (a narrow first frame must not wrap it).
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 if let Some(p) = playback.as_deref().filter(|p| p.kind.watching()) {
                     viewer_controls(ui, p, &mut controls);
                     return;
@@ -803,7 +805,11 @@ fn volume(ui: &mut egui::Ui, db: &mut f32) {
         100.0 * 10f32.powf(*db / 20.0)
     };
     if ui
-        .add(egui::Slider::new(&mut percent, 0.0..=100.0).suffix("%"))
+        .add(
+            egui::Slider::new(&mut percent, 0.0..=100.0)
+                .suffix("%")
+                .fixed_decimals(0),
+        )
         .changed()
     {
         *db = if percent <= 0.5 {
