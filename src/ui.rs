@@ -207,9 +207,14 @@ fn bar(
                         }
                         return;
                     }
-                    if playback.is_some() {
+                    if let Some(p) = playback.as_deref() {
                         ui.label("Auto-completing…");
-                        if ui.button("Stop").clicked() {
+                        speed_choice(ui, p, &mut controls);
+                        if ui
+                            .button("Stop")
+                            .on_hover_text("Or click the table or press a key")
+                            .clicked()
+                        {
                             controls.write(Control::Close);
                         }
                         return;
@@ -313,18 +318,7 @@ fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter
             controls.write(Control::ToEnd);
         }
         ui.separator();
-        let mut speed = p.speed;
-        egui::ComboBox::from_id_salt("speed")
-            .selected_text(format!("{}×", p.speed))
-            .width(60.0)
-            .show_ui(ui, |ui| {
-                for s in SPEEDS {
-                    ui.selectable_value(&mut speed, s, format!("{s}×"));
-                }
-            });
-        if speed != p.speed {
-            controls.write(Control::Speed(speed));
-        }
+        speed_choice(ui, p, controls);
         ui.separator();
         let mut at = p.at;
         let total = p.moves.len();
@@ -340,6 +334,21 @@ fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter
             controls.write(Control::Close);
         }
     });
+}
+
+fn speed_choice(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter<Control>) {
+    let mut speed = p.speed;
+    egui::ComboBox::from_id_salt("speed")
+        .selected_text(format!("{}×", p.speed))
+        .width(60.0)
+        .show_ui(ui, |ui| {
+            for s in SPEEDS {
+                ui.selectable_value(&mut speed, s, format!("{s}×"));
+            }
+        });
+    if speed != p.speed {
+        controls.write(Control::Speed(speed));
+    }
 }
 
 fn menu(
