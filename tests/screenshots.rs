@@ -48,39 +48,17 @@ fn close(a: [u8; 3], b: [u8; 3]) -> bool {
 
 #[test]
 fn every_variant_deals_a_visible_table_with_its_columns() {
-    let bin = env!("CARGO_BIN_EXE_arachne");
     let table = Theme::default().table.to_srgba();
     let table = [table.red, table.green, table.blue].map(|c| (c * 255.0).round() as u8);
     let mut failures = Vec::new();
     for v in variant::builtin() {
-        let path = artifacts().join(format!("{}.png", v.id));
-        let _ = std::fs::remove_file(&path);
-        let out = Command::new("xvfb-run")
-            .args([
-                "-a",
-                "-s",
-                "-screen 0 1280x720x24",
-                bin,
-                "--variant",
-                &v.id,
-                "--seed",
-                "1",
-                "--capture",
-            ])
-            .arg(&path)
-            .env("WGPU_BACKEND", "vulkan")
-            .output()
-            .expect("xvfb-run (Debian package xvfb; `make test` installs it)");
-        if !out.status.success() {
-            failures.push(format!(
-                "{}: exit {:?}\n{}",
-                v.id,
-                out.status,
-                String::from_utf8_lossy(&out.stderr)
-            ));
-            continue;
-        }
-        let img = read_png(&path);
+        let img = match capture(&v.id, &["--variant", &v.id, "--seed", "1"]) {
+            Ok(img) => img,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
         assert_eq!((img.width, img.height), (1280, 720), "{}", v.id);
         // Not blank: the table colour dominates but cards cover a good part of it.
         let off_table = img.rgb.iter().filter(|&&p| !close(p, table)).count();
