@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use arachne_engine::solver::{self, Budget};
 use arachne_engine::{DiscardMode, Move, Position};
+use bevy::input::touch::{TouchInput, Touches};
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy::window::PrimaryWindow;
@@ -18,6 +19,7 @@ use crate::table::{Rejected, Request, Table, TableChanged};
 use crate::view::{CardPose, CardView, Celebrating, Piles, PlaySfx, Relayout, pointer};
 
 pub(super) fn plugin(app: &mut App) {
+    touch_support(app);
     app.add_message::<AskHint>()
         .init_resource::<Highlights>()
         .init_resource::<Drag>()
@@ -171,9 +173,63 @@ fn card_under(
         .map(|(e, view, _)| (e, view.pile, view.index))
 }
 
+/// The pointer as the table sees it: the mouse, or the first finger on a touch screen (a tap
+/// is a click, a drag with a finger is a drag).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointerState {
+    /// Where it is, in world coordinates (origin at the window's centre, y up).
+    pub at: Option<Vec2>,
+    /// Pressed this frame.
+    pub just_pressed: bool,
+    /// Held down.
+    pub pressed: bool,
+}
+
+/// Reads the first touch if a finger is (or was just) on the screen, else the mouse.
+pub fn pointer_state(
+    window: &Window,
+    buttons: &ButtonInput<MouseButton>,
+    touches: Option<&Touches>,
+) -> PointerState {
+    let to_world = |p: Vec2| Vec2::new(p.x - window.width() / 2.0, window.height() / 2.0 - p.y);
+    if let Some(t) = touches {
+        let finger = t
+            .iter()
+            .next()
+            .map(|f| (f.position(), true))
+            .or_else(|| t.iter_just_released().next().map(|f| (f.position(), false)));
+        if let Some((at, down)) = finger {
+            return PointerState {
+                at: Some(to_world(at)),
+                just_pressed: t.any_just_pressed(),
+                pressed: down,
+            };
+        }
+    }
+    PointerState {
+        at: pointer(window),
+        just_pressed: buttons.just_pressed(MouseButton::Left),
+        pressed: buttons.pressed(MouseButton::Left),
+    }
+}
+
+/// Touch input without Bevy's `touch` feature (which would rebuild all of Bevy): its types
+/// are there with `mouse`, and bevy_winit sends `TouchInput` messages; register them here.
+fn touch_support(app: &mut App) {
+    if !app.world().contains_resource::<Touches>() {
+        app.add_message::<TouchInput>()
+            .init_resource::<Touches>()
+            .add_systems(
+                PreUpdate,
+                bevy::input::touch::touch_screen_input_system.in_set(bevy::input::InputSystems),
+            );
+    }
+}
+
 fn pointer_input(
     mut commands: Commands,
     buttons: Res<ButtonInput<MouseButton>>,
+    touches: Option<Res<Touches>>,
     window: Query<&Window, With<PrimaryWindow>>,
     layout: Option<Res<Layout>>,
     table: Res<Table>,
@@ -195,8 +251,9 @@ fn pointer_input(
     let (Ok(window), Some(layout)) = (window.single(), layout) else {
         return;
     };
-    let p = pointer(window);
-    if buttons.just_pressed(MouseButton::Left) {
+    let ptr = pointer_state(window, &buttons, touches.as_deref());
+    let p = ptr.at;
+    if ptr.just_pressed {
         if celebrating.0 {
             // A click skips the celebration.
             celebrating.0 = false;
@@ -243,7 +300,7 @@ fn pointer_input(
         return;
     }
     let Some(state) = drag.0.as_mut() else { return };
-    if buttons.pressed(MouseButton::Left) {
+    if ptr.pressed {
         let Some(p) = p else { return };
         if !state.moved && p.distance(state.start) > 5.0 {
             state.moved = true;

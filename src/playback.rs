@@ -196,13 +196,17 @@ fn stop_on_player_input(
     input: Option<Res<TableInput>>,
     mouse: Res<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
+    touches: Option<Res<bevy::input::touch::Touches>>,
     mut controls: MessageWriter<Control>,
 ) {
     let Some(p) = playback else { return };
     if p.kind != Kind::AutoComplete || input.is_some_and(|i| !i.0) {
         return;
     }
-    if mouse.get_just_pressed().next().is_some() || keys.get_just_pressed().next().is_some() {
+    if mouse.get_just_pressed().next().is_some()
+        || keys.get_just_pressed().next().is_some()
+        || touches.is_some_and(|t| t.any_just_pressed())
+    {
         controls.write(Control::Close);
     }
 }

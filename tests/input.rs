@@ -302,3 +302,56 @@ fn a_resized_window_lays_the_table_out_again() {
         );
     }
 }
+
+/// A finger on the touch screen at a world position, through Bevy's touch messages.
+fn touch(app: &mut App, w: Entity, phase: bevy::input::touch::TouchPhase, p: Vec2) {
+    app.world_mut()
+        .write_message(bevy::input::touch::TouchInput {
+            phase,
+            position: Vec2::new(p.x + 640.0, 360.0 - p.y),
+            window: w,
+            force: None,
+            id: 7,
+        });
+    app.update();
+}
+
+#[test]
+fn a_tap_moves_like_a_click_and_a_finger_drags_a_run() {
+    use bevy::input::touch::TouchPhase;
+    let (mut app, w) = app("spider-1suit", 5);
+    let (from, _) = one_card_transfer(&app);
+    let len = app.world().resource::<Piles>().columns[from as usize].len();
+    let expected = arachne::input::click_move(
+        app.world().resource::<Table>().game.position(),
+        from,
+        len - 1,
+    )
+    .unwrap();
+    let at = card_centre(&app, from, len - 1);
+    touch(&mut app, w, TouchPhase::Started, at);
+    touch(&mut app, w, TouchPhase::Ended, at);
+    assert_eq!(history(&app), vec![expected]);
+    app.world_mut().resource_mut::<Table>().game.undo().unwrap();
+    app.world_mut()
+        .write_message(arachne::table::TableChanged {
+            cause: arachne::table::Cause::Shown,
+            events: Vec::new(),
+        });
+    settle(&mut app);
+    // Now a drag with the finger to the legal column.
+    let (from, to) = one_card_transfer(&app);
+    let len = app.world().resource::<Piles>().columns[from as usize].len();
+    let grab = card_centre(&app, from, len - 1);
+    let dest = card_centre(
+        &app,
+        to,
+        app.world().resource::<Piles>().columns[to as usize].len() - 1,
+    );
+    touch(&mut app, w, TouchPhase::Started, grab);
+    touch(&mut app, w, TouchPhase::Moved, (grab + dest) / 2.0);
+    touch(&mut app, w, TouchPhase::Moved, dest);
+    assert!(app.world().resource::<Highlights>().targets.contains(&to));
+    touch(&mut app, w, TouchPhase::Ended, dest);
+    assert_eq!(history(&app), vec![Move::Transfer { from, to, count: 1 }]);
+}
