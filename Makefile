@@ -5,8 +5,10 @@ CARGO ?= cargo
 APT_PACKAGES := pkg-config libasound2-dev
 # And what the screenshot tests need: a virtual X server and Mesa's software Vulkan (llvmpipe).
 TEST_PACKAGES := xvfb xauth mesa-vulkan-drivers
+# The browser build and its test: wasm-opt (binaryen), Chromium, Node for playwright-core.
+WEB_PACKAGES := chromium nodejs
 
-.PHONY: run test deps toolchain packages fmt lint bench bench-frames wasm
+.PHONY: run test deps toolchain packages fmt lint bench bench-frames wasm web serve test-web
 
 run: deps
 	$(CARGO) run -p arachne -- $(ARGS)
@@ -27,9 +29,25 @@ bench: toolchain
 bench-frames: deps
 	$(CARGO) run --release -p arachne --example frames
 
-# The game for the browser's target (the browser build itself is `make web`, issue 6).
+# The game for the browser's target, dev profile (quick to check that it compiles).
 wasm: toolchain
 	$(CARGO) build -p arachne --target wasm32-unknown-unknown
+
+# The browser game in dist/ (see web/build.sh).
+web: toolchain
+	web/build.sh dist
+
+# Serves dist/ for a player: open http://127.0.0.1:8080/
+serve: web
+	python3 -m http.server 8080 --bind 127.0.0.1 --directory dist
+
+# Builds dist/ and plays it in headless Chromium (web/test.mjs).
+test-web: web
+	@$(MAKE) --no-print-directory packages APT_PACKAGES="$(WEB_PACKAGES)"
+	@# Some nodejs packages (NodeSource's) bring npm with them; Debian's is separate.
+	@command -v npm >/dev/null || $(MAKE) --no-print-directory packages APT_PACKAGES=npm
+	cd web && npm ci --no-audit --no-fund
+	node web/test.mjs dist
 
 deps: packages toolchain
 

@@ -37,10 +37,19 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Time the background "still winnable?" search may take.
 pub const OUTLOOK_BUDGET: Duration = Duration::from_secs(5);
-/// Time auto-complete and the demo search for a line before giving up.
-pub const LINE_BUDGET: Duration = Duration::from_secs(10);
+/// Time auto-complete and the demo search for a line before giving up. In the browser the
+/// search shares the page's only thread (the game stops meanwhile), so it gets less.
+pub const LINE_BUDGET: Duration = if cfg!(target_arch = "wasm32") {
+    Duration::from_secs(3)
+} else {
+    Duration::from_secs(10)
+};
 /// Time spent on each candidate deal for "winnable deals only".
-pub const DEAL_BUDGET: Duration = Duration::from_secs(2);
+pub const DEAL_BUDGET: Duration = if cfg!(target_arch = "wasm32") {
+    Duration::from_millis(700)
+} else {
+    Duration::from_secs(2)
+};
 /// Seconds of calm after a change before the outlook search starts (fast play and undo do not
 /// start a search per move).
 const OUTLOOK_DELAY: f32 = 0.3;

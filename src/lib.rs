@@ -21,6 +21,8 @@ pub mod table;
 pub mod theme;
 pub mod ui;
 pub mod view;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 /// The order of the game's systems in `Update`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -21,8 +21,11 @@ fn main() -> AppExit {
             arachne::persist::BackgroundWrites::new(std::sync::Arc::new(d)),
         ))
     });
+    // In the browser: the page's localStorage.
     #[cfg(target_arch = "wasm32")]
-    let saves: Option<arachne::persist::Saves> = None;
+    let saves = Some(arachne::persist::Saves(std::sync::Arc::new(
+        arachne::web::LocalStorage,
+    )));
     let mut table = launch.table;
     // Problems with saved files are told in the game, not only on the terminal.
     let mut notices = arachne::assist::Notices::default();
@@ -97,6 +100,8 @@ fn main() -> AppExit {
     }
     app.insert_resource(notices);
     game_plugin(&mut app, !launch.mute && launch.capture.is_none());
+    #[cfg(target_arch = "wasm32")]
+    arachne::web::plugin(&mut app);
     if let Some(name) = launch.open {
         let variant = app
             .world()

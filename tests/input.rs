@@ -333,11 +333,10 @@ fn a_tap_moves_like_a_click_and_a_finger_drags_a_run() {
     touch(&mut app, w, TouchPhase::Ended, at);
     assert_eq!(history(&app), vec![expected]);
     app.world_mut().resource_mut::<Table>().game.undo().unwrap();
-    app.world_mut()
-        .write_message(arachne::table::TableChanged {
-            cause: arachne::table::Cause::Shown,
-            events: Vec::new(),
-        });
+    app.world_mut().write_message(arachne::table::TableChanged {
+        cause: arachne::table::Cause::Shown,
+        events: Vec::new(),
+    });
     settle(&mut app);
     // Now a drag with the finger to the legal column.
     let (from, to) = one_card_transfer(&app);

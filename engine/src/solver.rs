@@ -14,7 +14,11 @@
 //! position is lost, and only when it ran to the end with every position it met remembered.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(not(target_arch = "wasm32"))]
+use std::time::Instant;
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 
 use crate::game::Game;
 use crate::moves::Move;

@@ -1,0 +1,202 @@
+//! The browser build's own parts: saves in `localStorage`, and a small read-only hook for the
+//! browser test (attributes on `<body>`: ready, move count, where a click makes a move).
+//! Reached through `js_sys` reflection, so no extra `web-sys` features (and no rebuild of the
+//! crates that use it) are needed.
+use std::io;
+
+use bevy::prelude::*;
+use js_sys::wasm_bindgen::{JsCast, JsValue};
+
+use crate::layout::{Layout, PileId};
+use crate::persist::Storage;
+use crate::table::Table;
+use crate::view::{CardView, Piles};
+
+fn js_error(e: JsValue) -> io::Error {
+    io::Error::other(
+        e.as_string()
+            .or_else(|| {
+                js_sys::Reflect::get(&e, &JsValue::from_str("message"))
+                    .ok()
+                    .and_then(|m| m.as_string())
+            })
+            .unwrap_or_else(|| format!("{e:?}")),
+    )
+}
+
+/// `target.name(args...)`.
+fn call(target: &JsValue, name: &str, args: &[JsValue]) -> io::Result<JsValue> {
+    let f: js_sys::Function = js_sys::Reflect::get(target, &JsValue::from_str(name))
+        .map_err(js_error)?
+        .dyn_into()
+        .map_err(|_| io::Error::other(format!("`{name}` is not a function")))?;
+    let list = js_sys::Array::new();
+    for a in args {
+        list.push(a);
+    }
+    js_sys::Reflect::apply(&f, target, &list).map_err(js_error)
+}
+
+fn global(name: &str) -> io::Result<JsValue> {
+    let v = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(name)).map_err(js_error)?;
+    if v.is_null_or_undefined() {
+        return Err(io::Error::other(format!("no `{name}` in this page")));
+    }
+    Ok(v)
+}
+
+/// Entries in the page's `localStorage`, each under `arachne/KEY`.
+#[derive(Debug, Default)]
+pub struct LocalStorage;
+
+const PREFIX: &str = "arachne/";
+
+impl LocalStorage {
+    fn store() -> io::Result<JsValue> {
+        global("localStorage")
+    }
+}
+
+impl Storage for LocalStorage {
+    fn read(&self, key: &str) -> io::Result<Option<String>> {
+        let v = call(
+            &Self::store()?,
+            "getItem",
+            &[JsValue::from_str(&format!("{PREFIX}{key}"))],
+        )?;
+        Ok(v.as_string())
+    }
+
+    fn write(&self, key: &str, text: &str) -> io::Result<()> {
+        // One setItem call replaces the entry whole (or throws, e.g. over quota).
+        call(
+            &Self::store()?,
+            "setItem",
+            &[
+                JsValue::from_str(&format!("{PREFIX}{key}")),
+                JsValue::from_str(text),
+            ],
+        )
+        .map(|_| ())
+    }
+
+    fn set_aside(&self, key: &str) -> io::Result<Option<String>> {
+        let Some(text) = self.read(key)? else {
+            return Ok(None);
+        };
+        let mut n = 1;
+        let backup = loop {
+            let candidate = format!("{key}.bad-{n}");
+            if self.read(&candidate)?.is_none() {
+                break candidate;
+            }
+            n += 1;
+        };
+        self.write(&backup, &text)?;
+        self.remove(key)?;
+        Ok(Some(format!("localStorage {PREFIX}{backup}")))
+    }
+
+    fn keys(&self) -> io::Result<Vec<String>> {
+        let store = Self::store()?;
+        let len = js_sys::Reflect::get(&store, &JsValue::from_str("length"))
+            .map_err(js_error)?
+            .as_f64()
+            .unwrap_or(0.0) as u32;
+        let mut keys = Vec::new();
+        for i in 0..len {
+            if let Some(k) = call(&store, "key", &[JsValue::from(i)])?.as_string()
+                && let Some(k) = k.strip_prefix(PREFIX)
+                && !k.contains(".bad-")
+            {
+                keys.push(k.to_string());
+            }
+        }
+        keys.sort();
+        Ok(keys)
+    }
+
+    fn remove(&self, key: &str) -> io::Result<()> {
+        call(
+            &Self::store()?,
+            "removeItem",
+            &[JsValue::from_str(&format!("{PREFIX}{key}"))],
+        )
+        .map(|_| ())
+    }
+}
+
+/// Publishes the test hook on `<body>` and logs "arachne: ready" once the first deal is at rest.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Last, publish);
+}
+
+#[derive(Default)]
+struct Published {
+    quiet: u32,
+    ready: bool,
+    last: Vec<(&'static str, String)>,
+}
+
+fn publish(
+    mut state: Local<Published>,
+    table: Res<Table>,
+    layout: Option<Res<Layout>>,
+    piles: Res<Piles>,
+    cards: Query<(), With<CardView>>,
+    anims: Query<(), With<bevy_tweening::TweenAnim>>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+) {
+    if anims.is_empty() && !cards.is_empty() {
+        state.quiet += 1;
+    } else {
+        state.quiet = 0;
+    }
+    let at_rest = state.quiet >= 10;
+    if at_rest && !state.ready {
+        state.ready = true;
+        info!("arachne: ready");
+    }
+    let mut attrs = vec![
+        (
+            "data-arachne-ready",
+            if state.ready { "1" } else { "0" }.to_string(),
+        ),
+        ("data-arachne-moves", table.game.move_count().to_string()),
+        ("data-arachne-variant", table.spec.variant.id.clone()),
+        ("data-arachne-seed", table.spec.seed.to_string()),
+    ];
+    // Where (in CSS pixels) a click plays a move: the top card of the first column that has one.
+    if let (Some(layout), Ok(window), true) = (layout, window.single(), at_rest) {
+        let position = table.game.position();
+        let spot = (0..position.columns().len() as u8).find_map(|c| {
+            let len = position.columns()[c as usize].len();
+            let mv = crate::input::click_move(position, c, len.checked_sub(1)?)?;
+            let at = layout.position(&piles.shape(), PileId::Column(c), len - 1);
+            // The top card of a column is whole: its centre.
+            Some((
+                mv,
+                at.x + window.width() / 2.0,
+                window.height() / 2.0 - at.y,
+            ))
+        });
+        if let Some((mv, x, y)) = spot {
+            attrs.push(("data-arachne-click", format!("{x:.0},{y:.0} {mv}")));
+        }
+    }
+    if attrs == state.last {
+        return;
+    }
+    if let Ok(body) = global("document")
+        .and_then(|d| js_sys::Reflect::get(&d, &JsValue::from_str("body")).map_err(js_error))
+    {
+        for (name, value) in &attrs {
+            let _ = call(
+                &body,
+                "setAttribute",
+                &[JsValue::from_str(name), JsValue::from_str(value)],
+            );
+        }
+    }
+    state.last = attrs;
+}
