@@ -182,14 +182,17 @@ fn start_jobs(
     mut search: ResMut<OutlookSearch>,
     time: Res<Time<Real>>,
 ) {
+    // The search running, or started by an earlier ask this frame (so a Cancel right behind it
+    // reaches it).
+    let mut running = thinking.map(|t| t.cancel.clone());
     for ask in asks.read() {
         if *ask == Ask::Cancel {
-            if let Some(t) = &thinking {
-                t.cancel.store(true, Ordering::Relaxed);
+            if let Some(c) = &running {
+                c.store(true, Ordering::Relaxed);
             }
             continue;
         }
-        if thinking.is_some() {
+        if running.is_some() {
             notices.push("The solver is still busy: cancel it first");
             continue;
         }
@@ -249,6 +252,7 @@ fn start_jobs(
             }
             Ask::Cancel => unreachable!(),
         };
+        running = Some(cancel.clone());
         commands.insert_resource(Thinking {
             job,
             tried,

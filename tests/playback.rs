@@ -369,8 +369,9 @@ fn the_demo_plays_the_deal_and_closing_it_brings_the_game_back() {
 fn winnable_deals_only_deals_one_the_solver_won() {
     let mut app = app(table("spider-2suit", 1), true);
     let spec = table_of(&app).spec.clone();
+    // (A 2-suit deal is often solved within the frame that asked, so the search may be over
+    // already.)
     send(&mut app, Ask::WinnableDeal(spec));
-    assert!(app.world().contains_resource::<Thinking>());
     run_until(&mut app, "a winnable deal", |a| {
         !a.world().contains_resource::<Thinking>()
     });
@@ -392,7 +393,8 @@ fn winnable_deals_only_deals_one_the_solver_won() {
 fn a_cancelled_search_deals_nothing() {
     let mut app = app(table("spider-4suit", 1), false);
     let spec = table_of(&app).spec.clone();
-    send(&mut app, Ask::WinnableDeal(spec));
+    // Asked and cancelled in one frame, so even a deal solved at once is not dealt.
+    app.world_mut().write_message(Ask::WinnableDeal(spec));
     send(&mut app, Ask::Cancel);
     run_until(&mut app, "the cancel", |a| {
         !a.world().contains_resource::<Thinking>()
