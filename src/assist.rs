@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 
 use crate::AppSystems;
-use crate::playback::{Control, Kind, Playback, watch_table};
+use crate::playback::{Control, Kind, Playback, watch_from_start};
 use crate::settings::Settings;
 use crate::table::{Cause, GameSpec, Request, Table, TableChanged, Watching, next_seed};
 
@@ -118,6 +118,8 @@ impl Job {
 
 enum Found {
     Line(Option<Vec<Move>>),
+    /// The demo's deal and the solver's line for it.
+    Demo(Box<Table>, Vec<Move>),
     Deal(Option<(GameSpec, Vec<Move>)>),
 }
 
@@ -227,17 +229,20 @@ fn start_jobs(
                 )
             }
             Ask::Demo => {
-                let start = table.game.start().clone();
+                // The deal as it is now: the player may start another while the solver thinks.
+                let start = watch_from_start(&table);
                 (
                     Job::Demo,
                     spawn(move |c| {
-                        Found::Line(
-                            match solver::solve(&start, Budget::time(LINE_BUDGET), Some(c)).verdict
-                            {
-                                Verdict::Solved(line) => Some(line),
-                                _ => None,
-                            },
-                        )
+                        let report = solver::solve(
+                            start.game.position(),
+                            Budget::time(LINE_BUDGET),
+                            Some(c),
+                        );
+                        match report.verdict {
+                            Verdict::Solved(line) => Found::Demo(Box::new(start), line),
+                            _ => Found::Line(None),
+                        }
                     }),
                 )
             }
@@ -323,18 +328,15 @@ fn finish_jobs(
         (Found::Line(Some(line)), Job::AutoComplete) if !cancelled => {
             controls.write(auto_complete(&table, line));
         }
-        (Found::Line(Some(line)), Job::Demo) if !cancelled => match watch_table(&table.spec) {
-            Ok(start) => {
-                controls.write(Control::Open {
-                    kind: Kind::Demo,
-                    start: Box::new(start),
-                    moves: line,
-                    at: 0,
-                    playing: true,
-                });
-            }
-            Err(e) => notices.push(format!("The demo could not deal: {e}")),
-        },
+        (Found::Demo(start, line), _) if !cancelled => {
+            controls.write(Control::Open {
+                kind: Kind::Demo,
+                start,
+                moves: line,
+                at: 0,
+                playing: true,
+            });
+        }
         (Found::Deal(Some((spec, line))), _) => {
             let tried = t.tried.load(Ordering::Relaxed);
             notices.push(format!(

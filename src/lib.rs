@@ -62,10 +62,7 @@ pub fn logic_plugin(app: &mut App) {
 
 fn follow_settings(settings: Res<settings::Settings>, mut theme: ResMut<theme::Theme>) {
     if settings.is_changed() {
-        let wanted = theme::Theme::for_settings(&settings);
-        if *theme != wanted {
-            *theme = wanted;
-        }
+        theme.set_if_neq(theme::Theme::for_settings(&settings));
     }
 }
 

@@ -14,7 +14,7 @@ fn main() -> AppExit {
         }
     };
     // Desktop saves go to the platform's data directory; the game in progress is resumed when
-    // the command line does not ask for a deal (and never for a --capture).
+    // the command line does not ask for a deal.
     #[cfg(not(target_arch = "wasm32"))]
     let saves = arachne::persist::DirStorage::platform().map(|d| {
         arachne::persist::Saves(std::sync::Arc::new(
@@ -26,37 +26,44 @@ fn main() -> AppExit {
     let saves = Some(arachne::persist::Saves(std::sync::Arc::new(
         arachne::web::LocalStorage,
     )));
+    // A capture never reads or writes the player's files.
+    let saves = saves.filter(|_| launch.capture.is_none());
     let mut table = launch.table;
     // Problems with saved files are told in the game, not only on the terminal.
     let mut notices = arachne::assist::Notices::default();
-    // The player's settings; a damaged file is set aside and the shipped defaults are used.
-    let mut settings = match (&saves, &launch.capture) {
-        (Some(saves), None) => {
-            let (s, message) = arachne::persist::load::<arachne::settings::Settings>(
+    let mut tell = |message: Option<String>| {
+        if let Some(message) = message {
+            eprintln!("arachne: {message}");
+            notices.push(message);
+        }
+    };
+    // The player's settings and statistics; a damaged file is set aside and defaults are used.
+    let (mut settings, stats) = match &saves {
+        Some(saves) => {
+            let (settings, message) = arachne::persist::load::<arachne::settings::Settings>(
                 saves.0.as_ref(),
                 arachne::settings::SETTINGS_KEY,
             )
             .or_default();
-            if let Some(message) = message {
-                eprintln!("arachne: {message}");
-                notices.push(message);
-            }
-            s
+            tell(message);
+            let (stats, message) = arachne::persist::load::<arachne::persist::Statistics>(
+                saves.0.as_ref(),
+                arachne::persist::STATS_KEY,
+            )
+            .or_default();
+            tell(message);
+            (settings, stats)
         }
-        _ => arachne::settings::Settings::default(),
+        None => Default::default(),
     };
     if let Some(theme) = launch.theme {
         settings.theme = theme;
     }
     if let Some(saves) = &saves
         && !launch.chose_deal
-        && launch.capture.is_none()
     {
         let (saved, message) = arachne::persist::load_game(saves.0.as_ref());
-        if let Some(message) = message {
-            eprintln!("arachne: {message}");
-            notices.push(message);
-        }
+        tell(message);
         if let Some(saved) = saved {
             table = saved;
         }
@@ -83,36 +90,22 @@ fn main() -> AppExit {
     )
     .insert_resource(table)
     .insert_resource(settings)
+    .insert_resource(stats)
+    .insert_resource(notices)
     .add_systems(Startup, |mut commands: Commands| {
         commands.spawn(Camera2d);
     });
-    if let Some(saves) = saves.filter(|_| launch.capture.is_none()) {
-        let (stats, message) = arachne::persist::load::<arachne::persist::Statistics>(
-            saves.0.as_ref(),
-            arachne::persist::STATS_KEY,
-        )
-        .or_default();
-        if let Some(message) = message {
-            eprintln!("arachne: {message}");
-            notices.push(message);
-        }
-        app.insert_resource(stats).insert_resource(saves);
+    if let Some(saves) = saves {
+        app.insert_resource(saves);
     }
-    app.insert_resource(notices);
     game_plugin(&mut app, !launch.mute && launch.capture.is_none());
     #[cfg(target_arch = "wasm32")]
     arachne::web::plugin(&mut app);
     if let Some(name) = launch.open {
-        let variant = app
-            .world()
-            .resource::<arachne::table::Table>()
-            .spec
-            .variant
-            .id
-            .clone();
-        let mut windows = app.world_mut().resource_mut::<arachne::ui::Windows>();
-        windows.open(&name);
-        windows.variant = variant;
+        let table = app.world().resource::<arachne::table::Table>().clone();
+        app.world_mut()
+            .resource_mut::<arachne::ui::Windows>()
+            .open(&name, &table);
     }
     if let Some(open) = launch.replay {
         app.add_systems(

@@ -149,6 +149,32 @@ pub enum Control {
     Close,
 }
 
+impl Control {
+    /// Opens the viewer on `table`'s game from its deal, with its moves so far.
+    pub fn history(table: &Table, playing: bool) -> Control {
+        Control::Open {
+            kind: Kind::History,
+            start: Box::new(watch_from_start(table)),
+            moves: table.game.history().collect(),
+            at: 0,
+            playing,
+        }
+    }
+}
+
+/// `table`'s game back at its start, for watching: with undo unlimited so the viewer can step
+/// back.
+pub fn watch_from_start(table: &Table) -> Table {
+    let options = arachne_engine::GameOptions {
+        undo_limit: None,
+        ..table.game.options()
+    };
+    Table {
+        game: arachne_engine::Game::from_position(table.game.start().clone(), options),
+        spec: table.spec.clone(),
+    }
+}
+
 /// A table for watching `spec`: as dealt, with undo unlimited so the viewer can step back.
 pub fn watch_table(spec: &GameSpec) -> Result<Table, arachne_engine::DealError> {
     let mut spec = spec.clone();

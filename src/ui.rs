@@ -10,7 +10,7 @@ use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui, input::E
 use crate::assist::{Ask, Notices, Outlook, Thinking};
 use crate::input::{AskHint, Highlights, TableInput};
 use crate::persist::{self, Saves, Statistics};
-use crate::playback::{Control, Kind, Playback, SPEEDS, open_replay};
+use crate::playback::{Control, Playback, SPEEDS, open_replay};
 use crate::settings::{Easing, Settings, UndoLimit};
 use crate::table::{GameRecord, GameSpec, PendingConfirm, Request, Table, Watching};
 use crate::theme::{BUILTIN_THEMES, BackPattern};
@@ -84,13 +84,20 @@ impl Default for Windows {
 
 impl Windows {
     /// Opens one window by name (`menu`, `stats`, `settings`, `replays`, `help`); false if the
-    /// name is unknown.
-    pub fn open(&mut self, name: &str) -> bool {
+    /// name is unknown. The menu opens on the variant of the table being played, the replays
+    /// window reads the saved replays afresh.
+    pub fn open(&mut self, name: &str, table: &Table) -> bool {
         match name {
-            "menu" => self.menu = true,
+            "menu" => {
+                self.menu = true;
+                self.variant = table.spec.variant.id.clone();
+            }
             "stats" | "statistics" => self.stats = true,
             "settings" => self.settings = true,
-            "replays" => self.replays = true,
+            "replays" => {
+                self.replays = true;
+                self.saved = None;
+            }
             "help" | "rules" => self.help = true,
             _ => return false,
         }
@@ -142,12 +149,23 @@ fn window_keys(
         windows.help = false;
     } else if playback.is_some_and(|p| p.kind.watching()) && !windows.menu {
         // The viewer closes with Esc (its own key handler).
+    } else if windows.menu {
+        windows.menu = false;
     } else {
-        windows.menu = !windows.menu;
-        if windows.menu {
-            windows.variant = table.spec.variant.id.clone();
-        }
+        windows.open("menu", &table);
     }
+}
+
+/// A window of the overlay: fixed in place at `anchor`, neither collapsed nor resized.
+fn fixed_window(
+    title: impl Into<egui::WidgetText>,
+    anchor: egui::Align2,
+    offset: egui::Vec2,
+) -> egui::Window<'static> {
+    egui::Window::new(title)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(anchor, offset)
 }
 
 fn clock(secs: u64) -> String {
@@ -253,8 +271,7 @@ fn bar(
                         asks.write(Ask::AutoComplete);
                     }
                     if ui.button("Menu").clicked() {
-                        windows.menu = true;
-                        windows.variant = table.spec.variant.id.clone();
+                        windows.open("menu", &table);
                     }
                 });
             });
@@ -369,147 +386,138 @@ fn menu(
     }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    egui::Window::new("Arachne")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, -20.0))
-        .open(&mut open)
-        .show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                if ui.button("Continue").clicked() {
-                    windows.menu = false;
-                }
-                if ui
-                    .add_enabled(!watching.0, egui::Button::new("Restart this deal"))
-                    .clicked()
-                {
-                    requests.write(Request::Restart);
-                    windows.menu = false;
-                }
-                if ui
-                    .add_enabled(
-                        !watching.0 && thinking.is_none(),
-                        egui::Button::new("Watch the solver play it"),
-                    )
-                    .on_hover_text("A demo of this deal from the start")
-                    .clicked()
-                {
-                    asks.write(Ask::Demo);
-                    windows.menu = false;
-                }
-                if ui
-                    .add_enabled(
-                        !watching.0 && table.game.move_count() > 0,
-                        egui::Button::new("Replay this game"),
-                    )
-                    .clicked()
-                {
-                    let history: Vec<_> = table.game.history().collect();
-                    if let Ok(start) = crate::playback::watch_table(&table.spec) {
-                        controls.write(Control::Open {
-                            kind: Kind::History,
-                            start: Box::new(start),
-                            moves: history,
-                            at: 0,
-                            playing: true,
-                        });
-                    }
-                    windows.menu = false;
-                }
-            });
-            ui.separator();
-            ui.heading("New game");
-            egui::Grid::new("variants").striped(true).show(ui, |ui| {
-                for v in variant::builtin() {
-                    let selected = windows.variant == v.id;
-                    if ui.selectable_label(selected, v.name.as_str()).clicked() {
-                        windows.variant = v.id.clone();
-                    }
-                    ui.label(format!("{:?}", v.difficulty));
-                    ui.end_row();
-                }
-            });
-            if let Some(v) = variant::builtin().iter().find(|v| v.id == windows.variant) {
-                ui.label(egui::RichText::new(&v.description).italics());
-            }
-            ui.horizontal(|ui| {
-                ui.label("Deal number");
-                ui.add(
-                    egui::TextEdit::singleline(&mut windows.seed)
-                        .desired_width(110.0)
-                        .hint_text("random"),
-                );
-                ui.checkbox(&mut windows.kpat, "KPatience numbering");
-            });
-            let mut winnable = settings.game.winnable_only;
-            ui.checkbox(&mut winnable, "Winnable deals only")
-                .on_hover_text("Random deals are ones the solver has won (a few seconds at most)");
-            if winnable != settings.game.winnable_only {
-                settings.game.winnable_only = winnable;
-                save_settings.soon();
-            }
-            let seed = windows.seed.trim().to_string();
-            let numbering = if windows.kpat {
-                Numbering::Kpat
-            } else {
-                Numbering::Arachne
-            };
-            let typed = if seed.is_empty() {
-                Ok(None)
-            } else {
-                seed.parse::<u64>()
-                    .map(Some)
-                    .map_err(|_| format!("`{seed}` is not a deal number"))
-            };
-            let spec = typed.and_then(|typed| {
-                let seed = typed.unwrap_or_else(|| {
-                    crate::table::next_seed(table.spec.seed, time.elapsed().as_nanos() as u64)
-                });
-                let mut spec = GameSpec::builtin(&windows.variant, seed, numbering)
-                    .ok_or_else(|| format!("no variant `{}`", windows.variant))?;
-                spec.options = settings.game.options_for(&spec.variant);
-                spec.start().map_err(|e| e.to_string())?;
-                Ok((spec, typed.is_none()))
-            });
-            if let Err(e) = &spec {
-                ui.colored_label(egui::Color32::LIGHT_RED, e);
-            }
-            let label = match &spec {
-                Ok((_, true)) if winnable => "Deal a winnable game",
-                _ => "Deal",
-            };
-            if ui
-                .add_enabled(
-                    spec.is_ok() && !watching.0 && thinking.is_none(),
-                    egui::Button::new(label),
-                )
-                .clicked()
-                && let Ok((spec, random)) = spec
-            {
-                if random && winnable {
-                    asks.write(Ask::WinnableDeal(spec));
-                } else {
-                    requests.write(Request::NewGame(spec));
-                }
+    fixed_window(
+        "Arachne",
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .open(&mut open)
+    .show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button("Continue").clicked() {
                 windows.menu = false;
             }
-            ui.separator();
-            ui.horizontal(|ui| {
-                if ui.button("Statistics").clicked() {
-                    windows.stats = true;
-                }
-                if ui.button("Settings").clicked() {
-                    windows.settings = true;
-                }
-                if ui.button("Replays").clicked() {
-                    windows.replays = true;
-                    windows.saved = None;
-                }
-                if ui.button("Rules and help").clicked() {
-                    windows.help = true;
-                }
-            });
+            if ui
+                .add_enabled(!watching.0, egui::Button::new("Restart this deal"))
+                .clicked()
+            {
+                requests.write(Request::Restart);
+                windows.menu = false;
+            }
+            if ui
+                .add_enabled(
+                    !watching.0 && thinking.is_none(),
+                    egui::Button::new("Watch the solver play it"),
+                )
+                .on_hover_text("A demo of this deal from the start")
+                .clicked()
+            {
+                asks.write(Ask::Demo);
+                windows.menu = false;
+            }
+            if ui
+                .add_enabled(
+                    !watching.0 && table.game.move_count() > 0,
+                    egui::Button::new("Replay this game"),
+                )
+                .clicked()
+            {
+                controls.write(Control::history(&table, true));
+                windows.menu = false;
+            }
         });
+        ui.separator();
+        ui.heading("New game");
+        egui::Grid::new("variants").striped(true).show(ui, |ui| {
+            for v in variant::builtin() {
+                let selected = windows.variant == v.id;
+                if ui.selectable_label(selected, v.name.as_str()).clicked() {
+                    windows.variant = v.id.clone();
+                }
+                ui.label(format!("{:?}", v.difficulty));
+                ui.end_row();
+            }
+        });
+        if let Some(v) = variant::builtin().iter().find(|v| v.id == windows.variant) {
+            ui.label(egui::RichText::new(&v.description).italics());
+        }
+        ui.horizontal(|ui| {
+            ui.label("Deal number");
+            ui.add(
+                egui::TextEdit::singleline(&mut windows.seed)
+                    .desired_width(110.0)
+                    .hint_text("random"),
+            );
+            ui.checkbox(&mut windows.kpat, "KPatience numbering");
+        });
+        let mut winnable = settings.game.winnable_only;
+        ui.checkbox(&mut winnable, "Winnable deals only")
+            .on_hover_text("Random deals are ones the solver has won (a few seconds at most)");
+        if winnable != settings.game.winnable_only {
+            settings.game.winnable_only = winnable;
+            save_settings.soon();
+        }
+        let seed = windows.seed.trim().to_string();
+        let numbering = if windows.kpat {
+            Numbering::Kpat
+        } else {
+            Numbering::Arachne
+        };
+        let typed = if seed.is_empty() {
+            Ok(None)
+        } else {
+            seed.parse::<u64>()
+                .map(Some)
+                .map_err(|_| format!("`{seed}` is not a deal number"))
+        };
+        let spec = typed.and_then(|typed| {
+            let seed = typed.unwrap_or_else(|| {
+                crate::table::next_seed(table.spec.seed, time.elapsed().as_nanos() as u64)
+            });
+            let mut spec = GameSpec::builtin(&windows.variant, seed, numbering)
+                .ok_or_else(|| format!("no variant `{}`", windows.variant))?;
+            spec.options = settings.game.options_for(&spec.variant);
+            spec.start().map_err(|e| e.to_string())?;
+            Ok((spec, typed.is_none()))
+        });
+        if let Err(e) = &spec {
+            ui.colored_label(egui::Color32::LIGHT_RED, e);
+        }
+        let label = match &spec {
+            Ok((_, true)) if winnable => "Deal a winnable game",
+            _ => "Deal",
+        };
+        if ui
+            .add_enabled(
+                spec.is_ok() && !watching.0 && thinking.is_none(),
+                egui::Button::new(label),
+            )
+            .clicked()
+            && let Ok((spec, random)) = spec
+        {
+            if random && winnable {
+                asks.write(Ask::WinnableDeal(spec));
+            } else {
+                requests.write(Request::NewGame(spec));
+            }
+            windows.menu = false;
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui.button("Statistics").clicked() {
+                windows.stats = true;
+            }
+            if ui.button("Settings").clicked() {
+                windows.settings = true;
+            }
+            if ui.button("Replays").clicked() {
+                windows.open("replays", &table);
+            }
+            if ui.button("Rules and help").clicked() {
+                windows.help = true;
+            }
+        });
+    });
     if !open {
         windows.menu = false;
     }
@@ -529,69 +537,70 @@ fn statistics(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut reset = None;
-    egui::Window::new("Statistics")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, -20.0))
-        .open(&mut open)
-        .show(ctx, |ui| {
-            egui::Grid::new("stats")
-                .striped(true)
-                .spacing([14.0, 4.0])
-                .show(ui, |ui| {
-                    for h in [
-                        "Variant",
-                        "Played",
-                        "Won",
-                        "Win %",
-                        "Streak",
-                        "Best streak",
-                        "Losses in a row",
-                        "Best time",
-                        "Best score",
-                        "Fewest moves",
-                        "",
-                    ] {
-                        ui.strong(h);
+    fixed_window(
+        "Statistics",
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .open(&mut open)
+    .show(ctx, |ui| {
+        egui::Grid::new("stats")
+            .striped(true)
+            .spacing([14.0, 4.0])
+            .show(ui, |ui| {
+                for h in [
+                    "Variant",
+                    "Played",
+                    "Won",
+                    "Win %",
+                    "Streak",
+                    "Best streak",
+                    "Losses in a row",
+                    "Best time",
+                    "Best score",
+                    "Fewest moves",
+                    "",
+                ] {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                for v in variant::builtin() {
+                    let s = stats.variants.get(&v.id).cloned().unwrap_or_default();
+                    ui.label(v.name.as_str());
+                    ui.label(s.played.to_string());
+                    ui.label(s.won.to_string());
+                    ui.label(if s.played == 0 {
+                        "–".to_string()
+                    } else {
+                        format!("{:.0}%", s.win_percent())
+                    });
+                    ui.label(s.current_streak.to_string());
+                    ui.label(s.best_streak.to_string());
+                    ui.label(s.current_loss_streak.to_string());
+                    ui.label(s.best_time_secs.map_or("–".into(), clock));
+                    ui.label(s.best_score.map_or("–".into(), |x| x.to_string()));
+                    ui.label(s.fewest_moves.map_or("–".into(), |x| x.to_string()));
+                    if windows.reset_stats.as_deref() == Some(v.id.as_str()) {
+                        ui.horizontal(|ui| {
+                            ui.label("Reset?");
+                            if ui.button("Yes, reset").clicked() {
+                                reset = Some(v.id.clone());
+                            }
+                            if ui.button("No").clicked() {
+                                windows.reset_stats = None;
+                            }
+                        });
+                    } else if ui
+                        .add_enabled(s.played > 0, egui::Button::new("Reset…"))
+                        .clicked()
+                    {
+                        windows.reset_stats = Some(v.id.clone());
                     }
                     ui.end_row();
-                    for v in variant::builtin() {
-                        let s = stats.variants.get(&v.id).cloned().unwrap_or_default();
-                        ui.label(v.name.as_str());
-                        ui.label(s.played.to_string());
-                        ui.label(s.won.to_string());
-                        ui.label(if s.played == 0 {
-                            "–".to_string()
-                        } else {
-                            format!("{:.0}%", s.win_percent())
-                        });
-                        ui.label(s.current_streak.to_string());
-                        ui.label(s.best_streak.to_string());
-                        ui.label(s.current_loss_streak.to_string());
-                        ui.label(s.best_time_secs.map_or("–".into(), clock));
-                        ui.label(s.best_score.map_or("–".into(), |x| x.to_string()));
-                        ui.label(s.fewest_moves.map_or("–".into(), |x| x.to_string()));
-                        if windows.reset_stats.as_deref() == Some(v.id.as_str()) {
-                            ui.horizontal(|ui| {
-                                ui.label("Reset?");
-                                if ui.button("Yes, reset").clicked() {
-                                    reset = Some(v.id.clone());
-                                }
-                                if ui.button("No").clicked() {
-                                    windows.reset_stats = None;
-                                }
-                            });
-                        } else if ui
-                            .add_enabled(s.played > 0, egui::Button::new("Reset…"))
-                            .clicked()
-                        {
-                            windows.reset_stats = Some(v.id.clone());
-                        }
-                        ui.end_row();
-                    }
-                });
-            ui.label("A game counts when it is won, or left for another after at least one move.");
-        });
+                }
+            });
+        ui.label("A game counts when it is won, or left for another after at least one move.");
+    });
     if let Some(id) = reset {
         stats.variants.remove(&id);
         windows.reset_stats = None;
@@ -620,10 +629,7 @@ fn settings_window(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut s = settings.clone();
-    egui::Window::new("Settings")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-12.0, 12.0))
+    fixed_window("Settings", egui::Align2::RIGHT_TOP, egui::vec2(-12.0, 12.0))
         .open(&mut open)
         .show(ctx, |ui| {
             ui.heading("Look");
@@ -861,55 +867,49 @@ fn replays(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut chosen = None;
-    egui::Window::new("Replays")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, -20.0))
-        .open(&mut open)
-        .show(ctx, |ui| {
-            if !watching.0
-                && table.game.move_count() > 0
-                && ui.button("Watch this game from the deal").clicked()
-                && let Ok(start) = crate::playback::watch_table(&table.spec)
-            {
-                controls.write(Control::Open {
-                    kind: Kind::History,
-                    start: Box::new(start),
-                    moves: table.game.history().collect(),
-                    at: 0,
-                    playing: true,
-                });
-                windows.replays = false;
-            }
-            ui.separator();
-            let saved = windows.saved.as_deref().unwrap_or_default();
-            if saved.is_empty() {
-                ui.label("Finished games are kept here (the last 50).");
-            }
-            egui::ScrollArea::vertical()
-                .max_height(360.0)
-                .show(ui, |ui| {
-                    egui::Grid::new("replays").striped(true).show(ui, |ui| {
-                        for r in saved {
-                            let name = variant::builtin()
-                                .iter()
-                                .find(|v| v.id == r.replay.variant)
-                                .map_or(r.replay.variant.clone(), |v| v.name.clone());
-                            let title = format!(
-                                "{name}, deal {}: {} in {} moves",
-                                r.replay.seed,
-                                if r.won { "won" } else { "lost" },
-                                r.replay.moves.len()
-                            );
-                            ui.label(title.as_str());
-                            if ui.button("Watch").clicked() {
-                                chosen = Some((r.replay.clone(), title));
-                            }
-                            ui.end_row();
+    fixed_window(
+        "Replays",
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .open(&mut open)
+    .show(ctx, |ui| {
+        if !watching.0
+            && table.game.move_count() > 0
+            && ui.button("Watch this game from the deal").clicked()
+        {
+            controls.write(Control::history(&table, true));
+            windows.replays = false;
+        }
+        ui.separator();
+        let saved = windows.saved.as_deref().unwrap_or_default();
+        if saved.is_empty() {
+            ui.label("Finished games are kept here (the last 50).");
+        }
+        egui::ScrollArea::vertical()
+            .max_height(360.0)
+            .show(ui, |ui| {
+                egui::Grid::new("replays").striped(true).show(ui, |ui| {
+                    for r in saved {
+                        let name = variant::builtin()
+                            .iter()
+                            .find(|v| v.id == r.replay.variant)
+                            .map_or(r.replay.variant.clone(), |v| v.name.clone());
+                        let title = format!(
+                            "{name}, deal {}: {} in {} moves",
+                            r.replay.seed,
+                            if r.won { "won" } else { "lost" },
+                            r.replay.moves.len()
+                        );
+                        ui.label(title.as_str());
+                        if ui.button("Watch").clicked() {
+                            chosen = Some((r.replay.clone(), title));
                         }
-                    });
+                        ui.end_row();
+                    }
                 });
-        });
+            });
+    });
     if let Some((replay, title)) = chosen {
         match open_replay(&replay, title, None) {
             Ok(c) => {
@@ -933,33 +933,34 @@ fn help(mut contexts: EguiContexts, mut windows: ResMut<Windows>, table: Res<Tab
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let v = &table.spec.variant;
-    egui::Window::new(format!("Rules: {}", v.name))
-        .collapsible(false)
-        .resizable(false)
-        .default_width(520.0)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, -20.0))
-        .open(&mut open)
-        .show(ctx, |ui| {
-            egui::ScrollArea::vertical()
-                .max_height(440.0)
-                .show(ui, |ui| {
-                    ui.set_max_width(520.0);
-                    for (title, text) in crate::rules::rules(v) {
-                        ui.strong(title);
-                        ui.label(text);
-                        ui.add_space(4.0);
+    fixed_window(
+        format!("Rules: {}", v.name),
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .default_width(520.0)
+    .open(&mut open)
+    .show(ctx, |ui| {
+        egui::ScrollArea::vertical()
+            .max_height(440.0)
+            .show(ui, |ui| {
+                ui.set_max_width(520.0);
+                for (title, text) in crate::rules::rules(v) {
+                    ui.strong(title);
+                    ui.label(text);
+                    ui.add_space(4.0);
+                }
+                ui.separator();
+                ui.strong("Controls");
+                egui::Grid::new("controls").striped(true).show(ui, |ui| {
+                    for (keys, what) in crate::rules::CONTROLS {
+                        ui.label(*keys);
+                        ui.label(*what);
+                        ui.end_row();
                     }
-                    ui.separator();
-                    ui.strong("Controls");
-                    egui::Grid::new("controls").striped(true).show(ui, |ui| {
-                        for (keys, what) in crate::rules::CONTROLS {
-                            ui.label(*keys);
-                            ui.label(*what);
-                            ui.end_row();
-                        }
-                    });
                 });
-        });
+            });
+    });
     if !open {
         windows.help = false;
     }
@@ -975,21 +976,22 @@ fn confirm(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Abandon this game?")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
-        .show(ctx, |ui| {
-            ui.label("The game in progress will count as a loss in the statistics.");
-            ui.horizontal(|ui| {
-                if ui.button("Abandon it").clicked() {
-                    requests.write(Request::Confirm(true));
-                }
-                if ui.button("Keep playing").clicked() {
-                    requests.write(Request::Confirm(false));
-                }
-            });
+    fixed_window(
+        "Abandon this game?",
+        egui::Align2::CENTER_CENTER,
+        egui::Vec2::ZERO,
+    )
+    .show(ctx, |ui| {
+        ui.label("The game in progress will count as a loss in the statistics.");
+        ui.horizontal(|ui| {
+            if ui.button("Abandon it").clicked() {
+                requests.write(Request::Confirm(true));
+            }
+            if ui.button("Keep playing").clicked() {
+                requests.write(Request::Confirm(false));
+            }
         });
+    });
     Ok(())
 }
 

@@ -135,7 +135,7 @@ pub fn plugin(app: &mut App) {
 struct Published {
     quiet: u32,
     ready: bool,
-    last: Vec<(&'static str, String)>,
+    at_rest: bool,
 }
 
 fn publish(
@@ -153,50 +153,60 @@ fn publish(
         state.quiet = 0;
     }
     let at_rest = state.quiet >= 10;
+    let settled = at_rest != state.at_rest;
+    state.at_rest = at_rest;
+    // The hook changes only with the table, its layout, or the table coming to rest: nothing
+    // is computed or written to the page on the other frames.
+    if !(settled || table.is_changed() || layout.as_ref().is_some_and(|l| l.is_changed())) {
+        return;
+    }
     if at_rest && !state.ready {
         state.ready = true;
         info!("arachne: ready");
     }
-    let mut attrs = vec![
+    // Where (in CSS pixels) a click plays a move, at rest: the top card of the first column
+    // that has one.
+    let click = match (&layout, window.single()) {
+        (Some(layout), Ok(window)) if at_rest => {
+            let position = table.game.position();
+            (0..position.columns().len() as u8).find_map(|c| {
+                let len = position.columns()[c as usize].len();
+                let mv = crate::input::click_move(position, c, len.checked_sub(1)?)?;
+                // The top card of a column is whole: its centre.
+                let at = layout.position(&piles.shape(), PileId::Column(c), len - 1);
+                let (x, y) = (at.x + window.width() / 2.0, window.height() / 2.0 - at.y);
+                Some(format!("{x:.0},{y:.0} {mv}"))
+            })
+        }
+        _ => None,
+    };
+    let attrs = [
         (
             "data-arachne-ready",
-            if state.ready { "1" } else { "0" }.to_string(),
+            Some(if state.ready { "1" } else { "0" }.to_string()),
         ),
-        ("data-arachne-moves", table.game.move_count().to_string()),
-        ("data-arachne-variant", table.spec.variant.id.clone()),
-        ("data-arachne-seed", table.spec.seed.to_string()),
+        (
+            "data-arachne-moves",
+            Some(table.game.move_count().to_string()),
+        ),
+        ("data-arachne-variant", Some(table.spec.variant.id.clone())),
+        ("data-arachne-seed", Some(table.spec.seed.to_string())),
+        ("data-arachne-click", click),
     ];
-    // Where (in CSS pixels) a click plays a move: the top card of the first column that has one.
-    if let (Some(layout), Ok(window), true) = (layout, window.single(), at_rest) {
-        let position = table.game.position();
-        let spot = (0..position.columns().len() as u8).find_map(|c| {
-            let len = position.columns()[c as usize].len();
-            let mv = crate::input::click_move(position, c, len.checked_sub(1)?)?;
-            let at = layout.position(&piles.shape(), PileId::Column(c), len - 1);
-            // The top card of a column is whole: its centre.
-            Some((
-                mv,
-                at.x + window.width() / 2.0,
-                window.height() / 2.0 - at.y,
-            ))
-        });
-        if let Some((mv, x, y)) = spot {
-            attrs.push(("data-arachne-click", format!("{x:.0},{y:.0} {mv}")));
-        }
-    }
-    if attrs == state.last {
-        return;
-    }
-    if let Ok(body) = global("document")
+    let Ok(body) = global("document")
         .and_then(|d| js_sys::Reflect::get(&d, &JsValue::from_str("body")).map_err(js_error))
-    {
-        for (name, value) in &attrs {
-            let _ = call(
+    else {
+        return;
+    };
+    for (name, value) in attrs {
+        let _ = match value {
+            Some(v) => call(
                 &body,
                 "setAttribute",
-                &[JsValue::from_str(name), JsValue::from_str(value)],
-            );
-        }
+                &[JsValue::from_str(name), JsValue::from_str(&v)],
+            ),
+            // No move to click while the cards move: the old spot is gone.
+            None => call(&body, "removeAttribute", &[JsValue::from_str(name)]),
+        };
     }
-    state.last = attrs;
 }

@@ -112,6 +112,19 @@ fn one_card_transfer(app: &App) -> (u8, u8) {
         .expect("a one-card move")
 }
 
+/// The top card of a column that has a one-card move, and the move a click on it makes.
+fn click_target(app: &App) -> (Move, Vec2) {
+    let (from, _) = one_card_transfer(app);
+    let len = app.world().resource::<Piles>().columns[from as usize].len();
+    let expected = arachne::input::click_move(
+        app.world().resource::<Table>().game.position(),
+        from,
+        len - 1,
+    )
+    .unwrap();
+    (expected, card_centre(app, from, len - 1))
+}
+
 #[test]
 fn dragging_a_card_onto_a_legal_column_plays_the_move_and_targets_light_up() {
     let (mut app, w) = app("spider-1suit", 5);
@@ -166,15 +179,7 @@ fn an_illegal_drop_slides_the_run_back_and_changes_nothing() {
 #[test]
 fn a_click_moves_the_card_to_the_best_place_and_the_stock_deals() {
     let (mut app, w) = app("spider-1suit", 5);
-    let (from, _) = one_card_transfer(&app);
-    let len = app.world().resource::<Piles>().columns[from as usize].len();
-    let expected = arachne::input::click_move(
-        app.world().resource::<Table>().game.position(),
-        from,
-        len - 1,
-    )
-    .unwrap();
-    let at = card_centre(&app, from, len - 1);
+    let (expected, at) = click_target(&app);
     point(&mut app, w, at);
     button(&mut app, w, ButtonState::Pressed);
     button(&mut app, w, ButtonState::Released);
@@ -320,24 +325,13 @@ fn touch(app: &mut App, w: Entity, phase: bevy::input::touch::TouchPhase, p: Vec
 fn a_tap_moves_like_a_click_and_a_finger_drags_a_run() {
     use bevy::input::touch::TouchPhase;
     let (mut app, w) = app("spider-1suit", 5);
-    let (from, _) = one_card_transfer(&app);
-    let len = app.world().resource::<Piles>().columns[from as usize].len();
-    let expected = arachne::input::click_move(
-        app.world().resource::<Table>().game.position(),
-        from,
-        len - 1,
-    )
-    .unwrap();
-    let at = card_centre(&app, from, len - 1);
+    let (expected, at) = click_target(&app);
     touch(&mut app, w, TouchPhase::Started, at);
     touch(&mut app, w, TouchPhase::Ended, at);
     assert_eq!(history(&app), vec![expected]);
-    app.world_mut().resource_mut::<Table>().game.undo().unwrap();
-    app.world_mut().write_message(arachne::table::TableChanged {
-        cause: arachne::table::Cause::Shown,
-        events: Vec::new(),
-    });
+    app.world_mut().write_message(arachne::table::Request::Undo);
     settle(&mut app);
+    assert!(history(&app).is_empty());
     // Now a drag with the finger to the legal column.
     let (from, to) = one_card_transfer(&app);
     let len = app.world().resource::<Piles>().columns[from as usize].len();

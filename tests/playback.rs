@@ -10,7 +10,7 @@ use arachne::logic_plugin;
 use arachne::persist::{
     self, MemoryStorage, SaveSettings, Saves, Statistics, Storage, load, saved_replays,
 };
-use arachne::playback::{Control, Kind, Playback, Stash, open_replay, watch_table};
+use arachne::playback::{Control, Kind, Playback, Stash, open_replay};
 use arachne::settings::{SETTINGS_KEY, Settings};
 use arachne::table::{GameSpec, PendingConfirm, Request, Table, Watching};
 use arachne::view::Piles;
@@ -117,17 +117,8 @@ fn line(t: &Table) -> Vec<Move> {
 }
 
 fn open_history(app: &mut App, playing: bool) {
-    let t = table_of(app).clone();
-    send(
-        app,
-        Control::Open {
-            kind: Kind::History,
-            start: Box::new(watch_table(&t.spec).unwrap()),
-            moves: t.game.history().collect(),
-            at: 0,
-            playing,
-        },
-    );
+    let open = Control::history(table_of(app), playing);
+    send(app, open);
 }
 
 #[test]
