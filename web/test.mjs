@@ -80,7 +80,9 @@ try {
   await page.screenshot({ path: join(shots, "1-dealt.png") });
   // The canvas is drawn: many distinct colours, card white and table green both present.
   // (WebGL's buffer cannot be read back from the page, so the screenshot is decoded there.)
-  const png = (await page.locator("canvas#bevy").screenshot()).toString("base64");
+  // The canvas fills the page: a page screenshot (an element screenshot waits for the element to
+  // be "stable", which timed out once under load).
+  const png = (await page.screenshot({ timeout: 120_000 })).toString("base64");
   const drawn = await page.evaluate(async (data) => {
     const img = new Image();
     img.src = "data:image/png;base64," + data;
