@@ -94,6 +94,14 @@ pub struct Thinking {
     task: Task<Found>,
 }
 
+impl Drop for Thinking {
+    /// A search nobody waits for any more (cancelled, replaced, or the app closing) stops
+    /// instead of holding a thread of the shared pool until its budget runs out.
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
 /// What a [`Thinking`] search is for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Job {
@@ -151,6 +159,14 @@ pub struct OutlookSearch {
     start_in: Option<f32>,
     /// A line known for the next new game (from a winnable-deal search): (seed, line).
     preset: Option<(u64, Vec<Move>)>,
+}
+
+impl Drop for OutlookSearch {
+    fn drop(&mut self) {
+        if let Some((_, cancel)) = &self.task {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 impl OutlookSearch {

@@ -97,6 +97,12 @@ struct HintTask {
     cancel: Arc<AtomicBool>,
 }
 
+impl Drop for HintTask {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
 /// The move a click on card `index` of `column` makes: the run from that card to the best
 /// target (a same-suit build, then any build, then an empty column), if any.
 pub fn click_move(position: &Position, column: u8, index: usize) -> Option<Move> {

@@ -67,9 +67,12 @@ fn run_to_rest(app: &mut App) {
     panic!("the table never came to rest");
 }
 
-/// Runs frames until `done` holds (the solver works on other threads in real time).
+/// Runs frames until `done` holds (the solver works on other threads in real time). The limit
+/// is generous: the tests of one binary share the solver's thread pool, and CI machines are
+/// busy; this checks that the answer comes, not how fast (BENCHMARKS.md does that).
 fn run_until(app: &mut App, what: &str, mut done: impl FnMut(&mut App) -> bool) {
-    for _ in 0..3000 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(90);
+    while std::time::Instant::now() < deadline {
         if done(app) {
             return;
         }
