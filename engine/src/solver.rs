@@ -10,7 +10,7 @@
 //! the next level; then a complete depth-first pass over every legal move. Positions are
 //! identified by a Zobrist hash that
 //! ignores column order once the stock is empty (columns are then interchangeable), and a
-//! fixed-size transposition table keeps memory bounded. Only the complete pass can prove that a
+//! transposition table that grows as it fills, up to a bound, keeps memory bounded. Only the complete pass can prove that a
 //! position is lost, and only when it ran to the end with every position it met remembered.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -58,8 +58,9 @@ impl Budget {
     }
 }
 
-/// Memory for one search by default: 256 MiB, half for the transposition table (16 M
-/// positions), half for the best-first stages' positions.
+/// Memory for one search by default: 256 MiB, half for the transposition table (8 M
+/// positions, 64 MiB, and the old half while it grows), half for the best-first stages'
+/// positions.
 pub const DEFAULT_MEMORY_MIB: usize = 256;
 
 /// What a search found.
@@ -177,7 +178,8 @@ pub fn solve(position: &Position, budget: Budget, cancel: Option<&AtomicBool>) -
                     cancel,
                 );
                 let found = search.run();
-                (found, search.nodes, search.stopped, search.lossy)
+                let lossy = search.lossy || search.table.dropped;
+                (found, search.nodes, search.stopped, lossy)
             }
             Stage::Levels {
                 roots,
@@ -404,13 +406,15 @@ impl Zobrist {
     /// The position's hash from its column hashes: column order counts only while the stock
     /// still deals to columns in order.
     fn combine(&self, stock: usize, columns: impl Iterator<Item = u64>) -> u64 {
-        let ordered = stock > 0;
-        let mut h = self.stock[stock];
-        for (c, ch) in columns.enumerate() {
-            let key = if ordered { ch ^ self.column[c] } else { ch };
-            h = h.wrapping_add(mix(key));
-        }
-        h
+        columns.enumerate().fold(self.stock[stock], |h, (c, ch)| {
+            h.wrapping_add(self.term(stock, c, ch))
+        })
+    }
+
+    /// Column `c`'s part of the position's hash, from its column hash `ch`: the position's hash
+    /// is a sum of these, so a move that changes two columns changes two terms.
+    fn term(&self, stock: usize, c: usize, ch: u64) -> u64 {
+        mix(if stock > 0 { ch ^ self.column[c] } else { ch })
     }
 
     fn hash(&self, pos: &Position) -> u64 {
@@ -646,6 +650,8 @@ impl Levels<'_> {
                 }
                 let runs = pos.foundation().len();
                 let base = 5_000 * runs as i32 + values.iter().sum::<i32>();
+                let stock = pos.stock_len();
+                let parent_hash = self.zobrist.combine(stock, hashes.iter().copied());
                 for &m in &legal {
                     let (f, t) = match m {
                         Move::Transfer { from, to, .. } => (usize::from(from), usize::from(to)),
@@ -662,18 +668,18 @@ impl Levels<'_> {
                         moves.push(m);
                         return Some(moves);
                     }
-                    let (hf, ht) = (
-                        self.zobrist.column_hash(&pos.columns()[f]),
-                        self.zobrist.column_hash(&pos.columns()[t]),
-                    );
-                    let hash = self.zobrist.combine(
-                        pos.stock_len(),
-                        hashes.iter().enumerate().map(|(c, &h)| match c {
-                            c if c == f => hf,
-                            c if c == t => ht,
-                            _ => h,
-                        }),
-                    );
+                    // Transfers and discards leave the stock as it is: only the changed
+                    // columns' terms of the hash change.
+                    let z = self.zobrist;
+                    let mut hash = parent_hash
+                        .wrapping_sub(z.term(stock, f, hashes[f]))
+                        .wrapping_add(z.term(stock, f, z.column_hash(&pos.columns()[f])));
+                    if t != f {
+                        hash = hash
+                            .wrapping_sub(z.term(stock, t, hashes[t]))
+                            .wrapping_add(z.term(stock, t, z.column_hash(&pos.columns()[t])));
+                    }
+                    debug_assert_eq!(hash, z.hash(pos));
                     if self.table.insert(hash) == Some(true) {
                         let mut eval = base + 5_000 * (pos.foundation().len() as i32 - runs as i32)
                             - values[f]
@@ -702,6 +708,7 @@ impl Levels<'_> {
             let mut candidates = seen_here.clone();
             candidates.sort_by_key(|&i| (Reverse(arena[i as usize].eval), i));
             let mut next = Vec::with_capacity(self.roots);
+            let mut next_hashes = Vec::with_capacity(self.roots);
             let mut dealt = 0;
             // No one starting position may supply more than a quarter of the next level's,
             // so the search keeps several lines alive.
@@ -732,7 +739,9 @@ impl Levels<'_> {
                     moves.push(Move::Deal);
                     return Some(moves);
                 }
-                if self.table.insert(self.zobrist.hash(pos)) == Some(true) {
+                let hash = self.zobrist.hash(pos);
+                if self.table.insert(hash) == Some(true) {
+                    next_hashes.push(hash);
                     let eval = evaluate(pos, self.weights);
                     buf.clear();
                     pos.encode(&mut buf);
@@ -749,6 +758,12 @@ impl Levels<'_> {
             if next.is_empty() {
                 return None;
             }
+            // No position of this level can come again (the stock is smaller from now on):
+            // the table keeps only the next level's.
+            self.table.clear();
+            for &h in &next_hashes {
+                let _ = self.table.insert(h);
+            }
             let roots: Vec<Option<Box<[u8]>>> =
                 next.iter().map(|&i| arena[i as usize].pos.take()).collect();
             Self::compact(&mut arena, &mut next);
@@ -760,33 +775,56 @@ impl Levels<'_> {
     }
 }
 
-/// A fixed-size open-addressing set of position hashes.
+/// An open-addressing set of position hashes that starts small and doubles as it fills, up to
+/// what the memory budget allows. A search that visits few positions then touches little memory
+/// (a fresh page costs a fault: a 20,000-position search spent most of its time faulting in a
+/// table allocated whole), and the one that visits many gets the whole allowance.
 struct Table {
     slots: Vec<u64>,
     mask: usize,
+    /// Hashes held.
+    len: usize,
+    /// The most slots it may grow to.
+    max_slots: usize,
+    /// Some hash found no room while the table grew: it is no longer remembered.
+    dropped: bool,
 }
 
+/// Slots a table starts with (512 KiB).
+const FIRST_SLOTS: usize = 1 << 16;
+
+/// Probes before an insert gives up.
+const PROBES: usize = 32;
+
 impl Table {
+    /// A table within `memory_mib / 2` MiB, counting the old and the new slots while it grows
+    /// (one and a half times its final size).
     fn new(memory_mib: usize) -> Table {
-        let entries = (memory_mib.max(1) * (1 << 20) / 8).next_power_of_two() / 2;
-        let entries = entries.max(1024);
+        let bytes = memory_mib.max(1) * (1 << 20) / 2;
+        let max_slots = ((bytes * 2 / 3 / 8 + 1).next_power_of_two() / 2).max(1024);
+        let first = FIRST_SLOTS.min(max_slots);
         Table {
-            slots: vec![0; entries],
-            mask: entries - 1,
+            slots: vec![0; first],
+            mask: first - 1,
+            len: 0,
+            max_slots,
+            dropped: false,
         }
     }
 
+    /// Forgets every hash and gives back the memory grown into.
     fn clear(&mut self) {
-        // A fresh zeroed allocation costs only the pages that get used; filling costs them all.
-        self.slots = vec![0; self.slots.len()];
+        let first = FIRST_SLOTS.min(self.max_slots);
+        self.slots = vec![0; first];
+        self.mask = first - 1;
+        self.len = 0;
+        self.dropped = false;
     }
 
-    /// Inserts `h`; `Some(true)` if new, `Some(false)` if present, `None` if no room nearby.
-    fn insert(&mut self, h: u64) -> Option<bool> {
-        let h = h | 1; // 0 marks an empty slot
-        let mut i = (h as usize) & self.mask;
-        for _ in 0..32 {
-            let slot = &mut self.slots[i];
+    fn place(slots: &mut [u64], mask: usize, h: u64) -> Option<bool> {
+        let mut i = (h as usize) & mask;
+        for _ in 0..PROBES {
+            let slot = &mut slots[i];
             if *slot == h {
                 return Some(false);
             }
@@ -794,9 +832,34 @@ impl Table {
                 *slot = h;
                 return Some(true);
             }
-            i = (i + 1) & self.mask;
+            i = (i + 1) & mask;
         }
         None
+    }
+
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        let mut slots = vec![0; size];
+        for &h in self.slots.iter().filter(|&&h| h != 0) {
+            if Self::place(&mut slots, size - 1, h).is_none() {
+                self.dropped = true;
+                self.len -= 1;
+            }
+        }
+        self.slots = slots;
+        self.mask = size - 1;
+    }
+
+    /// Inserts `h`; `Some(true)` if new, `Some(false)` if present, `None` if no room nearby.
+    fn insert(&mut self, h: u64) -> Option<bool> {
+        if self.len * 2 >= self.slots.len() && self.slots.len() < self.max_slots {
+            self.grow();
+        }
+        let found = Self::place(&mut self.slots, self.mask, h | 1); // 0 marks an empty slot
+        if found == Some(true) {
+            self.len += 1;
+        }
+        found
     }
 }
 
@@ -815,7 +878,9 @@ struct Search<'a> {
     stage: (usize, bool),
     table: &'a mut Table,
     zobrist: &'a Zobrist,
-    col_hash: Vec<u64>,
+    /// Each column's term of the position's hash ([`Zobrist::term`]), and their sum.
+    col_term: Vec<u64>,
+    term_sum: u64,
     nodes: u64,
     allowance: u64,
     deadline: Option<Instant>,
@@ -846,7 +911,8 @@ impl<'a> Search<'a> {
             stage,
             table,
             zobrist,
-            col_hash: vec![0; n],
+            col_term: vec![0; n],
+            term_sum: 0,
             nodes: 0,
             allowance,
             deadline,
@@ -865,7 +931,13 @@ impl<'a> Search<'a> {
     }
 
     fn rehash_column(&mut self, c: usize) {
-        self.col_hash[c] = self.zobrist.column_hash(&self.pos.columns()[c]);
+        let ch = self.zobrist.column_hash(&self.pos.columns()[c]);
+        let term = self.zobrist.term(self.pos.stock_len(), c, ch);
+        self.term_sum = self
+            .term_sum
+            .wrapping_sub(self.col_term[c])
+            .wrapping_add(term);
+        self.col_term[c] = term;
     }
 
     fn rehash_after(&mut self, undo: &Undo) {
@@ -874,8 +946,9 @@ impl<'a> Search<'a> {
                 self.rehash_column(usize::from(from));
                 self.rehash_column(usize::from(to));
             }
+            // A deal changes the stock, and so every column's term.
             Move::Deal => {
-                for c in 0..self.col_hash.len() {
+                for c in 0..self.col_term.len() {
                     self.rehash_column(c);
                 }
             }
@@ -884,8 +957,9 @@ impl<'a> Search<'a> {
     }
 
     fn hash(&self) -> u64 {
-        self.zobrist
-            .combine(self.pos.stock_len(), self.col_hash.iter().copied())
+        let h = self.zobrist.stock[self.pos.stock_len()].wrapping_add(self.term_sum);
+        debug_assert_eq!(h, self.zobrist.hash(&self.pos));
+        h
     }
 
     /// Fills `children` with the moves to try from the current position, best first.
@@ -1005,5 +1079,50 @@ impl<'a> Search<'a> {
             });
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_grows_keeps_every_hash_and_shrinks_when_cleared() {
+        let mut table = Table::new(4);
+        // 4 MiB: 2 MiB for the table counting a growth step, so 128 Ki slots at most.
+        assert_eq!(table.max_slots, 1 << 17);
+        assert_eq!(table.slots.len(), FIRST_SLOTS);
+        let mut s = 7;
+        let hashes: Vec<u64> = (0..60_000).map(|_| splitmix(&mut s)).collect();
+        for &h in &hashes {
+            assert_eq!(table.insert(h), Some(true));
+        }
+        assert_eq!(table.slots.len(), 1 << 17);
+        assert_eq!(table.len, 60_000);
+        assert!(!table.dropped);
+        for &h in &hashes {
+            assert_eq!(table.insert(h), Some(false));
+        }
+        table.clear();
+        assert_eq!((table.slots.len(), table.len), (FIRST_SLOTS, 0));
+        assert_eq!(table.insert(hashes[0]), Some(true));
+    }
+
+    #[test]
+    fn a_full_table_refuses_instead_of_growing_past_its_budget() {
+        let mut table = Table::new(1);
+        let max = table.max_slots;
+        let mut s = 11;
+        let mut refused = 0;
+        for _ in 0..max {
+            if table.insert(splitmix(&mut s)).is_none() {
+                refused += 1;
+            }
+        }
+        assert_eq!(table.slots.len(), max);
+        assert!(
+            refused > 0,
+            "a table as full as its slots must refuse some hashes"
+        );
     }
 }

@@ -22,8 +22,9 @@ commands:
   moves FILE                                print every legal move
   apply FILE MOVE...                        print the position after the moves
   replay FILE                               verify a replay file, print its final position
-  solve FILE [--budget-ms N]                `solved` and a winning move list, `unwinnable` or `unknown`
-  bench VARIANT --seeds A..B [--numbering arachne|kpat] [--budget-ms N]
+  solve FILE [--budget-ms N] [--budget-nodes N]
+                                            `solved` and a winning move list, `unwinnable` or `unknown`
+  bench VARIANT --seeds A..B [--numbering arachne|kpat] [--budget-ms N] [--budget-nodes N]
                                             solve a range of deals: SEED RESULT MS NODES, then a summary
 FILE may be `-` for standard input.";
 
@@ -107,7 +108,16 @@ fn budget_option(args: &mut Vec<String>) -> Result<Budget, Failure> {
         })?,
         None => DEFAULT_BUDGET_MS,
     };
-    Ok(Budget::time(Duration::from_millis(ms)))
+    let mut budget = Budget::time(Duration::from_millis(ms));
+    if let Some(v) = take_option(args, "--budget-nodes")? {
+        let n = v.parse::<u64>().map_err(|_| {
+            input(format!(
+                "--budget-nodes must be a whole number of positions, not `{v}`"
+            ))
+        })?;
+        budget.nodes = Some(n);
+    }
+    Ok(budget)
 }
 
 /// Replays a solution through the rules: a solution that does not win is a solver bug.
@@ -126,7 +136,7 @@ fn check_solution(pos: &Position, moves: &[Move]) -> Result<(), Failure> {
 }
 
 fn bench(mut args: Vec<String>, variants: &Variants) -> Outcome {
-    let usage = "arachne-cli bench VARIANT --seeds A..B [--numbering arachne|kpat] [--budget-ms N]";
+    let usage = "arachne-cli bench VARIANT --seeds A..B [--numbering arachne|kpat] [--budget-ms N] [--budget-nodes N]";
     let budget = budget_option(&mut args)?;
     let numbering = numbering_option(&mut args)?;
     let seeds =
@@ -268,7 +278,11 @@ fn run(mut args: Vec<String>) -> Outcome {
         }
         "solve" => {
             let budget = budget_option(&mut args)?;
-            expect_args(&args, 1, "arachne-cli solve FILE [--budget-ms N]")?;
+            expect_args(
+                &args,
+                1,
+                "arachne-cli solve FILE [--budget-ms N] [--budget-nodes N]",
+            )?;
             let pos = read_position(&args[0], &variants)?;
             let report = solve(&pos, budget, None);
             match report.verdict {
