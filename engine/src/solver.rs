@@ -5,13 +5,13 @@
 //! every variant's rules (discard mode, empty-column dealing, partial last deal, grouping) are
 //! the game's, not a copy. The search is staged: a narrow depth-first pass that tries only the
 //! two most promising moves of each position (instant on easy deals); then best-first searches
-//! between deals (tiny, then small, then large), which expand the best-looking positions of each
-//! stock level and deal from the best few hundred of them, drawn from several lines, to start
-//! the next level; then a complete depth-first pass over every legal move. Positions are
-//! identified by a Zobrist hash that
-//! ignores column order once the stock is empty (columns are then interchangeable), and a
-//! transposition table that grows as it fills, up to a bound, keeps memory bounded. Only the complete pass can prove that a
-//! position is lost, and only when it ran to the end with every position it met remembered.
+//! between deals of growing size (the largest three times, with different weights), which
+//! expand the best-looking positions of each stock level and deal from the best few hundred of
+//! them, drawn from several lines, to start the next level; then a complete depth-first pass
+//! over every legal move. Positions are identified by a Zobrist hash that ignores column order
+//! once the stock is empty (columns are then interchangeable), and a transposition table that
+//! grows as it fills, up to a bound, keeps memory bounded. Only the complete pass can prove that
+//! a position is lost, and only when it ran to the end with every position it met remembered.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -117,7 +117,12 @@ impl Stage {
     }
 }
 
-const STAGES: [Stage; 5] = [
+/// The stages in order. The small best-first stages settle most deals; the large ones run to
+/// exhaustion in a few million positions each, so several fit in a budget of seconds, and each
+/// weighs the position differently: on 4-suit deals every one of them wins some that the others
+/// lose (BENCHMARKS.md). The complete pass comes last: on two-deck deals it rarely ends, but it
+/// settles small positions and is the only stage that can prove a loss.
+const STAGES: [Stage; 8] = [
     Stage::DepthFirst {
         width: 2,
         prune: true,
@@ -136,10 +141,28 @@ const STAGES: [Stage; 5] = [
         weights: WEIGHTS,
     },
     Stage::Levels {
+        roots: 150,
+        expansions: 60_000,
+        nodes: 50_000_000,
+        weights: WEIGHTS,
+    },
+    Stage::Levels {
+        roots: 400,
+        expansions: 200_000,
+        nodes: 200_000_000,
+        weights: RUNS_FIRST,
+    },
+    Stage::Levels {
         roots: 400,
         expansions: 200_000,
         nodes: 200_000_000,
         weights: WEIGHTS,
+    },
+    Stage::Levels {
+        roots: 400,
+        expansions: 200_000,
+        nodes: 200_000_000,
+        weights: FACE_DOWN_FIRST,
     },
     Stage::DepthFirst {
         width: usize::MAX,
@@ -436,6 +459,18 @@ struct Weights {
 const WEIGHTS: Weights = Weights {
     face_down: 150,
     run: 24,
+};
+
+/// Weights that favour building long runs over turning cards up.
+const RUNS_FIRST: Weights = Weights {
+    face_down: 80,
+    run: 40,
+};
+
+/// Weights that favour turning cards up over building runs.
+const FACE_DOWN_FIRST: Weights = Weights {
+    face_down: 300,
+    run: 14,
 };
 
 /// How good a position looks, for the best-first stages: runs completed, cards turned up, empty columns and
