@@ -1,28 +1,20 @@
-//! How the table looks: cards drawn from meshes (suits are shapes, not glyphs), themes,
-//! placeholders, drop-target and selection markers, and the status line. Render-only: the
-//! headless tests leave this plugin out.
+//! How the table looks: cards drawn from meshes (suits are shapes and indices are stroked
+//! glyphs, not font text), themes, placeholders, and drop-target and selection markers.
+//! Render-only: the headless tests leave this plugin out.
 use arachne_engine::{Move, Rank, Suit};
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
-use bevy::sprite::Anchor;
 
 use crate::input::Highlights;
 use crate::layout::{Layout, PileId, z};
-use crate::table::Table;
 use crate::theme::{BackPattern, Theme};
 use crate::view::{CardPose, CardView, Piles};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_fixtures).add_systems(
+    app.add_systems(
         Update,
-        (
-            rebuild_art,
-            dress_new_cards,
-            show_side,
-            place_fixtures,
-            show_status,
-        )
+        (rebuild_art, dress_new_cards, show_side, place_fixtures)
             .chain()
             .after(bevy_tweening::AnimationSystem::AnimationUpdate),
     );
@@ -38,8 +30,11 @@ struct CardArt {
     back_inner: Handle<Mesh>,
     frame_outer: Handle<Mesh>,
     frame_inner: Handle<Mesh>,
-    suits: [Handle<Mesh>; 4],
-    dot: Handle<Mesh>,
+    /// Everything inked on a face (indices, suits, pips) as one mesh per card, indexed by
+    /// [`face_index`]: a card face is a handful of entities, not one per pip.
+    face_ink: Vec<Handle<Mesh>>,
+    /// The back's whole pattern as one mesh (none for a plain back).
+    back_pattern: Option<Handle<Mesh>>,
     lozenge: Handle<Mesh>,
     face: Handle<ColorMaterial>,
     face_border: Handle<ColorMaterial>,
@@ -48,7 +43,6 @@ struct CardArt {
     back_accent: Handle<ColorMaterial>,
     back_border: Handle<ColorMaterial>,
     ink: [Handle<ColorMaterial>; 4],
-    ink_colors: [Color; 4],
 }
 
 /// The two sides of a card, shown one at a time.
@@ -64,7 +58,6 @@ enum Fixture {
     Placeholder(PileId),
     Marker(u8),
     StockMarker,
-    StockLabel,
 }
 
 fn suit_index(s: Suit) -> usize {
@@ -98,7 +91,6 @@ fn rebuild_art(
     let r = theme.corner_radius * size.x;
     let inset = (size.x * 0.05).max(2.0);
     let mut mat = |c: Color| materials.add(ColorMaterial::from_color(c));
-    let ink_colors = Suit::ALL.map(|s| theme.suit_color(s));
     let art = CardArt {
         size,
         outer: meshes.add(rounded_rect(size, r)),
@@ -115,22 +107,20 @@ fn rebuild_art(
             Vec2::new(size.x * 0.62 - 3.0, size.y * 0.66 - 3.0),
             (r * 0.5 - 1.5).max(0.0),
         )),
-        suits: Suit::ALL.map(|s| meshes.add(suit_mesh(s))),
-        dot: meshes.add(shapes_mesh(&[Shape::Circle(Vec2::ZERO, 0.5)])),
-        lozenge: meshes.add(shapes_mesh(&[Shape::Poly(vec![
-            Vec2::new(0.0, 0.5),
-            Vec2::new(-0.5, 0.0),
-            Vec2::new(0.0, -0.5),
-            Vec2::new(0.5, 0.0),
-        ])])),
+        face_ink: Suit::ALL
+            .iter()
+            .flat_map(|&s| Rank::ALL.map(move |r| (r, s)))
+            .map(|(r, s)| meshes.add(shapes_mesh(&face_ink(r, s, size))))
+            .collect(),
+        back_pattern: back_pattern(theme.back_pattern, size).map(|p| meshes.add(shapes_mesh(&p))),
+        lozenge: meshes.add(shapes_mesh(&[lozenge()])),
         face: mat(theme.face),
         face_border: mat(theme.face_border),
         court_frame: mat(theme.court_frame),
         back: mat(theme.back),
         back_accent: mat(theme.back_accent),
         back_border: mat(theme.back_border),
-        ink: ink_colors.map(&mut mat),
-        ink_colors,
+        ink: Suit::ALL.map(|s| mat(theme.suit_color(s))),
         theme: theme.clone(),
     };
     // Re-dress every card for the new size or theme.
@@ -177,18 +167,86 @@ fn part(
     )
 }
 
+fn face_index(rank: Rank, suit: Suit) -> usize {
+    suit_index(suit) * 13 + rank as usize - 1
+}
+
+/// Unit shapes scaled by `scale`, turned half round if `turned`, and moved to `at`.
+fn placed(shapes: &[Shape], at: Vec2, scale: f32, turned: bool) -> impl Iterator<Item = Shape> {
+    let sign = if turned { -scale } else { scale };
+    shapes.iter().map(move |shape| match shape {
+        Shape::Circle(c, r) => Shape::Circle(at + *c * sign, r * scale),
+        Shape::Poly(points) => Shape::Poly(points.iter().map(|p| at + *p * sign).collect()),
+    })
+}
+
+/// Everything inked on a face of `size`: the corner indices and suits (along the top, which a
+/// fanned column shows, and turned round at the bottom), a suit at the top right (for a column
+/// squeezed very tight), and the middle: one large suit, a court letter, or the pips.
+fn face_ink(rank: Rank, suit: Suit, size: Vec2) -> Vec<Shape> {
+    let (w, h) = (size.x, size.y);
+    let suit_shapes = suit_shapes(suit);
+    let glyph = glyph_shapes(rank);
+    // Index height: about the cap height of the letters a 0.15 h font would set.
+    let small = (h * 0.105).max(8.0);
+    let mut ink = Vec::new();
+    for (sign, turned) in [(1.0, false), (-1.0, true)] {
+        ink.extend(placed(
+            &glyph,
+            Vec2::new(sign * -0.36 * w, sign * 0.39 * h),
+            small,
+            turned,
+        ));
+        ink.extend(placed(
+            &suit_shapes,
+            Vec2::new(sign * -0.36 * w, sign * 0.26 * h),
+            0.13 * w,
+            turned,
+        ));
+    }
+    ink.extend(placed(
+        &suit_shapes,
+        Vec2::new(0.35 * w, 0.39 * h),
+        0.14 * w,
+        false,
+    ));
+    match rank {
+        Rank::Ace => ink.extend(placed(
+            &suit_shapes,
+            Vec2::new(0.0, -0.03 * h),
+            0.5 * w,
+            false,
+        )),
+        Rank::Jack | Rank::Queen | Rank::King => {
+            ink.extend(placed(
+                &glyph,
+                Vec2::new(0.0, -0.06 * h),
+                (h * 0.2).max(8.0),
+                false,
+            ));
+            ink.extend(placed(
+                &suit_shapes,
+                Vec2::new(0.0, 0.17 * h),
+                0.2 * w,
+                false,
+            ));
+        }
+        _ => {
+            for &(x, y) in pips(rank.value()) {
+                let at = Vec2::new(x * 0.17 * w, (y * 0.25 - 0.02) * h);
+                ink.extend(placed(&suit_shapes, at, 0.16 * w, y < 0.0));
+            }
+        }
+    }
+    ink
+}
+
 fn spawn_face(commands: &mut Commands, art: &CardArt, view: &CardView) -> Entity {
     let (w, h) = (art.size.x, art.size.y);
-    let suit = suit_index(view.card.suit());
-    let ink = &art.ink[suit];
-    let color = art.ink_colors[suit];
-    let suit_mesh = &art.suits[suit];
-    let rank = view.card.rank();
+    let (rank, suit) = (view.card.rank(), view.card.suit());
     let at = |x: f32, y: f32, zz: f32, s: f32| {
         Transform::from_xyz(x * w, y * h, zz).with_scale(Vec3::splat(s * w))
     };
-    let font = (h * 0.15).max(8.0);
-    let label = rank_label(rank);
     commands
         .spawn((Transform::default(), Visibility::Inherited))
         .with_children(|p| {
@@ -198,85 +256,70 @@ fn spawn_face(commands: &mut Commands, art: &CardArt, view: &CardView) -> Entity
                 &art.face,
                 Transform::from_xyz(0.0, 0.0, 0.001),
             ));
-            // Corner index: rank and suit along the top (what a fanned column shows), and the same
-            // turned round at the bottom.
-            for (sign, rot) in [(1.0, 0.0), (-1.0, std::f32::consts::PI)] {
-                let rotation = Quat::from_rotation_z(rot);
-                p.spawn((
-                    Text2d::new(label),
-                    TextFont::from_font_size(font),
-                    TextColor(color),
-                    Anchor::CENTER,
-                    Transform::from_xyz(sign * -0.36 * w, sign * (0.5 * h - 0.11 * h), 0.003)
-                        .with_rotation(rotation),
+            if matches!(rank, Rank::Jack | Rank::Queen | Rank::King) {
+                p.spawn(part(
+                    &art.frame_outer,
+                    &art.court_frame,
+                    Transform::from_xyz(0.0, -0.02 * h, 0.002),
                 ));
                 p.spawn(part(
-                    suit_mesh,
-                    ink,
-                    Transform::from_xyz(sign * -0.36 * w, sign * (0.5 * h - 0.24 * h), 0.003)
-                        .with_scale(Vec3::splat(0.13 * w))
-                        .with_rotation(rotation),
+                    &art.frame_inner,
+                    &art.face,
+                    Transform::from_xyz(0.0, -0.02 * h, 0.0025),
                 ));
             }
-            // Also at the top right, so a column squeezed very tight still shows the suit.
-            p.spawn(part(
-                suit_mesh,
-                ink,
-                Transform::from_xyz(0.35 * w, 0.5 * h - 0.11 * h, 0.003)
-                    .with_scale(Vec3::splat(0.14 * w)),
-            ));
-            match rank {
-                Rank::Ace => {
-                    p.spawn(part(suit_mesh, ink, at(0.0, -0.03, 0.002, 0.5)));
-                }
-                Rank::Jack | Rank::Queen | Rank::King => {
+            if rank == Rank::King {
+                for x in [-0.13, 0.13] {
                     p.spawn(part(
-                        &art.frame_outer,
+                        &art.lozenge,
                         &art.court_frame,
-                        Transform::from_xyz(0.0, -0.02 * h, 0.002),
+                        at(x, 0.19, 0.003, 0.08),
                     ));
-                    p.spawn(part(
-                        &art.frame_inner,
-                        &art.face,
-                        Transform::from_xyz(0.0, -0.02 * h, 0.0025),
-                    ));
-                    p.spawn((
-                        Text2d::new(label),
-                        TextFont::from_font_size((h * 0.3).max(10.0)),
-                        TextColor(color),
-                        Anchor::CENTER,
-                        Transform::from_xyz(0.0, -0.06 * h, 0.003),
-                    ));
-                    p.spawn(part(suit_mesh, ink, at(0.0, 0.17, 0.003, 0.2)));
-                    if rank == Rank::King {
-                        p.spawn(part(
-                            &art.lozenge,
-                            &art.court_frame,
-                            at(-0.13, 0.19, 0.003, 0.08),
-                        ));
-                        p.spawn(part(
-                            &art.lozenge,
-                            &art.court_frame,
-                            at(0.13, 0.19, 0.003, 0.08),
-                        ));
-                    }
-                }
-                _ => {
-                    for &(x, y) in pips(rank.value()) {
-                        let mut t = at(x * 0.17, y * 0.25 - 0.02, 0.002, 0.16);
-                        if y < 0.0 {
-                            t.rotate_z(std::f32::consts::PI);
-                        }
-                        p.spawn(part(suit_mesh, ink, t));
-                    }
                 }
             }
+            p.spawn(part(
+                &art.face_ink[face_index(rank, suit)],
+                &art.ink[suit_index(suit)],
+                Transform::from_xyz(0.0, 0.0, 0.003),
+            ));
         })
         .id()
 }
 
+/// A back's pattern for cards of `size`, as shapes: a grid of lozenges or dots.
+fn back_pattern(pattern: BackPattern, size: Vec2) -> Option<Vec<Shape>> {
+    let mark = match pattern {
+        BackPattern::Plain => return None,
+        BackPattern::Lattice => lozenge(),
+        BackPattern::Dots => Shape::Circle(Vec2::ZERO, 0.5),
+    };
+    let (w, h) = (size.x, size.y);
+    let step = (w * 0.16).max(5.0);
+    let nx = ((w * 0.78) / step).floor() as i32;
+    let ny = ((h * 0.84) / step).floor() as i32;
+    let mut shapes = Vec::new();
+    for i in 0..=nx {
+        for j in 0..=ny {
+            let at = Vec2::new(
+                (i as f32 - nx as f32 / 2.0) * step,
+                (j as f32 - ny as f32 / 2.0) * step,
+            );
+            shapes.extend(placed(std::slice::from_ref(&mark), at, step * 0.55, false));
+        }
+    }
+    Some(shapes)
+}
+
+fn lozenge() -> Shape {
+    Shape::Poly(vec![
+        Vec2::new(0.0, 0.5),
+        Vec2::new(-0.5, 0.0),
+        Vec2::new(0.0, -0.5),
+        Vec2::new(0.5, 0.0),
+    ])
+}
+
 fn spawn_back(commands: &mut Commands, art: &CardArt) -> Entity {
-    let (w, h) = (art.size.x, art.size.y);
     commands
         .spawn((Transform::default(), Visibility::Inherited))
         .with_children(|p| {
@@ -286,46 +329,15 @@ fn spawn_back(commands: &mut Commands, art: &CardArt) -> Entity {
                 &art.back,
                 Transform::from_xyz(0.0, 0.0, 0.001),
             ));
-            let mesh = match art.theme.back_pattern {
-                BackPattern::Plain => return,
-                BackPattern::Lattice => &art.lozenge,
-                BackPattern::Dots => &art.dot,
-            };
-            let step = (w * 0.16).max(5.0);
-            let nx = ((w * 0.78) / step).floor() as i32;
-            let ny = ((h * 0.84) / step).floor() as i32;
-            for i in 0..=nx {
-                for j in 0..=ny {
-                    let x = (i as f32 - nx as f32 / 2.0) * step;
-                    let y = (j as f32 - ny as f32 / 2.0) * step;
-                    p.spawn(part(
-                        mesh,
-                        &art.back_accent,
-                        Transform::from_xyz(x, y, 0.002).with_scale(Vec3::splat(step * 0.55)),
-                    ));
-                }
+            if let Some(pattern) = &art.back_pattern {
+                p.spawn(part(
+                    pattern,
+                    &art.back_accent,
+                    Transform::from_xyz(0.0, 0.0, 0.002),
+                ));
             }
         })
         .id()
-}
-
-/// Text of a rank's index.
-pub fn rank_label(rank: Rank) -> &'static str {
-    match rank {
-        Rank::Ace => "A",
-        Rank::Two => "2",
-        Rank::Three => "3",
-        Rank::Four => "4",
-        Rank::Five => "5",
-        Rank::Six => "6",
-        Rank::Seven => "7",
-        Rank::Eight => "8",
-        Rank::Nine => "9",
-        Rank::Ten => "10",
-        Rank::Jack => "J",
-        Rank::Queen => "Q",
-        Rank::King => "K",
-    }
 }
 
 /// Pip positions of the number cards, in a grid of x in -1..1 and y in -1..1.
@@ -413,18 +425,6 @@ fn show_side(
             v.set_if_neq(b);
         }
     }
-}
-
-fn spawn_fixtures(mut commands: Commands) {
-    // Right-aligned over the stock, so it stays inside the window. (The status line is the
-    // egui bar's.)
-    commands.spawn((
-        Fixture::StockLabel,
-        Text2d::new(""),
-        TextFont::from_font_size(15.0),
-        Anchor::CENTER_RIGHT,
-        Transform::default(),
-    ));
 }
 
 fn place_fixtures(
@@ -569,44 +569,7 @@ fn place_fixtures(
                 });
                 t.translation = layout.stock.extend(z::MARKER);
             }
-            Fixture::StockLabel => {}
         }
-    }
-}
-
-fn show_status(
-    layout: Option<Res<Layout>>,
-    table: Res<Table>,
-    theme: Res<Theme>,
-    mut labels: Query<(&Fixture, &mut Text2d, &mut Transform, &mut TextColor)>,
-) {
-    let Some(layout) = layout else { return };
-    let game = &table.game;
-    let position = game.position();
-    for (fixture, mut text, mut t, mut color) in &mut labels {
-        let (content, at) = match fixture {
-            Fixture::StockLabel => {
-                let deals = position.deals_left();
-                let s = match deals {
-                    0 => "stock empty".to_string(),
-                    1 => "1 deal left".to_string(),
-                    n => format!("{n} deals left"),
-                };
-                (
-                    s,
-                    Vec2::new(
-                        layout.stock.x + layout.card.x / 2.0,
-                        layout.stock.y + layout.card.y / 2.0 + 12.0,
-                    ),
-                )
-            }
-            _ => continue,
-        };
-        if text.0 != content {
-            text.0 = content;
-        }
-        t.translation = at.extend(z::MARKER);
-        color.0 = theme.text;
     }
 }
 
@@ -665,8 +628,13 @@ enum Shape {
 
 /// A suit symbol as a mesh fitting a unit box centred on the origin.
 pub fn suit_mesh(suit: Suit) -> Mesh {
+    shapes_mesh(&suit_shapes(suit))
+}
+
+/// The convex pieces of a suit symbol, in a unit box centred on the origin.
+fn suit_shapes(suit: Suit) -> Vec<Shape> {
     let v = Vec2::new;
-    let shapes = match suit {
+    match suit {
         Suit::Hearts => vec![
             Shape::Circle(v(-0.235, 0.2), 0.265),
             Shape::Circle(v(0.235, 0.2), 0.265),
@@ -696,8 +664,7 @@ pub fn suit_mesh(suit: Suit) -> Mesh {
             Shape::Circle(v(0.0, 0.02), 0.14),
             Shape::Poly(vec![v(0.0, 0.0), v(-0.16, -0.5), v(0.16, -0.5)]),
         ],
-    };
-    shapes_mesh(&shapes)
+    }
 }
 
 fn shapes_mesh(shapes: &[Shape]) -> Mesh {
@@ -732,6 +699,20 @@ fn shapes_mesh(shapes: &[Shape]) -> Mesh {
     finish_mesh(positions, indices)
 }
 
+/// A rank's index as convex pieces, height 1, centred on the origin (see `glyphs`).
+fn glyph_shapes(rank: Rank) -> Vec<Shape> {
+    let (quads, discs) = crate::glyphs::pieces(&crate::glyphs::strokes(rank));
+    quads
+        .into_iter()
+        .map(|q| Shape::Poly(q.to_vec()))
+        .chain(
+            discs
+                .into_iter()
+                .map(|c| Shape::Circle(c, crate::glyphs::PEN / 2.0)),
+        )
+        .collect()
+}
+
 fn finish_mesh(positions: Vec<[f32; 3]>, indices: Vec<u32>) -> Mesh {
     let n = positions.len();
     let uvs: Vec<[f32; 2]> = positions.iter().map(|p| [p[0] + 0.5, 0.5 - p[1]]).collect();
@@ -756,6 +737,60 @@ mod tests {
             // Symmetric about the vertical axis.
             let sx: f32 = pips(v).iter().map(|p| p.0).sum();
             assert!(sx.abs() < 1e-6);
+        }
+    }
+
+    /// Every point a shape covers lies within `limit` of the origin on each axis.
+    fn inside(shapes: &[Shape], limit: Vec2) -> bool {
+        shapes.iter().all(|shape| match shape {
+            Shape::Circle(c, r) => c.x.abs() + r <= limit.x && c.y.abs() + r <= limit.y,
+            Shape::Poly(points) => points
+                .iter()
+                .all(|p| p.x.abs() <= limit.x && p.y.abs() <= limit.y),
+        })
+    }
+
+    #[test]
+    fn every_face_is_inked_inside_its_card() {
+        for size in [Vec2::new(70.0, 98.0), Vec2::new(130.0, 182.0)] {
+            let inner = size / 2.0 - Vec2::splat(1.0);
+            for suit in Suit::ALL {
+                for rank in Rank::ALL {
+                    let ink = face_ink(rank, suit, size);
+                    assert!(inside(&ink, inner), "{rank:?} of {suit:?} at {size}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_face_carries_its_pips() {
+        // Corner suits (2), the top right suit, then one suit per pip; each suit is
+        // `suit_shapes(suit).len()` pieces, and an index is `glyph_shapes(rank).len()`.
+        for suit in Suit::ALL {
+            let per_suit = suit_shapes(suit).len();
+            for rank in Rank::ALL {
+                let middle = match rank.value() {
+                    1 => per_suit,
+                    11..=13 => glyph_shapes(rank).len() + per_suit,
+                    v => v as usize * per_suit,
+                };
+                let expected = 2 * glyph_shapes(rank).len() + 3 * per_suit + middle;
+                let size = Vec2::new(100.0, 140.0);
+                assert_eq!(face_ink(rank, suit, size).len(), expected, "{rank:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_back_pattern_is_one_set_of_marks_inside_the_card() {
+        let size = Vec2::new(100.0, 140.0);
+        assert!(back_pattern(BackPattern::Plain, size).is_none());
+        for pattern in [BackPattern::Lattice, BackPattern::Dots] {
+            let marks = back_pattern(pattern, size).expect("a patterned back");
+            // 16 px apart: 5 across (78 px of width), 8 down (117.6 px of height).
+            assert_eq!(marks.len(), 5 * 8);
+            assert!(inside(&marks, size * Vec2::new(0.45, 0.47)));
         }
     }
 

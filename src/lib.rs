@@ -11,6 +11,7 @@ pub mod assist;
 pub mod audio;
 pub mod capture;
 pub mod cli;
+pub mod glyphs;
 pub mod input;
 pub mod layout;
 pub mod persist;

@@ -9,11 +9,12 @@ use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui, input::E
 
 use crate::assist::{Ask, Notices, Outlook, Thinking};
 use crate::input::{AskHint, Highlights, TableInput};
+use crate::layout::Layout;
 use crate::persist::{self, Saves, Statistics};
 use crate::playback::{Control, Playback, SPEEDS, open_replay};
 use crate::settings::{Easing, Settings, UndoLimit};
 use crate::table::{GameRecord, GameSpec, PendingConfirm, Request, Table, Watching};
-use crate::theme::{BUILTIN_THEMES, BackPattern};
+use crate::theme::{BUILTIN_THEMES, BackPattern, Theme};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
@@ -27,6 +28,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
+                stock_label,
                 bar,
                 menu,
                 statistics,
@@ -170,6 +172,46 @@ fn fixed_window(
 
 fn clock(secs: u64) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)
+}
+
+/// "N deals left" above the stock, ending at its right edge (so Huge Spider's stays inside the
+/// window). Beneath every window, and never in the pointer's way.
+fn stock_label(
+    mut contexts: EguiContexts,
+    layout: Option<Res<Layout>>,
+    table: Res<Table>,
+    theme: Res<Theme>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+) -> Result {
+    let (Some(layout), Ok(window)) = (layout, window.single()) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let text = match table.game.position().deals_left() {
+        0 => "stock empty".to_string(),
+        1 => "1 deal left".to_string(),
+        n => format!("{n} deals left"),
+    };
+    // The layout's origin is the window's centre, y up; egui's is its top left, y down.
+    let at = egui::pos2(
+        layout.stock.x + layout.card.x / 2.0 + window.width() / 2.0,
+        window.height() / 2.0 - (layout.stock.y + layout.card.y / 2.0 + 12.0),
+    );
+    let [r, g, b, _] = theme.text.to_srgba().to_u8_array();
+    egui::Area::new(egui::Id::new("stock-label"))
+        .order(egui::Order::Background)
+        .fixed_pos(at)
+        .pivot(egui::Align2::RIGHT_CENTER)
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+            ui.label(
+                egui::RichText::new(text)
+                    .size(15.0)
+                    .color(egui::Color32::from_rgb(r, g, b)),
+            );
+        });
+    Ok(())
 }
 
 fn bar(

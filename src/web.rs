@@ -136,6 +136,8 @@ struct Published {
     quiet: u32,
     ready: bool,
     at_rest: bool,
+    /// The first deal has been drawn at rest (its time is published).
+    dealt: bool,
 }
 
 fn publish(
@@ -152,12 +154,26 @@ fn publish(
     } else {
         state.quiet = 0;
     }
+    // The first frame with every card of the first deal in place: the page's clock then is
+    // the time from navigation to the drawn deal (`data-arachne-dealt-ms`).
+    let mut dealt_ms = None;
+    if state.quiet == 1 && !state.dealt {
+        state.dealt = true;
+        dealt_ms = global("performance")
+            .and_then(|p| call(&p, "now", &[]))
+            .ok()
+            .and_then(|t| t.as_f64());
+    }
     let at_rest = state.quiet >= 10;
     let settled = at_rest != state.at_rest;
     state.at_rest = at_rest;
     // The hook changes only with the table, its layout, or the table coming to rest: nothing
     // is computed or written to the page on the other frames.
-    if !(settled || table.is_changed() || layout.as_ref().is_some_and(|l| l.is_changed())) {
+    if !(settled
+        || dealt_ms.is_some()
+        || table.is_changed()
+        || layout.as_ref().is_some_and(|l| l.is_changed()))
+    {
         return;
     }
     if at_rest && !state.ready {
@@ -193,12 +209,13 @@ fn publish(
         ("data-arachne-seed", Some(table.spec.seed.to_string())),
         ("data-arachne-click", click),
     ];
+    let dealt = dealt_ms.map(|t| ("data-arachne-dealt-ms", Some(format!("{t:.0}"))));
     let Ok(body) = global("document")
         .and_then(|d| js_sys::Reflect::get(&d, &JsValue::from_str("body")).map_err(js_error))
     else {
         return;
     };
-    for (name, value) in attrs {
+    for (name, value) in attrs.into_iter().chain(dealt) {
         let _ = match value {
             Some(v) => call(
                 &body,
