@@ -836,7 +836,11 @@ impl Table {
     /// (one and a half times its final size).
     fn new(memory_mib: usize) -> Table {
         let bytes = memory_mib.max(1) * (1 << 20) / 2;
-        let max_slots = ((bytes * 2 / 3 / 8 + 1).next_power_of_two() / 2).max(1024);
+        Table::empty(((bytes * 2 / 3 / 8 + 1).next_power_of_two() / 2).max(1024))
+    }
+
+    /// An empty table at its first size that may grow to `max_slots`.
+    fn empty(max_slots: usize) -> Table {
         let first = FIRST_SLOTS.min(max_slots);
         Table {
             slots: vec![0; first],
@@ -849,11 +853,7 @@ impl Table {
 
     /// Forgets every hash and gives back the memory grown into.
     fn clear(&mut self) {
-        let first = FIRST_SLOTS.min(self.max_slots);
-        self.slots = vec![0; first];
-        self.mask = first - 1;
-        self.len = 0;
-        self.dropped = false;
+        *self = Table::empty(self.max_slots);
     }
 
     fn place(slots: &mut [u64], mask: usize, h: u64) -> Option<bool> {
