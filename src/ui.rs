@@ -28,6 +28,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
+                install_fonts,
                 stock_label,
                 bar,
                 menu,
@@ -40,6 +41,97 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .chain(),
         );
+}
+
+/// The overlay's one face, Ubuntu Light, for proportional and monospace text alike (the few
+/// symbols it needs beyond Latin text are painted: see [`Icon`]).
+pub fn font_definitions() -> egui::FontDefinitions {
+    const FACE: &str = "Ubuntu-Light";
+    let mut fonts = egui::FontDefinitions::empty();
+    fonts.font_data.insert(
+        FACE.to_owned(),
+        std::sync::Arc::new(egui::FontData::from_static(
+            epaint_default_fonts::UBUNTU_LIGHT,
+        )),
+    );
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        fonts.families.insert(family, vec![FACE.to_owned()]);
+    }
+    fonts
+}
+
+/// Gives egui its fonts once, on its first pass (they apply from the next one).
+fn install_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if !*done {
+        contexts.ctx_mut()?.set_fonts(font_definitions());
+        *done = true;
+    }
+    Ok(())
+}
+
+/// The replay viewer's media symbols, painted rather than taken from an emoji font.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Icon {
+    /// Bar, then two triangles pointing left.
+    ToStart,
+    /// One triangle pointing left.
+    Back,
+    /// One triangle pointing right.
+    Play,
+    /// Two bars.
+    Pause,
+    /// A triangle pointing right, then a bar.
+    Forward,
+    /// Two triangles pointing right, then a bar.
+    ToEnd,
+}
+
+impl Icon {
+    /// The icon's parts in a unit square (x right, y down): triangles as three points and
+    /// bars as rectangles (min, max).
+    pub fn parts(self) -> (Vec<[[f32; 2]; 3]>, Vec<[[f32; 2]; 2]>) {
+        let right = |x0: f32, x1: f32| [[x0, 0.0], [x1, 0.5], [x0, 1.0]];
+        let left = |x0: f32, x1: f32| [[x1, 0.0], [x1, 1.0], [x0, 0.5]];
+        let bar = |x0: f32, x1: f32| [[x0, 0.0], [x1, 1.0]];
+        match self {
+            Icon::ToStart => (vec![left(0.2, 0.6), left(0.6, 1.0)], vec![bar(0.0, 0.16)]),
+            Icon::Back => (vec![left(0.15, 0.85)], vec![]),
+            Icon::Play => (vec![right(0.15, 0.85)], vec![]),
+            Icon::Pause => (vec![], vec![bar(0.15, 0.4), bar(0.6, 0.85)]),
+            Icon::Forward => (vec![right(0.05, 0.7)], vec![bar(0.76, 0.92)]),
+            Icon::ToEnd => (vec![right(0.0, 0.4), right(0.4, 0.8)], vec![bar(0.84, 1.0)]),
+        }
+    }
+}
+
+/// A button showing `icon`, greyed out when not `enabled`.
+fn icon_button(ui: &mut egui::Ui, icon: Icon, enabled: bool) -> egui::Response {
+    let height = ui.spacing().interact_size.y;
+    let response = ui.add_enabled(
+        enabled,
+        egui::Button::new("").min_size(egui::vec2(height * 1.4, height)),
+    );
+    let colour = if enabled {
+        ui.style().interact(&response).fg_stroke.color
+    } else {
+        ui.visuals().weak_text_color()
+    };
+    let side = height * 0.5;
+    let square = egui::Rect::from_center_size(response.rect.center(), egui::vec2(side, side));
+    let at = |[x, y]: [f32; 2]| square.lerp_inside(egui::vec2(x, y));
+    let (triangles, bars) = icon.parts();
+    let painter = ui.painter();
+    for t in triangles {
+        painter.add(egui::Shape::convex_polygon(
+            t.map(at).to_vec(),
+            colour,
+            egui::Stroke::NONE,
+        ));
+    }
+    for [min, max] in bars {
+        painter.rect_filled(egui::Rect::from_min_max(at(min), at(max)), 0.0, colour);
+    }
+    response
 }
 
 /// Which windows are open, and the menu's form.
@@ -352,28 +444,36 @@ fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(p.kind.title()).strong());
         ui.separator();
-        if ui.button("⏮").on_hover_text("To the deal (Home)").clicked() {
+        if icon_button(ui, Icon::ToStart, true)
+            .on_hover_text("To the deal (Home)")
+            .clicked()
+        {
             controls.write(Control::ToStart);
         }
-        if ui
-            .add_enabled(p.at > 0, egui::Button::new("◀"))
+        if icon_button(ui, Icon::Back, p.at > 0)
             .on_hover_text("One move back (Left)")
             .clicked()
         {
             controls.write(Control::StepBack);
         }
-        let play = if p.playing { "⏸ Pause" } else { "▶ Play" };
-        if ui.button(play).on_hover_text("Space").clicked() {
+        let (icon, tip) = if p.playing {
+            (Icon::Pause, "Pause (Space)")
+        } else {
+            (Icon::Play, "Play (Space)")
+        };
+        if icon_button(ui, icon, true).on_hover_text(tip).clicked() {
             controls.write(Control::Toggle);
         }
-        if ui
-            .add_enabled(!p.at_end(), egui::Button::new("▶|"))
+        if icon_button(ui, Icon::Forward, !p.at_end())
             .on_hover_text("One move forward (Right)")
             .clicked()
         {
             controls.write(Control::StepForward);
         }
-        if ui.button("⏭").on_hover_text("To the end (End)").clicked() {
+        if icon_button(ui, Icon::ToEnd, true)
+            .on_hover_text("To the end (End)")
+            .clicked()
+        {
             controls.write(Control::ToEnd);
         }
         ui.separator();
@@ -1052,4 +1152,79 @@ fn notices(mut contexts: EguiContexts, notices: Res<Notices>) -> Result {
             }
         });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every character beyond ASCII that the overlay can show: in the strings of our sources
+    /// (comment lines left out) and in the variant files' names and descriptions.
+    fn shown_characters() -> std::collections::BTreeSet<char> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut chars = std::collections::BTreeSet::new();
+        for dir in ["src", "levels"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+                for line in text.lines() {
+                    if !line.trim_start().starts_with("//") {
+                        chars.extend(line.chars().filter(|c| !c.is_ascii()));
+                    }
+                }
+            }
+        }
+        chars
+    }
+
+    #[test]
+    fn the_one_font_has_every_character_the_overlay_writes() {
+        use skrifa::MetadataProvider;
+        let defs = font_definitions();
+        let face = &defs.font_data["Ubuntu-Light"];
+        let charmap = skrifa::FontRef::new(&face.font).unwrap().charmap();
+        let shown = shown_characters();
+        assert!(shown.contains(&'…'), "the scan finds the sources' strings");
+        let missing: Vec<char> = shown
+            .iter()
+            .copied()
+            .filter(|&c| charmap.map(c).is_none())
+            .collect();
+        assert!(missing.is_empty(), "not in Ubuntu Light: {missing:?}");
+        // And the check itself can fail: the old pause symbol is not in the face.
+        assert!(charmap.map('\u{23F8}').is_none());
+        assert!(charmap.map('A').is_some());
+    }
+
+    #[test]
+    fn icons_stay_in_their_square_and_differ() {
+        let all = [
+            Icon::ToStart,
+            Icon::Back,
+            Icon::Play,
+            Icon::Pause,
+            Icon::Forward,
+            Icon::ToEnd,
+        ];
+        let mut seen = Vec::new();
+        for icon in all {
+            let (triangles, bars) = icon.parts();
+            assert!(
+                !triangles.is_empty() || !bars.is_empty(),
+                "{icon:?} is empty"
+            );
+            let points = triangles.iter().flatten().chain(bars.iter().flatten());
+            for &[x, y] in points {
+                assert!(
+                    (0.0..=1.0).contains(&x) && (0.0..=1.0).contains(&y),
+                    "{icon:?}"
+                );
+            }
+            for [min, max] in &bars {
+                assert!(min[0] < max[0] && min[1] < max[1], "{icon:?}: an empty bar");
+            }
+            let shape = format!("{:?}", icon.parts());
+            assert!(!seen.contains(&shape), "{icon:?} looks like another icon");
+            seen.push(shape);
+        }
+    }
 }
