@@ -46,7 +46,7 @@ fn fit_multisampling_to_renderer(
     }
     *done = true;
     if software_renderer(&info) {
-        info!("{} draws in software: multisampling off", info.name);
+        tracing::info!("{} draws in software: multisampling off", info.name);
         for mut msaa in &mut cameras {
             *msaa = Msaa::Off;
         }

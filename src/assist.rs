@@ -139,7 +139,7 @@ impl Notices {
     /// Shows `text` for a few seconds.
     pub fn push(&mut self, text: impl Into<String>) {
         let text = text.into();
-        info!("{text}");
+        tracing::info!("{text}");
         self.0.push((text, 6.0));
     }
 }

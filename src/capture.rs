@@ -55,7 +55,7 @@ fn capture(
     capture.frames += 1;
     // Give up rather than hang CI if the table never comes to rest.
     if capture.frames > 3000 {
-        error!("capture: the table did not come to rest");
+        tracing::error!("capture: the table did not come to rest");
         exit.write(AppExit::error());
         return;
     }
@@ -90,7 +90,7 @@ fn capture(
         State::Shooting => {}
         State::Saved(n) => {
             if n >= 2 {
-                info!("capture: saved {}", capture.path.display());
+                tracing::info!("capture: saved {}", capture.path.display());
                 exit.write(AppExit::Success);
             } else {
                 capture.state = State::Saved(n + 1);

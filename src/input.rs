@@ -568,7 +568,7 @@ fn poll_hint(
 
 fn rejected_sound(mut rejected: MessageReader<Rejected>, mut sfx: MessageWriter<PlaySfx>) {
     for r in rejected.read() {
-        debug!("rejected: {}", r.0);
+        tracing::debug!("rejected: {}", r.0);
         sfx.write(PlaySfx {
             sfx: Sfx::Invalid,
             pitch: 1.0,

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod glyphs;
 pub mod input;
 pub mod layout;
+pub mod lines;
 pub mod persist;
 pub mod playback;
 pub mod rules;

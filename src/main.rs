@@ -3,6 +3,8 @@ use arachne::{capture, cli, game_plugin};
 use bevy::prelude::*;
 
 fn main() -> AppExit {
+    #[cfg(target_arch = "wasm32")]
+    arachne::web::log_to_console();
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Without --seed, a new deal each start.
     let seed = arachne::table::next_seed(1, wall_clock_nanos());
@@ -70,7 +72,7 @@ fn main() -> AppExit {
     }
     let mut app = App::new();
     app.add_plugins(
-        DefaultPlugins
+        engine_plugins()
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: "Arachne".into(),
@@ -133,4 +135,46 @@ fn wall_clock_nanos() -> u64 {
 #[cfg(target_arch = "wasm32")]
 fn wall_clock_nanos() -> u64 {
     (js_sys::Date::now() * 1e6) as u64
+}
+
+/// Bevy's plugins for this build: its default ones.
+#[cfg(not(target_arch = "wasm32"))]
+fn engine_plugins() -> bevy::app::PluginGroupBuilder {
+    DefaultPlugins.build()
+}
+
+/// Bevy's default plugins for the browser build's features, in their order, without the log
+/// plugin: its filter brings a regex engine into the wasm, and the page logs through
+/// `arachne::lines` instead. (A disabled plugin would still be linked: the group holds every
+/// plugin as a trait object.) Bevy's own group would have it, because bevy_tweening turns on
+/// Bevy's `bevy_log` feature. The browser test (`make test-web`) plays the game with these.
+#[cfg(target_arch = "wasm32")]
+fn engine_plugins() -> bevy::app::PluginGroupBuilder {
+    use bevy::*;
+    struct BrowserPlugins;
+    impl PluginGroup for BrowserPlugins {
+        fn build(self) -> bevy::app::PluginGroupBuilder {
+            bevy::app::PluginGroupBuilder::start::<Self>()
+                .add(app::PanicHandlerPlugin)
+                .add(app::TaskPoolPlugin::default())
+                .add(diagnostic::FrameCountPlugin)
+                .add(time::TimePlugin)
+                .add(transform::TransformPlugin)
+                .add(diagnostic::DiagnosticsPlugin)
+                .add(input::InputPlugin)
+                .add(window::WindowPlugin::default())
+                .add(a11y::AccessibilityPlugin)
+                .add(asset::AssetPlugin::default())
+                .add(winit::WinitPlugin::default())
+                .add(render::RenderPlugin::default())
+                .add(image::ImagePlugin::default())
+                .add(mesh::MeshPlugin)
+                .add(camera::CameraPlugin)
+                .add(core_pipeline::CorePipelinePlugin)
+                .add(sprite::SpritePlugin)
+                .add(sprite_render::SpriteRenderPlugin)
+                .add(state::app::StatesPlugin)
+        }
+    }
+    BrowserPlugins.build()
 }

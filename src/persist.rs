@@ -148,7 +148,7 @@ impl BackgroundWrites {
                         let next = lock().iter().next().map(|(k, v)| (k.clone(), v.clone()));
                         let Some((key, text)) = next else { break };
                         if let Err(e) = store.write(&key, &text) {
-                            bevy::log::warn!("could not save {key}: {e}");
+                            tracing::warn!("could not save {key}: {e}");
                         }
                         let mut q = lock();
                         if q.get(&key) == Some(&text) {
@@ -476,7 +476,7 @@ pub fn saved_replays(storage: &dyn Storage) -> Vec<SavedReplay> {
                 let won = replay.verify(&variants).is_ok_and(|g| g.is_won());
                 out.push(SavedReplay { key, replay, won });
             }
-            Err(e) => bevy::log::warn!("saved replay {key}: {e}"),
+            Err(e) => tracing::warn!("saved replay {key}: {e}"),
         }
     }
     out
@@ -532,7 +532,7 @@ fn save_settings(
     if let Some(saves) = saves
         && let Err(e) = save(saves.0.as_ref(), crate::settings::SETTINGS_KEY, &*settings)
     {
-        bevy::log::warn!("could not save the settings: {e}");
+        tracing::warn!("could not save the settings: {e}");
     }
 }
 
@@ -547,7 +547,7 @@ fn count_games(
         if let Some(saves) = &saves
             && let Err(e) = save_replay(saves.0.as_ref(), &f.replay)
         {
-            bevy::log::warn!("could not save the finished game's replay: {e}");
+            tracing::warn!("could not save the finished game's replay: {e}");
         }
         stats
             .variants
@@ -560,7 +560,7 @@ fn count_games(
         && let Some(saves) = saves
         && let Err(e) = save(saves.0.as_ref(), STATS_KEY, &*stats)
     {
-        bevy::log::warn!("could not save the statistics: {e}");
+        tracing::warn!("could not save the statistics: {e}");
     }
 }
 
@@ -577,7 +577,7 @@ fn autosave(
     let replay =
         arachne_engine::Replay::of_game(&table.game, table.spec.numbering, table.spec.seed);
     if let Err(e) = saves.0.write(GAME_KEY, &replay.to_ron()) {
-        bevy::log::warn!("could not save the game: {e}");
+        tracing::warn!("could not save the game: {e}");
     }
 }
 

@@ -93,7 +93,7 @@ impl Playback {
         for &mv in &self.moves[..n.min(self.moves.len())] {
             // The moves were checked when the playback was opened.
             if let Err(e) = t.game.apply(mv) {
-                warn!("replay: move {mv} does not apply: {e}");
+                tracing::warn!("replay: move {mv} does not apply: {e}");
                 break;
             }
         }
@@ -427,7 +427,7 @@ fn advance(
     let mv = p.moves[p.at];
     if let Err(e) = table.game.position().check(mv) {
         // The table is no longer where the line was found (the player took over).
-        info!("playback stopped: {mv} no longer applies ({e})");
+        tracing::info!("playback stopped: {mv} no longer applies ({e})");
         p.playing = false;
         if p.kind == Kind::AutoComplete {
             commands.remove_resource::<Playback>();

@@ -131,7 +131,7 @@ impl Theme {
     /// player's card back and deck colours over it. An unusable back colour is ignored.
     pub fn for_settings(settings: &crate::settings::Settings) -> Theme {
         let mut theme = Theme::builtin(&settings.theme).unwrap_or_else(|| {
-            warn!("settings: no theme `{}`, using the default", settings.theme);
+            tracing::warn!("settings: no theme `{}`, using the default", settings.theme);
             Theme::default()
         });
         let cards = &settings.cards;

@@ -45,6 +45,23 @@ fn global(name: &str) -> io::Result<JsValue> {
     Ok(v)
 }
 
+/// Log lines go to the page's console (`console.error`, `.warn`, `.info`, `.debug`), in place
+/// of Bevy's log plugin (see [`crate::lines`]). Call once, first thing.
+pub fn log_to_console() {
+    fn sink(level: tracing::Level, line: &str) {
+        let method = match level {
+            tracing::Level::ERROR => "error",
+            tracing::Level::WARN => "warn",
+            tracing::Level::INFO => "info",
+            _ => "debug",
+        };
+        if let Ok(console) = global("console") {
+            let _ = call(&console, method, &[JsValue::from_str(line)]);
+        }
+    }
+    crate::lines::Lines::new(sink).install();
+}
+
 /// Entries in the page's `localStorage`, each under `arachne/KEY`.
 #[derive(Debug, Default)]
 pub struct LocalStorage;
@@ -178,7 +195,7 @@ fn publish(
     }
     if at_rest && !state.ready {
         state.ready = true;
-        info!("arachne: ready");
+        tracing::info!("arachne: ready");
     }
     // Where (in CSS pixels) a click plays a move, at rest: the top card of the first column
     // that has one.
