@@ -1,12 +1,38 @@
 #!/usr/bin/env bash
 # Builds the browser game into dist/: the wasm (profile web-release), wasm-bindgen's JS glue
-# (wasm-bindgen-cli at exactly the version in Cargo.lock), wasm-opt when Debian's binaryen is
-# there, and the page. Usage: web/build.sh [DIST_DIR]
+# (wasm-bindgen-cli at exactly the version in Cargo.lock), wasm-opt -Oz (binaryen 116 or newer),
+# and the page. Usage: web/build.sh [DIST_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist="${1:-dist}"
 target_dir="${CARGO_TARGET_DIR:-target}"
 tools="${ARACHNE_TOOLS:-$HOME/.cache/arachne-tools}"
+
+# wasm-opt (binaryen) must be 116 or newer: Debian 12's 108 rewrites wasm-bindgen's externref
+# table into one the browser refuses (checked with -O1 and -Oz, with and without
+# --enable-reference-types), and wasm-bindgen cannot read its output when it runs first.
+# A wasm-opt on PATH that is new enough is used; otherwise binaryen 116 is built once from
+# crates.io (the `wasm-opt` crate compiles binaryen's C++, ~20 CPU-minutes here) into
+# $tools, in the background while the game builds. WASM_OPT=0 skips it.
+opt_version() { "$1" --version 2>/dev/null | grep -o '[0-9]\+' | head -1 || true; }
+wasm_opt=""
+opt_install=""
+if [ "${WASM_OPT:-1}" != 0 ]; then
+  if [ "$(opt_version wasm-opt)" -ge 116 ] 2>/dev/null; then
+    wasm_opt=wasm-opt
+  elif [ "$(opt_version "$tools/bin/wasm-opt")" -ge 116 ] 2>/dev/null; then
+    wasm_opt="$tools/bin/wasm-opt"
+  else
+    echo "Installing wasm-opt 116 (binaryen) into $tools in the background"
+    mkdir -p "$tools"
+    # Its own temporary build directory (no CARGO_TARGET_DIR): the game's build, running at
+    # the same time, holds the lock on the shared one.
+    env -u CARGO_TARGET_DIR cargo install --locked wasm-opt --version =0.116.1 --no-default-features --root "$tools" \
+      >"$tools/wasm-opt-install.log" 2>&1 &
+    opt_install=$!
+    wasm_opt="$tools/bin/wasm-opt"
+  fi
+fi
 
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 bindgen="$tools/bin/wasm-bindgen"
@@ -26,18 +52,17 @@ mkdir -p "$dist"
 "$bindgen" --target web --no-typescript --remove-name-section --remove-producers-section \
   --out-dir "$dist" --out-name arachne "$wasm"
 
-# wasm-opt when it is new enough. Checked here: Debian's binaryen 108 rewrites wasm-bindgen's
-# externref table into one the browser refuses (-O1 and -Oz, with or without
-# --enable-reference-types), and wasm-bindgen cannot read its output when it runs first; so
-# older versions are skipped.
-opt_version=$(wasm-opt --version 2>/dev/null | grep -o '[0-9]\+' | head -1 || true)
-if [ "${WASM_OPT:-1}" != 0 ] && [ "${opt_version:-0}" -ge 116 ]; then
-  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-reference-types \
+if [ -n "$opt_install" ] && ! wait "$opt_install"; then
+  echo "Installing wasm-opt failed (log: $tools/wasm-opt-install.log); dist/ is not optimized:"
+  tail -20 "$tools/wasm-opt-install.log"
+  wasm_opt=""
+fi
+if [ -n "$wasm_opt" ]; then
+  # The features wasm-bindgen's output uses (Rust's default wasm32 features).
+  "$wasm_opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$dist/arachne_bg.wasm" -o "$dist/arachne_bg.wasm.opt"
   mv "$dist/arachne_bg.wasm.opt" "$dist/arachne_bg.wasm"
-elif [ -n "${opt_version:-}" ]; then
-  echo "wasm-opt $opt_version is too old to keep wasm-bindgen's output working: skipped"
 fi
 cp web/index.html "$dist/"
 ls -l "$dist"
