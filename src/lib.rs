@@ -56,10 +56,22 @@ pub fn logic_plugin(app: &mut App) {
             playback::plugin,
             assist::plugin,
         ));
+    app.add_systems(Startup, wall_clock_motion);
     // The settings name the theme and the player's card choices; the theme follows them live.
     let theme = theme::Theme::for_settings(app.world().resource::<settings::Settings>());
     app.insert_resource(theme)
         .add_systems(Update, follow_settings.before(AppSystems::Input));
+}
+
+/// The most the game's clock advances in one frame. Bevy's default is 250 ms, made for physics;
+/// on slow frames (a browser drawing in software runs at about three frames a second) that
+/// stretched every animation: the first deal, 1.6 s of motion, took 2.3 s or more of wall
+/// time. Cards now keep to the wall clock up to this step; a longer stall (a hidden tab)
+/// counts as one step, so motion that was under way simply finishes.
+pub const MAX_FRAME_STEP: std::time::Duration = std::time::Duration::from_secs(1);
+
+fn wall_clock_motion(mut time: ResMut<Time<Virtual>>) {
+    time.set_max_delta(MAX_FRAME_STEP);
 }
 
 fn follow_settings(settings: Res<settings::Settings>, mut theme: ResMut<theme::Theme>) {

@@ -436,3 +436,22 @@ fn statistics_count_a_win_once_and_an_abandoned_game_as_a_loss() {
         arachne::persist::Loaded::Ok(app.world().resource::<Statistics>().clone())
     );
 }
+
+#[test]
+fn slow_frames_keep_motion_to_the_wall_clock() {
+    let mut app = app("spider-1suit", 3);
+    // A frame of 600 ms (a browser drawing in software is that slow at times): the game's
+    // clock advances by all of it, not by Bevy's default cap of 250 ms.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        600,
+    )));
+    app.update();
+    app.update();
+    let time = app.world().resource::<Time<Virtual>>();
+    assert_eq!(time.delta(), Duration::from_millis(600));
+    // A long stall still counts as one step.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs(30)));
+    app.update();
+    let time = app.world().resource::<Time<Virtual>>();
+    assert_eq!(time.delta(), arachne::MAX_FRAME_STEP);
+}
