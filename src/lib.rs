@@ -65,8 +65,8 @@ pub fn logic_plugin(app: &mut App) {
 
 /// The most the game's clock advances in one frame. Bevy's default is 250 ms, made for physics;
 /// on slow frames (a browser drawing in software runs at about three frames a second) that
-/// stretched every animation: the first deal, 1.6 s of motion, took 2.3 s or more of wall
-/// time. Cards now keep to the wall clock up to this step; a longer stall (a hidden tab)
+/// stretched every animation: at ~330 ms a frame the first deal, 1.6 s of motion, took over
+/// 2 s of wall time. Cards now keep to the wall clock up to this step; a longer stall (a hidden tab)
 /// counts as one step, so motion that was under way simply finishes.
 pub const MAX_FRAME_STEP: std::time::Duration = std::time::Duration::from_secs(1);
 

@@ -58,11 +58,11 @@ if [ -n "$opt_install" ] && ! wait "$opt_install"; then
   wasm_opt=""
 fi
 if [ -n "$wasm_opt" ]; then
-  # The features wasm-bindgen's output uses (Rust's default wasm32 features).
   # --low-memory-unused lets constant address arithmetic fold into load and store offsets
-  # (-99 KB). It only changes what an access that wraps past 4 GiB into the first KiB does: it
+  # (-98 KB). It only changes what an access that wraps past 4 GiB into the first KiB does: it
   # now traps. Rust links the stack first (it grows down from 1 MiB to 0), so only a stack
   # overflow could make such an access, and trapping there is what we want.
+  # The --enable flags: the features wasm-bindgen's output uses (Rust's default wasm32 features).
   "$wasm_opt" -Oz --low-memory-unused --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$dist/arachne_bg.wasm" -o "$dist/arachne_bg.wasm.opt"
