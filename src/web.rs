@@ -7,6 +7,8 @@ use std::io;
 use bevy::prelude::*;
 use js_sys::wasm_bindgen::{JsCast, JsValue};
 
+use arachne_engine::Move;
+
 use crate::layout::{Layout, PileId};
 use crate::persist::Storage;
 use crate::table::Table;
@@ -198,18 +200,28 @@ fn publish(
         tracing::info!("arachne: ready");
     }
     // Where (in CSS pixels) a click plays a move, at rest: the top card of the first column
-    // that has one.
+    // that has one, or else the stock's top card (some deals start with no column move).
     let click = match (&layout, window.single()) {
         (Some(layout), Ok(window)) if at_rest => {
             let position = table.game.position();
-            (0..position.columns().len() as u8).find_map(|c| {
-                let len = position.columns()[c as usize].len();
-                let mv = crate::input::click_move(position, c, len.checked_sub(1)?)?;
-                // The top card of a column is whole: its centre.
-                let at = layout.position(&piles.shape(), PileId::Column(c), len - 1);
+            let shape = piles.shape();
+            let spot = |pile, index, mv: Move| {
+                // A top card is whole: its centre.
+                let at = layout.position(&shape, pile, index);
                 let (x, y) = (at.x + window.width() / 2.0, window.height() / 2.0 - at.y);
-                Some(format!("{x:.0},{y:.0} {mv}"))
-            })
+                format!("{x:.0},{y:.0} {mv}")
+            };
+            (0..position.columns().len() as u8)
+                .find_map(|c| {
+                    let len = position.columns()[c as usize].len();
+                    let mv = crate::input::click_move(position, c, len.checked_sub(1)?)?;
+                    Some(spot(PileId::Column(c), len - 1, mv))
+                })
+                .or_else(|| {
+                    let top = position.stock_len().checked_sub(1)?;
+                    position.check(Move::Deal).ok()?;
+                    Some(spot(PileId::Stock, top, Move::Deal))
+                })
         }
         _ => None,
     };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the browser game into dist/: the wasm (profile web-release), wasm-bindgen's JS glue
-# (wasm-bindgen-cli at exactly the version in Cargo.lock), wasm-opt -Oz (binaryen 116 or newer),
-# and the page. Usage: web/build.sh [DIST_DIR]
+# Builds the browser game into dist/: the wasm (profile web-release), pruned of Bevy's unused
+# reflection registrations (web/prune), wasm-bindgen's JS glue (wasm-bindgen-cli at exactly the
+# version in Cargo.lock), wasm-opt -Oz (binaryen 116 or newer), and the page. Usage: web/build.sh [DIST_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist="${1:-dist}"
@@ -44,8 +44,17 @@ if ! "$bindgen" --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
     cargo install wasm-bindgen-cli --version "=$version" --root "$tools"
 fi
 
-cargo build -p arachne --profile web-release --target wasm32-unknown-unknown
-wasm="$target_dir/wasm32-unknown-unknown/web-release/arachne.wasm"
+# --emit-relocs keeps the linker's relocations in the module, for the prune step below.
+cargo rustc -p arachne --bin arachne --profile web-release --target wasm32-unknown-unknown \
+  -- -C link-arg=--emit-relocs
+linked="$target_dir/wasm32-unknown-unknown/web-release/arachne.wasm"
+
+# Drops what only Bevy's reflection auto-registration keeps alive (its list is never read in
+# this build: bevy_app's reflect_auto_register feature is off), about 3 MB of the optimized
+# module. See web/prune/src/lib.rs. The pruned module keeps its names for twiggy.
+cargo build --release -p arachne-wasm-prune
+wasm="$target_dir/wasm32-unknown-unknown/web-release/arachne.pruned.wasm"
+"$target_dir/release/arachne-wasm-prune" "$linked" "$wasm"
 
 rm -rf "$dist"
 mkdir -p "$dist"

@@ -158,6 +158,8 @@ try {
   const gz = gzipSync(await readFile(wasm), { level: 9 }).length;
   console.log(
     JSON.stringify({
+      deal: deal.join(" "),
+      move,
       deal_drawn_ms: dealDrawn,
       ready_ms: firstDeal,
       wasm_bytes: raw,
