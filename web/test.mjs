@@ -113,9 +113,17 @@ try {
   }
 
   // 2. A real move with the mouse, where the game says a click makes one.
+  // The hook is cleared while anything moves: wait for the table to be at rest with a move
+  // published, rather than reading it once.
+  const spot = await page
+    .waitForFunction(() => document.body.getAttribute("data-arachne-click"), null, {
+      timeout: 30_000,
+      polling: 100,
+    })
+    .then((h) => h.jsonValue())
+    .catch(() => null);
+  if (!spot) throw new Error("the game published no clickable move in 30 s");
   const before = Number(await attr("data-arachne-moves"));
-  const spot = await attr("data-arachne-click");
-  if (!spot) throw new Error("the game published no clickable move");
   const [xy, move] = spot.split(" ");
   const [x, y] = xy.split(",").map(Number);
   await page.mouse.click(x, y);
