@@ -18,8 +18,9 @@
 //! - zeroes data that nothing live refers to (so `wasm-opt` can drop it too),
 //! - and removes the relocation, linking and debug sections, which no longer match.
 //!
-//! It refuses (an error, not a guess) when the module reads the list after all
-//! (`register_types` is linked in), when the relocations are missing, or when it meets a
+//! It refuses (an error, not a guess) when the module reads the list after all (the list's
+//! head, inventory's `REGISTRY` static, is still reachable without the constructors, or
+//! `register_types` is linked in), when the relocations are missing, or when it meets a
 //! section form it does not know.
 
 use std::collections::{BTreeSet, HashMap};
@@ -216,6 +217,14 @@ enum SymbolKind {
 struct Symbol {
     kind: SymbolKind,
     flags: u32,
+    /// A data symbol named like the head of inventory's auto-registration list.
+    list_head: bool,
+}
+
+/// The head of the auto-registration list: `<AutomaticReflectRegistrations as
+/// inventory::Collect>::registry::REGISTRY`. Whatever reads the list refers to it.
+fn is_list_head(name: &str) -> bool {
+    name.contains("AutomaticReflectRegistrations") && name.contains("REGISTRY")
 }
 
 const SYM_UNDEFINED: u32 = 0x10;
@@ -513,6 +522,7 @@ fn symbols(module: &Module, segments: &[(usize, usize)]) -> Result<(Vec<Symbol>,
                 for _ in 0..r.u32()? {
                     let kind = r.u8()?;
                     let flags = r.u32()?;
+                    let mut list_head = false;
                     let kind = match kind {
                         0 | 2 | 4 | 5 => {
                             let index = r.u32()?;
@@ -526,7 +536,7 @@ fn symbols(module: &Module, segments: &[(usize, usize)]) -> Result<(Vec<Symbol>,
                             }
                         }
                         1 => {
-                            r.name()?;
+                            list_head = is_list_head(r.name()?);
                             if flags & SYM_UNDEFINED != 0 {
                                 SymbolKind::Other
                             } else {
@@ -555,7 +565,11 @@ fn symbols(module: &Module, segments: &[(usize, usize)]) -> Result<(Vec<Symbol>,
                         }
                         k => return err(format!("a symbol of unknown kind {k}")),
                     };
-                    symbols.push(Symbol { kind, flags });
+                    symbols.push(Symbol {
+                        kind,
+                        flags,
+                        list_head,
+                    });
                 }
             }
             6 => {
@@ -706,9 +720,9 @@ fn graph(module: &Module, symbols: &[Symbol], data: &DataIndex) -> Result<Graph,
     Ok(g)
 }
 
-/// Direct calls and `ref.func` in a function without relocations (bodies the linker wrote, such
-/// as `__wasm_call_ctors` and the export wrappers), read conservatively: any byte that could
-/// start such an instruction counts, which can only keep more alive.
+/// Direct calls and `ref.func` in a function the linker wrote (no relocations: the export
+/// wrappers, for one), read conservatively: any byte that could start such an instruction
+/// counts, which can only keep more alive.
 fn raw_callees(body: &[u8], functions: u32) -> Vec<u32> {
     let mut out = Vec::new();
     for i in 0..body.len() {
@@ -742,6 +756,11 @@ fn constructor_calls(body: &[u8]) -> Result<Vec<u32>, Error> {
             }
         }
     }
+}
+
+/// A Rust symbol (v0 or legacy mangling): code from an object file, not written by the linker.
+fn is_compiled(name: &str) -> bool {
+    name.starts_with("_R") || name.starts_with("_ZN")
 }
 
 fn is_registration_function(name: &str) -> bool {
@@ -868,6 +887,10 @@ pub fn prune(bytes: &[u8]) -> Result<(Vec<u8>, Report), Error> {
                 let i = (f - imported) as usize;
                 if g.has_relocations[i] {
                     work.extend(g.functions[i].iter().copied());
+                } else if module.names.get(&f).is_some_and(|n| is_compiled(n)) {
+                    // Compiled code names every function it refers to in a relocation: with
+                    // none, it refers to none. (A raw read of such a body finds "calls" in
+                    // its constants: one kept a constructor alive.)
                 } else if Some(f) == call_ctors {
                     for c in constructor_calls(module.body(f))? {
                         if !autoreg.contains(&c) {
@@ -890,6 +913,20 @@ pub fn prune(bytes: &[u8]) -> Result<(Vec<u8>, Report), Error> {
                     work.extend(edges.iter().copied());
                 }
             }
+        }
+    }
+
+    // The proof that the list is never read: without the constructors (its only writers),
+    // nothing live refers to its head. (Checked even if `register_types` was inlined away.)
+    if !autoreg.is_empty() {
+        let heads: Vec<usize> = (0..symbols.len())
+            .filter(|&i| symbols[i].list_head)
+            .collect();
+        if heads.is_empty() {
+            return err("auto-registration constructors, but no REGISTRY static for their list");
+        }
+        if heads.iter().any(|&i| live_data[i]) {
+            return err("the auto-registration list is still reachable: something reads it");
         }
     }
 

@@ -32,7 +32,7 @@ fn custom(title: &str, payload: &[u8], out: &mut Vec<u8>) {
 const NAMES: [&str; 8] = [
     "__wasm_call_ctors",
     "main",
-    "live_callee",
+    "_RNv11live_callee",
     "autoreg_ctor",
     "other_ctor",
     "_RNvXs_Foo_RegisterForReflection8__register",
@@ -42,10 +42,11 @@ const NAMES: [&str; 8] = [
 const DATA_BASE: u32 = 1024;
 
 /// Functions 0-7 as named in `NAMES`; symbols 0-7 are those functions, 8 the inventory node,
-/// 9 the registration static, 10 live data, 11 reflection data. Table slots 1, 2, 3 hold
-/// functions 5, 6, 7. `extra_name` renames function 2 (to test refusals); `linking` leaves
-/// the relocation sections out when false.
-fn module(extra_name: Option<&str>, linking: bool) -> Vec<u8> {
+/// 9 the registration static, 10 live data, 11 reflection data, 12 the list's head. Table
+/// slots 1, 2, 3 hold functions 5, 6, 7. `extra_name` renames function 2 (to test refusals);
+/// `linking` leaves the relocation sections out when false; `reads_list` makes `main` refer to
+/// the list's head.
+fn module(extra_name: Option<&str>, linking: bool, reads_list: bool) -> Vec<u8> {
     let mut m = b"\0asm\x01\0\0\0".to_vec();
     // Types: 0 = () -> (), 1 = (i32) -> ().
     section(1, &[2, 0x60, 0, 0, 0x60, 1, 0x7f, 0], &mut m);
@@ -85,18 +86,20 @@ fn module(extra_name: Option<&str>, linking: bool) -> Vec<u8> {
     };
     // 0: __wasm_call_ctors: call 3; call 4 (written by the linker: no relocations).
     code.extend_from_slice(&[6, 0, 0x10, 3, 0x10, 4, 0x0b]);
-    // 1: main: call 2; i32.const live data; drop; call 0.
+    // 1: main: call 2; i32.const live data (or the list's head); drop; call 0.
+    let main_data = if reads_list { 12 } else { 10 };
     body(
         &[
             (0x10, Some((0, 2))),
-            (0x41, Some((4, 10))),
+            (0x41, Some((4, main_data))),
             (0x1a, None),
             (0x10, Some((0, 0))),
         ],
         &mut code,
     );
-    // 2: live_callee.
-    body(&[], &mut code);
+    // 2: live_callee, compiled code without relocations: i32.const 16; loop end; drop. Its
+    // bytes hold 0x10 0x03, "call 3", which is no call: it must not keep function 3 alive.
+    code.extend_from_slice(&[8, 0, 0x41, 0x10, 0x03, 0x40, 0x0b, 0x1a, 0x0b]);
     // 3: autoreg_ctor: i32.const node; drop.
     body(&[(0x41, Some((4, 8))), (0x1a, None)], &mut code);
     // 4: other_ctor: i32.const table index of 6; drop.
@@ -117,13 +120,13 @@ fn module(extra_name: Option<&str>, linking: bool) -> Vec<u8> {
     let code_index = 6; // after type, function, table, memory, export and element
     section(10, &code, &mut m);
 
-    // Data: node (8: pointer to the static, 4 bytes of zero), static (4: table index of 5),
-    // "LIVE", "REFL".
+    // Data: node (8: pointers to the static and to the list's head, which inventory's submit
+    // writes), static (4: table index of 5), "LIVE", "REFL", "HEAD".
     let mut bytes = Vec::new();
     bytes.extend_from_slice(&(DATA_BASE + 8).to_le_bytes());
-    bytes.extend_from_slice(&[9, 9, 9, 9]);
+    bytes.extend_from_slice(&(DATA_BASE + 20).to_le_bytes());
     bytes.extend_from_slice(&1u32.to_le_bytes());
-    bytes.extend_from_slice(b"LIVEREFL");
+    bytes.extend_from_slice(b"LIVEREFLHEAD");
     let mut data = vec![1, 0, 0x41];
     data.extend_from_slice(&[0x80, 0x08, 0x0b]); // i32.const 1024
     uleb(bytes.len() as u64, &mut data);
@@ -147,14 +150,20 @@ fn module(extra_name: Option<&str>, linking: bool) -> Vec<u8> {
     }
 
     let mut table = Vec::new();
-    uleb(12, &mut table);
+    uleb(13, &mut table);
     for (i, n) in NAMES.iter().enumerate() {
         table.extend_from_slice(&[0, 0, i as u8]);
         name(n, &mut table);
     }
-    for (i, (offset, size)) in [(0u8, 8u8), (8, 4), (12, 4), (16, 4)].iter().enumerate() {
+    let data_symbols = [(0u8, 8u8), (8, 4), (12, 4), (16, 4), (20, 4)];
+    for (i, (offset, size)) in data_symbols.iter().enumerate() {
         table.extend_from_slice(&[1, 0]);
-        name(&format!("data{i}"), &mut table);
+        let title = if i == 4 {
+            "_RNvNvXAutomaticReflectRegistrationsCollect8registry8REGISTRY".to_owned()
+        } else {
+            format!("data{i}")
+        };
+        name(&title, &mut table);
         table.extend_from_slice(&[0, *offset, *size]);
     }
     let mut linking = vec![2, 8];
@@ -176,11 +185,13 @@ fn module(extra_name: Option<&str>, linking: bool) -> Vec<u8> {
         }
     }
     custom("reloc.CODE", &reloc, &mut m);
-    // Node -> static (memory address, with addend), static -> function 5 (table index).
+    // Node -> static and head (memory addresses, with addends), static -> function 5 (table
+    // index).
     let mut reloc = Vec::new();
     uleb(data_index, &mut reloc);
-    reloc.push(2);
+    reloc.push(3);
     reloc.extend_from_slice(&[5, bytes_at as u8, 9, 0]);
+    reloc.extend_from_slice(&[5, bytes_at as u8 + 4, 12, 0]);
     reloc.extend_from_slice(&[2, bytes_at as u8 + 8, 5]);
     custom("reloc.DATA", &reloc, &mut m);
     m
@@ -188,14 +199,14 @@ fn module(extra_name: Option<&str>, linking: bool) -> Vec<u8> {
 
 #[test]
 fn the_registration_behind_a_constructor_goes_and_the_rest_stays() {
-    let (out, report) = prune(&module(None, true)).unwrap();
+    let (out, report) = prune(&module(None, true, false)).unwrap();
     assert_eq!(report.constructors, 1);
     // The constructor, the registration function and the closure only it refers to.
     assert_eq!(report.dead_functions, 3);
     // Slots 1 (registration) and 3 (closure); slot 2 stays: the other constructor takes it.
     assert_eq!(report.stubbed_slots, 2);
-    // Node (2 non-zero bytes of pointer, 4 of filler), static (1), "REFL" (4).
-    assert_eq!(report.zeroed_data_bytes, 2 + 4 + 1 + 4);
+    // Node (two pointers, 2 non-zero bytes each), static (1), "REFL" (4), "HEAD" (4).
+    assert_eq!(report.zeroed_data_bytes, 2 + 2 + 1 + 4 + 4);
 
     let pruned = Module::parse(&out).unwrap();
     assert_eq!(
@@ -226,7 +237,7 @@ fn the_registration_behind_a_constructor_goes_and_the_rest_stays() {
 fn without_the_constructor_nothing_is_lost() {
     // The same module, but the "registration" function is not recognised as one: then no
     // constructor is dropped and everything stays reachable.
-    let m = module(None, true);
+    let m = module(None, true, false);
     let renamed: Vec<u8> = {
         let needle = b"RegisterForReflection";
         let mut m = m.clone();
@@ -240,21 +251,33 @@ fn without_the_constructor_nothing_is_lost() {
 
 #[test]
 fn it_refuses_a_module_that_reads_the_registrations() {
-    let m = module(Some("bevy_reflect::auto_register::register_types"), true);
+    let m = module(
+        Some("bevy_reflect::auto_register::register_types"),
+        true,
+        false,
+    );
     let e = prune(&m).unwrap_err();
     assert!(e.0.contains("register_types"), "{e}");
 }
 
 #[test]
+fn it_refuses_a_module_in_which_live_code_refers_to_the_list() {
+    // As if `register_types` had been inlined into a live function: no name to see, but the
+    // list's head stays reachable.
+    let e = prune(&module(None, true, true)).unwrap_err();
+    assert!(e.0.contains("still reachable"), "{e}");
+}
+
+#[test]
 fn it_refuses_a_module_without_relocations() {
-    let e = prune(&module(None, false)).unwrap_err();
+    let e = prune(&module(None, false, false)).unwrap_err();
     assert!(e.0.contains("--emit-relocs"), "{e}");
 }
 
 #[test]
 fn it_refuses_what_is_not_wasm() {
     assert!(prune(b"not wasm").is_err());
-    let mut truncated = module(None, true);
+    let mut truncated = module(None, true, false);
     truncated.truncate(40);
     assert!(prune(&truncated).is_err());
 }
