@@ -95,7 +95,8 @@ impl<'a> Reader<'a> {
         Ok(b)
     }
 
-    fn uleb(&mut self) -> Result<u64, Error> {
+    /// LEB128's bits, how many it read, and its last byte (for the sign).
+    fn leb(&mut self) -> Result<(u64, u32, u8), Error> {
         let mut result = 0u64;
         let mut shift = 0;
         loop {
@@ -105,12 +106,16 @@ impl<'a> Reader<'a> {
             }
             shift += 7;
             if b & 0x80 == 0 {
-                return Ok(result);
+                return Ok((result, shift, b));
             }
             if shift > 70 {
                 return err(format!("LEB128 too long at byte {}", self.pos));
             }
         }
+    }
+
+    fn uleb(&mut self) -> Result<u64, Error> {
+        Ok(self.leb()?.0)
     }
 
     fn u32(&mut self) -> Result<u32, Error> {
@@ -123,24 +128,12 @@ impl<'a> Reader<'a> {
     }
 
     fn sleb(&mut self) -> Result<i64, Error> {
-        let mut result = 0i64;
-        let mut shift = 0;
-        loop {
-            let b = self.u8()?;
-            if shift < 64 {
-                result |= i64::from(b & 0x7f) << shift;
-            }
-            shift += 7;
-            if b & 0x80 == 0 {
-                if shift < 64 && b & 0x40 != 0 {
-                    result |= -1i64 << shift;
-                }
-                return Ok(result);
-            }
-            if shift > 70 {
-                return err(format!("LEB128 too long at byte {}", self.pos));
-            }
+        let (bits, shift, last) = self.leb()?;
+        let mut result = bits as i64;
+        if shift < 64 && last & 0x40 != 0 {
+            result |= -1i64 << shift;
         }
+        Ok(result)
     }
 
     fn bytes(&mut self, n: usize) -> Result<&'a [u8], Error> {
@@ -270,6 +263,13 @@ enum EdgeKind {
     Data,
 }
 
+struct Elements {
+    /// Active segments' (table slot, function) pairs.
+    slots: Vec<(u32, u32)>,
+    /// Functions of passive and declared segments: roots.
+    declared: Vec<u32>,
+}
+
 struct Module<'a> {
     bytes: &'a [u8],
     sections: Vec<Section>,
@@ -280,7 +280,7 @@ struct Module<'a> {
     bodies: Vec<(usize, usize)>,
     code_section: usize,
     data_section: Option<usize>,
-    /// Exported, start and element-declared functions.
+    /// Exported and start functions.
     roots: Vec<u32>,
     /// Function names from the name section.
     names: HashMap<u32, String>,
@@ -430,44 +430,19 @@ impl<'a> Module<'a> {
         &self.bytes[at..at + size]
     }
 
-    /// Active element segments' (table slot, function) pairs. Passive and declared segments'
-    /// functions become roots.
-    fn elements(&mut self) -> Result<Vec<(u32, u32)>, Error> {
-        let mut slots = Vec::new();
-        let Some(section) = self.sections.iter().find(|s| s.id == 9) else {
-            return Ok(slots);
-        };
-        let mut r = Reader::new(&self.bytes[..section.end], section.start);
-        for _ in 0..r.u32()? {
-            let flags = r.u32()?;
-            match flags {
-                0 | 2 => {
-                    if flags == 2 && r.u32()? != 0 {
-                        return err("an element segment for a table other than the first");
-                    }
-                    let offset = r.i32_const_expr()?;
-                    if flags == 2 && r.u8()? != 0 {
-                        return err("an element segment of other than functions");
-                    }
-                    for i in 0..r.u32()? {
-                        let slot = u32::try_from(offset + i64::from(i))
-                            .or_else(|_| err("a negative table offset"))?;
-                        slots.push((slot, r.u32()?));
-                    }
+    /// The element section's function references.
+    fn elements(&self) -> Result<Elements, Error> {
+        let (mut slots, mut declared) = (Vec::new(), Vec::new());
+        if let Some(section) = self.sections.iter().find(|s| s.id == 9) {
+            map_elements(&self.bytes[section.start..section.end], |slot, f| {
+                match slot {
+                    Some(slot) => slots.push((slot, f)),
+                    None => declared.push(f),
                 }
-                1 | 3 => {
-                    if r.u8()? != 0 {
-                        return err("an element segment of other than functions");
-                    }
-                    for _ in 0..r.u32()? {
-                        let f = r.u32()?;
-                        self.roots.push(f);
-                    }
-                }
-                f => return err(format!("element segments with expressions (flags {f})")),
-            }
+                f
+            })?;
         }
-        Ok(slots)
+        Ok(Elements { slots, declared })
     }
 
     /// Data segments: (memory address, content range in the module).
@@ -769,7 +744,7 @@ fn is_registration_function(name: &str) -> bool {
 
 /// Prunes a module (see the crate documentation). Returns the new module and what was done.
 pub fn prune(bytes: &[u8]) -> Result<(Vec<u8>, Report), Error> {
-    let mut module = Module::parse(bytes)?;
+    let module = Module::parse(bytes)?;
     if module.names.is_empty() {
         return err("no function names (the name section) to find the constructors by");
     }
@@ -782,7 +757,7 @@ pub fn prune(bytes: &[u8]) -> Result<(Vec<u8>, Report), Error> {
             "the auto-registration list is read ({name} is linked in): nothing to prune safely"
         ));
     }
-    let slots = module.elements()?;
+    let Elements { slots, declared } = module.elements()?;
     let segments = module.data_segments()?;
     let (symbols, init) = symbols(&module, &segments)?;
     let data = DataIndex::new(&symbols);
@@ -816,48 +791,49 @@ pub fn prune(bytes: &[u8]) -> Result<(Vec<u8>, Report), Error> {
         }
         false
     };
+    let constructors = init
+        .iter()
+        .map(|&sym| match symbols.get(sym as usize) {
+            Some(Symbol {
+                kind: SymbolKind::Function(f),
+                ..
+            }) => Ok(*f),
+            _ => err("a constructor that is not a function symbol"),
+        })
+        .collect::<Result<Vec<u32>, Error>>()?;
     let mut autoreg = BTreeSet::new();
-    for &sym in &init {
-        let Some(Symbol {
-            kind: SymbolKind::Function(f),
-            ..
-        }) = symbols.get(sym as usize)
-        else {
-            return err("a constructor that is not a function symbol");
-        };
-        if !defined(*f) {
-            continue;
-        }
-        let edges = &g.functions[(*f - imported) as usize];
+    for &f in constructors.iter().filter(|&&f| defined(f)) {
+        let edges = &g.functions[(f - imported) as usize];
         let only_data = !edges.is_empty() && edges.iter().all(|e| matches!(e, Edge::Data(_)));
         if only_data
             && edges
                 .iter()
                 .all(|e| matches!(*e, Edge::Data(d) if leads_to_registration(d)))
         {
-            autoreg.insert(*f);
+            autoreg.insert(f);
         }
     }
+    // `__wasm_call_ctors` and the calls it keeps (read once, for the walk and the rewrite).
     let call_ctors = module.function_named("__wasm_call_ctors");
     if !autoreg.is_empty() && call_ctors.is_none() {
         return err("constructors but no __wasm_call_ctors");
     }
+    let kept_ctor_calls: Vec<u32> = match call_ctors {
+        Some(f) if defined(f) => constructor_calls(module.body(f))?
+            .into_iter()
+            .filter(|c| !autoreg.contains(c))
+            .collect(),
+        _ => Vec::new(),
+    };
 
     // Reachability, as the linker does it, without those constructors.
     let mut live = vec![false; functions as usize];
     let mut address_taken = vec![false; functions as usize];
     let mut live_data = vec![false; symbols.len()];
-    let mut work: Vec<Edge> = module.roots.iter().map(|&f| Edge::Call(f)).collect();
-    for &sym in &init {
-        if let Some(Symbol {
-            kind: SymbolKind::Function(f),
-            ..
-        }) = symbols.get(sym as usize)
-            && !autoreg.contains(f)
-        {
-            work.push(Edge::Call(*f));
-        }
-    }
+    let mut work: Vec<Edge> = (module.roots.iter().chain(&declared))
+        .chain(constructors.iter().filter(|f| !autoreg.contains(f)))
+        .map(|&f| Edge::Call(f))
+        .collect();
     for (i, s) in symbols.iter().enumerate() {
         if s.flags & (SYM_EXPORTED | SYM_NO_STRIP) != 0 && s.flags & SYM_UNDEFINED == 0 {
             match s.kind {
@@ -892,11 +868,7 @@ pub fn prune(bytes: &[u8]) -> Result<(Vec<u8>, Report), Error> {
                     // none, it refers to none. (A raw read of such a body finds "calls" in
                     // its constants: one kept a constructor alive.)
                 } else if Some(f) == call_ctors {
-                    for c in constructor_calls(module.body(f))? {
-                        if !autoreg.contains(&c) {
-                            work.push(Edge::Call(c));
-                        }
-                    }
+                    work.extend(kept_ctor_calls.iter().map(|&c| Edge::Call(c)));
                 } else {
                     for c in raw_callees(module.body(f), functions) {
                         // A raw read cannot tell a call from a pointer: count both.
@@ -1009,7 +981,10 @@ pub fn prune(bytes: &[u8]) -> Result<(Vec<u8>, Report), Error> {
                 }
                 c
             }
-            9 => rewrite_elements(&bytes[s.start..s.end], &slot_map)?,
+            9 => map_elements(&bytes[s.start..s.end], |slot, f| {
+                slot.and_then(|slot| slot_map.get(&slot).copied())
+                    .unwrap_or(f)
+            })?,
             10 => {
                 let mut c = Vec::new();
                 uleb((module.bodies.len() + stub_types.len()) as u64, &mut c);
@@ -1017,11 +992,9 @@ pub fn prune(bytes: &[u8]) -> Result<(Vec<u8>, Report), Error> {
                     let body = module.body(f);
                     if Some(f) == call_ctors {
                         let mut b = vec![0];
-                        for callee in constructor_calls(body)? {
-                            if !autoreg.contains(&callee) {
-                                b.push(0x10);
-                                uleb(u64::from(callee), &mut b);
-                            }
+                        for &callee in &kept_ctor_calls {
+                            b.push(0x10);
+                            uleb(u64::from(callee), &mut b);
                         }
                         b.push(0x0b);
                         uleb(b.len() as u64, &mut c);
@@ -1047,8 +1020,13 @@ pub fn prune(bytes: &[u8]) -> Result<(Vec<u8>, Report), Error> {
     Ok((out, report))
 }
 
-/// The element section with some slots' functions replaced.
-fn rewrite_elements(content: &[u8], slot_map: &HashMap<u32, u32>) -> Result<Vec<u8>, Error> {
+/// The element section's content again, each function index passed through `map` with its
+/// table slot (`None` in passive and declared segments). Reading and rewriting the section
+/// are both this one walk.
+fn map_elements(
+    content: &[u8],
+    mut map: impl FnMut(Option<u32>, u32) -> u32,
+) -> Result<Vec<u8>, Error> {
     let mut r = Reader::new(content, 0);
     let mut out = Vec::new();
     let count = r.u32()?;
@@ -1056,31 +1034,38 @@ fn rewrite_elements(content: &[u8], slot_map: &HashMap<u32, u32>) -> Result<Vec<
     for _ in 0..count {
         let start = r.pos;
         let flags = r.u32()?;
-        match flags {
+        let offset = match flags {
             0 | 2 => {
-                if flags == 2 {
-                    r.u32()?;
+                if flags == 2 && r.u32()? != 0 {
+                    return err("an element segment for a table other than the first");
                 }
                 let offset = r.i32_const_expr()?;
-                if flags == 2 {
-                    r.u8()?;
+                if flags == 2 && r.u8()? != 0 {
+                    return err("an element segment of other than functions");
                 }
-                out.extend_from_slice(&content[start..r.pos]);
-                let n = r.u32()?;
-                uleb(u64::from(n), &mut out);
-                for i in 0..n {
-                    let f = r.u32()?;
-                    let slot = (offset + i64::from(i)) as u32;
-                    uleb(u64::from(*slot_map.get(&slot).unwrap_or(&f)), &mut out);
-                }
+                Some(offset)
             }
-            _ => {
-                r.u8()?;
-                for _ in 0..r.u32()? {
-                    r.u32()?;
+            1 | 3 => {
+                if r.u8()? != 0 {
+                    return err("an element segment of other than functions");
                 }
-                out.extend_from_slice(&content[start..r.pos]);
+                None
             }
+            f => return err(format!("element segments with expressions (flags {f})")),
+        };
+        out.extend_from_slice(&content[start..r.pos]);
+        let n = r.u32()?;
+        uleb(u64::from(n), &mut out);
+        for i in 0..n {
+            let f = r.u32()?;
+            let slot = match offset {
+                Some(offset) => Some(
+                    u32::try_from(offset + i64::from(i))
+                        .or_else(|_| err("a negative table offset"))?,
+                ),
+                None => None,
+            };
+            uleb(u64::from(map(slot, f)), &mut out);
         }
     }
     Ok(out)
