@@ -1,12 +1,14 @@
 //! A game: a position with its history, undo and redo, score, and the events a view animates.
 
+use std::fmt;
+use std::str::FromStr;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
 use crate::deal::{DealError, Numbering, deal};
-use crate::moves::Move;
+use crate::moves::{Move, ParseMoveError};
 use crate::position::{MoveError, Position, Undo};
 use crate::variant::{DiscardMode, Scoring, Variant};
 
@@ -134,6 +136,17 @@ impl Event {
     }
 }
 
+/// Why a step could not be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StepError {
+    /// The move is illegal here.
+    #[error(transparent)]
+    Move(MoveError),
+    /// There is nothing to undo or redo, or no undo left.
+    #[error(transparent)]
+    History(HistoryError),
+}
+
 /// Why an undo or redo could not happen.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HistoryError {
@@ -148,6 +161,44 @@ pub enum HistoryError {
     UndoLimitReached(u32),
 }
 
+/// One thing the player did, in the order done: a move, an undo or a redo. Played again from
+/// the deal, a game's steps rebuild it exactly: its undo count (and so the undo limit), its
+/// score's action count and its redo list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A move played.
+    Move(Move),
+    /// The last move taken back.
+    Undo,
+    /// The last undone move played again.
+    Redo,
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Step::Move(mv) => mv.fmt(f),
+            Step::Undo => f.write_str("undo"),
+            Step::Redo => f.write_str("redo"),
+        }
+    }
+}
+
+impl FromStr for Step {
+    type Err = ParseMoveError;
+
+    /// A move in notation, `undo` or `redo` (any case).
+    fn from_str(s: &str) -> Result<Step, ParseMoveError> {
+        if s.eq_ignore_ascii_case("undo") {
+            Ok(Step::Undo)
+        } else if s.eq_ignore_ascii_case("redo") {
+            Ok(Step::Redo)
+        } else {
+            s.parse().map(Step::Move)
+        }
+    }
+}
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -159,6 +210,10 @@ pub struct Game {
     undos_used: u32,
     /// Moves, deals, redos and undos made, for Microsoft scoring.
     actions: u32,
+    /// Everything done, in order.
+    steps: Vec<Step>,
+    /// The game reached a win at some point (it may have been undone since).
+    ever_won: bool,
 }
 
 impl Game {
@@ -186,6 +241,8 @@ impl Game {
             redo: Vec::new(),
             undos_used: 0,
             actions: 0,
+            steps: Vec::new(),
+            ever_won: false,
         }
     }
 
@@ -215,7 +272,18 @@ impl Game {
         self.history.push(undo);
         self.redo.clear();
         self.count_action(mv);
+        self.steps.push(Step::Move(mv));
+        self.ever_won |= self.position.is_won();
         Ok(self.events_of(&undo))
+    }
+
+    /// Plays a step: a move, an undo or a redo.
+    pub fn play_step(&mut self, step: Step) -> Result<Vec<Event>, StepError> {
+        match step {
+            Step::Move(mv) => self.apply(mv).map_err(StepError::Move),
+            Step::Undo => self.undo().map_err(StepError::History),
+            Step::Redo => self.redo().map_err(StepError::History),
+        }
     }
 
     fn count_action(&mut self, mv: Move) {
@@ -239,6 +307,7 @@ impl Game {
         self.redo.push(undo.mv);
         self.undos_used += 1;
         self.actions += 1;
+        self.steps.push(Step::Undo);
         Ok(events
             .into_iter()
             .rev()
@@ -253,6 +322,8 @@ impl Game {
         let undo = self.position.play_unchecked(mv);
         self.history.push(undo);
         self.count_action(mv);
+        self.steps.push(Step::Redo);
+        self.ever_won |= self.position.is_won();
         Ok(self.events_of(&undo))
     }
 
@@ -276,6 +347,22 @@ impl Game {
     /// Whether every card has reached the foundation.
     pub fn is_won(&self) -> bool {
         self.position.is_won()
+    }
+
+    /// Whether the game was won at some point, even if the win was undone since (its end
+    /// has been counted once and must not be counted again).
+    pub fn was_won(&self) -> bool {
+        self.ever_won
+    }
+
+    /// Everything done in this game, in order: moves, undos and redos.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// Moves taken back so far (what the undo limit counts).
+    pub fn undos_used(&self) -> u32 {
+        self.undos_used
     }
 
     /// Whether the game is not won and no move is left.

@@ -19,7 +19,7 @@ pub mod variant;
 
 pub use card::{Card, Color, ParseCardError, Rank, Suit};
 pub use deal::{DealError, Numbering, deal};
-pub use game::{Event, Game, GameOptions, HistoryError};
+pub use game::{Event, Game, GameOptions, HistoryError, Step, StepError};
 pub use moves::{Move, ParseMoveError, parse_move_list};
 pub use notation::PositionError;
 pub use position::{Column, MoveError, Position, Run, Undo};

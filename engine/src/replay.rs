@@ -3,13 +3,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::deal::{DealError, Numbering};
-use crate::game::{Game, GameOptions};
+use crate::game::{Game, GameOptions, Step, StepError};
 use crate::moves::Move;
 use crate::position::MoveError;
 use crate::variant::Variants;
 
-/// The replay format version this code writes and reads.
-pub const REPLAY_VERSION: u32 = 1;
+/// The replay format version this code writes and reads. Version 2 added `steps`, `secs`
+/// and `assisted`; version 1 files read as they are.
+pub const REPLAY_VERSION: u32 = 2;
 
 /// A recorded game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,6 +28,21 @@ pub struct Replay {
     pub options: GameOptions,
     /// The moves in notation, from the initial deal.
     pub moves: Vec<String>,
+    /// Everything played, undos and redos included (`undo`, `redo`), when the game had any;
+    /// empty when it is just `moves`. Played from the deal it rebuilds the game exactly (its
+    /// undo count, score and redo list), and its moves must end as `moves`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<String>,
+    /// Seconds on the game's clock when it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secs: Option<u64>,
+    /// The solver played some of the moves (an auto-complete or a demo).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub assisted: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Why a replay does not verify.
@@ -61,6 +77,29 @@ pub enum ReplayError {
         /// Why.
         message: String,
     },
+    /// A step's text is not a move, `undo` or `redo`.
+    #[error("step {index} (`{text}`): {message}")]
+    BadStep {
+        /// 1-based index in the step list.
+        index: usize,
+        /// The step's text.
+        text: String,
+        /// Why.
+        message: String,
+    },
+    /// A step cannot be played where it is.
+    #[error("step {index} (`{step}`) cannot be played: {error}")]
+    IllegalStep {
+        /// 1-based index.
+        index: usize,
+        /// The step.
+        step: Step,
+        /// Why.
+        error: StepError,
+    },
+    /// The steps played leave other moves on the table than the move list says.
+    #[error("the steps do not end with the listed moves")]
+    StepsDisagree,
     /// A move is not legal where it is played.
     #[error("move {index} (`{mv}`) is illegal: {error}")]
     Illegal {
@@ -83,6 +122,13 @@ impl Replay {
             seed,
             options: game.options(),
             moves: game.history().map(|m| m.to_string()).collect(),
+            steps: if game.steps().iter().any(|s| !matches!(s, Step::Move(_))) {
+                game.steps().iter().map(Step::to_string).collect()
+            } else {
+                Vec::new()
+            },
+            secs: None,
+            assisted: false,
         }
     }
 
@@ -111,6 +157,31 @@ impl Replay {
             .get(&self.variant)
             .ok_or_else(|| ReplayError::UnknownVariant(self.variant.clone()))?;
         let mut game = Game::new(variant, self.seed, self.numbering, self.options)?;
+        if !self.steps.is_empty() {
+            for (i, text) in self.steps.iter().enumerate() {
+                let step: Step = text.parse().map_err(|e: crate::moves::ParseMoveError| {
+                    ReplayError::BadStep {
+                        index: i + 1,
+                        text: text.clone(),
+                        message: e.reason.to_string(),
+                    }
+                })?;
+                game.play_step(step)
+                    .map_err(|error| ReplayError::IllegalStep {
+                        index: i + 1,
+                        step,
+                        error,
+                    })?;
+            }
+            if !game
+                .history()
+                .map(|m| m.to_string())
+                .eq(self.moves.iter().cloned())
+            {
+                return Err(ReplayError::StepsDisagree);
+            }
+            return Ok(game);
+        }
         for (i, text) in self.moves.iter().enumerate() {
             let mv: Move =
                 text.parse()

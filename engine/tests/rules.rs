@@ -823,3 +823,74 @@ fn a_game_saves_as_a_replay_that_verifies() {
     let replayed = back.verify(&Variants::default()).unwrap();
     assert_eq!(replayed.position(), g.position());
 }
+
+/// A saved game with undos and redos comes back exactly: the undo count (and so the undo
+/// limit), the Microsoft score's action count, the redo list and whether it was ever won.
+#[test]
+fn a_replay_with_undos_and_redos_rebuilds_the_game_exactly() {
+    use arachne_engine::{Replay, Step};
+    let v = variant("spider-1suit");
+    let options = GameOptions {
+        undo_limit: Some(3),
+        ..GameOptions::for_variant(&v)
+    };
+    let mut g = Game::new(&v, 5, Numbering::Arachne, options).unwrap();
+    for _ in 0..6 {
+        let m = g.legal_moves()[0];
+        g.apply(m).unwrap();
+    }
+    g.undo().unwrap();
+    g.undo().unwrap();
+    g.redo().unwrap();
+    assert_eq!(g.steps().len(), 9);
+    assert_eq!(g.steps()[6], Step::Undo);
+    let replay = Replay::of_game(&g, Numbering::Arachne, 5);
+    assert_eq!(replay.version, 2);
+    assert_eq!(replay.steps.len(), 9);
+    let back = Replay::from_ron(&replay.to_ron()).unwrap();
+    assert_eq!(back, replay);
+    let mut r = back.verify(&Variants::default()).unwrap();
+    assert_eq!(r.position(), g.position());
+    assert_eq!(r.undos_used(), 2);
+    assert_eq!(r.undos_left(), Some(1));
+    assert_eq!(r.score(), g.score());
+    assert_eq!(r.score(), 500 - 9);
+    assert!(r.can_redo());
+    assert_eq!(r.steps(), g.steps());
+    // The limit holds across the save: one undo left, then none.
+    r.undo().unwrap();
+    assert!(r.undo().is_err());
+    assert!(!r.was_won());
+
+    // A game without undos is saved as its moves alone (version 1 files read the same way).
+    let mut plain = Game::new(&v, 5, Numbering::Arachne, options).unwrap();
+    let m = plain.legal_moves()[0];
+    plain.apply(m).unwrap();
+    assert!(
+        Replay::of_game(&plain, Numbering::Arachne, 5)
+            .steps
+            .is_empty()
+    );
+
+    // Steps that do not end with the listed moves are refused.
+    let mut wrong = replay.clone();
+    wrong.moves.pop();
+    assert!(wrong.verify(&Variants::default()).is_err());
+    let mut wrong = replay;
+    wrong.steps.push("undo".into());
+    wrong.steps.push("undo".into());
+    assert!(wrong.verify(&Variants::default()).is_err());
+}
+
+/// A win undone is still a game that was won: its end was counted once.
+#[test]
+fn a_won_game_stays_counted_as_won_after_an_undo() {
+    let mut g = game(
+        "variant: spider-1suit\nstock:\nfoundation: 7\n1: Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s\n2: As\n3:\n4:\n5:\n6:\n7:\n8:\n9:\n10:\n",
+    );
+    assert!(!g.was_won());
+    g.apply("2>1:1".parse().unwrap()).unwrap();
+    assert!(g.is_won() && g.was_won());
+    g.undo().unwrap();
+    assert!(!g.is_won() && g.was_won());
+}
