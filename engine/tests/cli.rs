@@ -272,3 +272,22 @@ fn discarding_by_hand_in_a_manual_game() {
     );
     assert_eq!(ok(&["moves", "-"], Some(&won)), "");
 }
+
+#[test]
+fn bench_says_nothing_on_stdout_when_a_later_deal_is_bad() {
+    // The first six seeds deal; 4294967296 is past KPatience's 32-bit numbers.
+    let err = bad(
+        &[
+            "bench",
+            "spider-1suit",
+            "--seeds",
+            "4294967290..4294967296",
+            "--numbering",
+            "kpat",
+            "--budget-nodes",
+            "10",
+        ],
+        None,
+    );
+    assert!(err.contains("4294967296"), "{err}");
+}

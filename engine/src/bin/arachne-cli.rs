@@ -99,25 +99,35 @@ fn expect_args(args: &[String], n: usize, usage: &str) -> Result<(), Failure> {
 /// Default solver budget for `solve` and `bench`: 10 seconds.
 const DEFAULT_BUDGET_MS: u64 = 10_000;
 
+/// `--budget-ms` and `--budget-nodes`. With only a node limit there is no time limit, so the
+/// answer does not depend on the machine's speed; with neither, the default time applies.
 fn budget_option(args: &mut Vec<String>) -> Result<Budget, Failure> {
-    let ms = match take_option(args, "--budget-ms")? {
-        Some(v) => v.parse::<u64>().map_err(|_| {
-            input(format!(
-                "--budget-ms must be a whole number of milliseconds, not `{v}`"
-            ))
-        })?,
-        None => DEFAULT_BUDGET_MS,
-    };
-    let mut budget = Budget::time(Duration::from_millis(ms));
-    if let Some(v) = take_option(args, "--budget-nodes")? {
-        let n = v.parse::<u64>().map_err(|_| {
-            input(format!(
-                "--budget-nodes must be a whole number of positions, not `{v}`"
-            ))
-        })?;
-        budget.nodes = Some(n);
-    }
-    Ok(budget)
+    let ms = take_option(args, "--budget-ms")?
+        .map(|v| {
+            v.parse::<u64>().map_err(|_| {
+                input(format!(
+                    "--budget-ms must be a whole number of milliseconds, not `{v}`"
+                ))
+            })
+        })
+        .transpose()?;
+    let nodes = take_option(args, "--budget-nodes")?
+        .map(|v| {
+            v.parse::<u64>().map_err(|_| {
+                input(format!(
+                    "--budget-nodes must be a whole number of positions, not `{v}`"
+                ))
+            })
+        })
+        .transpose()?;
+    Ok(match (ms, nodes) {
+        (ms, None) => Budget::time(Duration::from_millis(ms.unwrap_or(DEFAULT_BUDGET_MS))),
+        (None, Some(n)) => Budget::nodes(n),
+        (Some(ms), Some(n)) => Budget {
+            nodes: Some(n),
+            ..Budget::time(Duration::from_millis(ms))
+        },
+    })
 }
 
 /// Replays a solution through the rules: a solution that does not win is a solver bug.
@@ -152,6 +162,11 @@ fn bench(mut args: Vec<String>, variants: &Variants) -> Outcome {
                 "--seeds must be A..B with A <= B (both included), not `{seeds}`"
             ))
         })?;
+    // Bad input says so before any line is printed: every deal of the range is made first
+    // (a KPatience range can run past its 32-bit numbers half way).
+    for seed in a..=b {
+        deal(variant, seed, numbering, variant.discard).map_err(|e| input(e.to_string()))?;
+    }
     let mut out = std::io::stdout().lock();
     let (mut solved, mut unwinnable, mut unknown) = (0u64, 0u64, 0u64);
     let mut times: Vec<f64> = Vec::new();
@@ -332,5 +347,29 @@ fn main() -> ExitCode {
             eprintln!("arachne-cli: internal error: {msg}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(args: &[&str]) -> Budget {
+        let mut args = args.iter().map(|a| a.to_string()).collect();
+        budget_option(&mut args).unwrap_or_else(|_| panic!("{args:?}"))
+    }
+
+    #[test]
+    fn a_node_budget_alone_has_no_time_limit() {
+        assert_eq!(budget(&["--budget-nodes", "5"]), Budget::nodes(5));
+        assert_eq!(
+            budget(&[]),
+            Budget::time(Duration::from_millis(DEFAULT_BUDGET_MS))
+        );
+        let both = budget(&["--budget-ms", "7", "--budget-nodes", "5"]);
+        assert_eq!(
+            (both.nodes, both.time),
+            (Some(5), Some(Duration::from_millis(7)))
+        );
     }
 }
