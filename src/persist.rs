@@ -65,13 +65,25 @@ impl Storage for DirStorage {
         std::fs::create_dir_all(&self.root)?;
         // Temp file in the same directory, flushed to disk, then renamed over the old file:
         // a crash at any point leaves either the old entry or the new one, never half of one.
-        let tmp = self.root.join(format!(".{key}.ron.tmp"));
-        {
+        // Its name is unique to this process and write, so two running copies of the game (or
+        // two threads) never write into each other's temp file; the last rename wins whole.
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = self
+            .root
+            .join(format!(".{key}.ron.{}-{n}.tmp", std::process::id()));
+        let written = (|| {
             let mut f = std::fs::File::create(&tmp)?;
             f.write_all(text.as_bytes())?;
             f.sync_all()?;
+            std::fs::rename(&tmp, self.path(key))
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
         }
-        std::fs::rename(&tmp, self.path(key))
+        written?;
+        // The rename itself is durable only once the directory is on disk too.
+        sync_dir(&self.root)
     }
 
     fn set_aside(&self, key: &str) -> io::Result<Option<String>> {
@@ -117,6 +129,16 @@ impl Storage for DirStorage {
             _ => Ok(()),
         }
     }
+}
+
+/// Flushes a directory's entries (a rename in it) to disk. Windows cannot open a directory
+/// as a file; there the rename is as durable as the file system makes it.
+fn sync_dir(dir: &std::path::Path) -> io::Result<()> {
+    #[cfg(unix)]
+    std::fs::File::open(dir)?.sync_all()?;
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
 }
 
 /// Another storage whose writes happen on a thread of their own, so a frame never waits for a
@@ -368,13 +390,19 @@ pub struct VariantStats {
     pub best_score: Option<i64>,
     /// Fewest moves in a win.
     pub fewest_moves: Option<u32>,
+    /// Wins the solver helped with (auto-complete, the demo): counted in `played` and `won`,
+    /// never in the bests or the streaks.
+    pub assisted_wins: u32,
 }
 
 impl VariantStats {
-    /// Counts a finished game.
-    pub fn record(&mut self, won: bool, secs: u64, score: i64, moves: u32) {
+    /// Counts a finished game. An assisted win counts as played and won, and nothing else.
+    pub fn record(&mut self, won: bool, secs: u64, score: i64, moves: u32, assisted: bool) {
         self.played += 1;
-        if won {
+        if won && assisted {
+            self.won += 1;
+            self.assisted_wins += 1;
+        } else if won {
             self.won += 1;
             self.current_streak += 1;
             self.best_streak = self.best_streak.max(self.current_streak);
@@ -553,7 +581,7 @@ fn count_games(
             .variants
             .entry(f.variant.clone())
             .or_default()
-            .record(f.won, f.secs, f.score, f.moves);
+            .record(f.won, f.secs, f.score, f.moves, f.assisted);
         any = true;
     }
     if any
@@ -564,26 +592,41 @@ fn count_games(
     }
 }
 
+/// Seconds of play between two saves of the clock alone (a change saves at once).
+const CLOCK_SAVE_SECS: u64 = 10;
+
 fn autosave(
     mut changes: bevy::prelude::MessageReader<crate::table::TableChanged>,
     table: bevy::prelude::Res<crate::table::Table>,
+    record: bevy::prelude::Res<crate::table::GameRecord>,
     saves: bevy::prelude::Res<Saves>,
     watching: bevy::prelude::Res<crate::table::Watching>,
+    mut saved_clock: bevy::prelude::Local<u64>,
 ) {
     // While a replay or demo is shown, the player's game stays saved as it was.
-    if changes.read().count() == 0 || watching.0 {
+    let changed = changes.read().count() > 0;
+    if watching.0 {
         return;
     }
-    let replay =
-        arachne_engine::Replay::of_game(&table.game, table.spec.numbering, table.spec.seed);
-    if let Err(e) = saves.0.write(GAME_KEY, &replay.to_ron()) {
+    // Every change is saved; so is the clock now and then, so that a crash costs seconds.
+    let clock = record.clock();
+    if !changed && clock < *saved_clock + CLOCK_SAVE_SECS {
+        return;
+    }
+    *saved_clock = clock;
+    if let Err(e) = saves.0.write(GAME_KEY, &record.replay_of(&table).to_ron()) {
         tracing::warn!("could not save the game: {e}");
     }
 }
 
-/// The saved game in progress, if there is a usable one; an unusable one is set aside and the
-/// message says so.
-pub fn load_game(storage: &dyn Storage) -> (Option<crate::table::Table>, Option<String>) {
+/// The saved game, if there is a usable one, with its clock and whether it was counted; an
+/// unusable one is set aside and the message says so.
+pub fn load_game(
+    storage: &dyn Storage,
+) -> (
+    Option<(crate::table::Table, crate::table::GameRecord)>,
+    Option<String>,
+) {
     let text = match storage.read(GAME_KEY) {
         Ok(Some(t)) => t,
         Ok(None) => return (None, None),
@@ -596,15 +639,19 @@ pub fn load_game(storage: &dyn Storage) -> (Option<crate::table::Table>, Option<
             .get(&replay.variant)
             .cloned()
             .ok_or_else(|| arachne_engine::ReplayError::UnknownVariant(replay.variant.clone()))?;
-        Ok(crate::table::Table {
-            game,
-            spec: crate::table::GameSpec {
-                variant,
-                seed: replay.seed,
-                numbering: replay.numbering,
-                options: replay.options,
+        let record = crate::table::GameRecord::resumed(&game, &replay);
+        Ok((
+            crate::table::Table {
+                game,
+                spec: crate::table::GameSpec {
+                    variant,
+                    seed: replay.seed,
+                    numbering: replay.numbering,
+                    options: replay.options,
+                },
             },
-        })
+            record,
+        ))
     });
     match table {
         Ok(t) => (Some(t), None),
@@ -617,4 +664,53 @@ pub fn load_game(storage: &dyn Storage) -> (Option<crate::table::Table>, Option<
             )
         }
     }
+}
+
+/// The saved game to resume at start: the one in progress, exactly as it was left. A finished
+/// game (won, even if undone since) is not resumed: the player gets a fresh deal.
+pub fn resume_game(
+    storage: &dyn Storage,
+) -> (
+    Option<(crate::table::Table, crate::table::GameRecord)>,
+    Option<String>,
+) {
+    let (saved, message) = load_game(storage);
+    (saved.filter(|(_, record)| !record.counted), message)
+}
+
+/// A deal asked for on the command line replaces the saved game: if that game was in
+/// progress it counts as given up (as leaving any game does), with its replay kept. Returns
+/// what to tell the player.
+pub fn give_up_saved_game(storage: &dyn Storage, stats: &mut Statistics) -> Option<String> {
+    let (saved, message) = resume_game(storage);
+    let Some((table, record)) = saved else {
+        return message;
+    };
+    if !crate::table::in_progress(&table) {
+        return message;
+    }
+    let replay = record.replay_of(&table);
+    if let Err(e) = save_replay(storage, &replay) {
+        tracing::warn!("could not save the given-up game's replay: {e}");
+    }
+    stats
+        .variants
+        .entry(table.spec.variant.id.clone())
+        .or_default()
+        .record(
+            false,
+            record.clock(),
+            table.game.score(),
+            table.game.move_count() as u32,
+            record.assisted,
+        );
+    if let Err(e) = save(storage, STATS_KEY, stats) {
+        tracing::warn!("could not save the statistics: {e}");
+    }
+    Some(format!(
+        "the saved game ({}, deal {}, {} moves) counts as given up: the command line asked for another deal",
+        table.spec.variant.name,
+        table.spec.seed,
+        table.game.move_count()
+    ))
 }

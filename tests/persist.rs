@@ -19,20 +19,20 @@ fn stats(won: u32) -> Statistics {
     let mut s = Statistics::default();
     let v = s.variants.entry("spider-2suit".into()).or_default();
     for _ in 0..won {
-        v.record(true, 300, 900, 120);
+        v.record(true, 300, 900, 120, false);
     }
-    v.record(false, 10, 400, 30);
+    v.record(false, 10, 400, 30, false);
     s
 }
 
 #[test]
 fn statistics_count_streaks_and_bests() {
     let mut v = VariantStats::default();
-    v.record(true, 300, 900, 120);
-    v.record(true, 200, 950, 130);
-    v.record(false, 50, 100, 20);
-    v.record(false, 50, 100, 20);
-    v.record(true, 400, 800, 110);
+    v.record(true, 300, 900, 120, false);
+    v.record(true, 200, 950, 130, false);
+    v.record(false, 50, 100, 20, false);
+    v.record(false, 50, 100, 20, false);
+    v.record(true, 400, 800, 110, false);
     assert_eq!((v.played, v.won), (5, 3));
     assert_eq!(
         (v.current_streak, v.best_streak, v.current_loss_streak),
@@ -43,6 +43,94 @@ fn statistics_count_streaks_and_bests() {
         (Some(200), Some(950), Some(110))
     );
     assert!((v.win_percent() - 60.0).abs() < 1e-9);
+    // A win the solver helped with counts as played and won, and in nothing else.
+    v.record(true, 10, 2000, 50, true);
+    assert_eq!((v.played, v.won, v.assisted_wins), (6, 4, 1));
+    assert_eq!(
+        (v.current_streak, v.best_streak, v.current_loss_streak),
+        (1, 2, 0)
+    );
+    assert_eq!(
+        (v.best_time_secs, v.best_score, v.fewest_moves),
+        (Some(200), Some(950), Some(110))
+    );
+}
+
+/// Issue 15: the game in progress comes back exactly as it was left: undo count and limit,
+/// score, redo list, clock and the solver's help; a game already counted (won, even if undone
+/// since) is not resumed as playable; a deal asked for on the command line counts the saved
+/// game in progress as given up.
+#[test]
+fn a_resumed_game_is_the_game_that_was_left() {
+    use arachne::persist::{GAME_KEY, give_up_saved_game, load_game, resume_game};
+    use arachne::table::{GameRecord, GameSpec, Table};
+    let storage = MemoryStorage::default();
+    let mut spec =
+        GameSpec::builtin("spider-1suit", 5, arachne_engine::Numbering::Arachne).unwrap();
+    spec.options.undo_limit = Some(2);
+    let mut table = Table::new(spec).unwrap();
+    for _ in 0..4 {
+        let m = table.game.legal_moves()[0];
+        table.game.apply(m).unwrap();
+    }
+    table.game.undo().unwrap();
+    let record = GameRecord {
+        elapsed: 93.7,
+        assisted: true,
+        ..Default::default()
+    };
+    storage
+        .write(GAME_KEY, &record.replay_of(&table).to_ron())
+        .unwrap();
+    let ((back, back_record), message) = match load_game(&storage) {
+        (Some(r), m) => (r, m),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(message, None);
+    assert_eq!(back.game.position(), table.game.position());
+    assert_eq!(back.game.score(), table.game.score());
+    assert_eq!(back.game.undos_left(), Some(1));
+    assert!(back.game.can_redo());
+    assert_eq!(back_record.clock(), 93);
+    assert!(back_record.assisted && !back_record.counted);
+    assert!(resume_game(&storage).0.is_some());
+
+    // Given up for a deal from the command line: a loss, its replay kept, once.
+    let mut stats = Statistics::default();
+    let told = give_up_saved_game(&storage, &mut stats).expect("told");
+    assert!(told.contains("given up"), "{told}");
+    let v = &stats.variants["spider-1suit"];
+    assert_eq!((v.played, v.won, v.current_loss_streak), (1, 0, 1));
+    assert_eq!(arachne::persist::replay_keys(&storage).unwrap().len(), 1);
+
+    // A game that was won and then undone is finished: counted, and not resumed.
+    let mut won = Table::new(
+        GameSpec::builtin("spider-1suit", 5, arachne_engine::Numbering::Arachne).unwrap(),
+    )
+    .unwrap();
+    let line = match arachne_engine::solve(
+        won.game.position(),
+        arachne_engine::Budget::nodes(2_000_000),
+        None,
+    )
+    .verdict
+    {
+        arachne_engine::Verdict::Solved(line) => line,
+        other => panic!("spider-1suit deal 5 is won by the solver: {other:?}"),
+    };
+    for m in line {
+        won.game.apply(m).unwrap();
+    }
+    won.game.undo().unwrap();
+    storage
+        .write(GAME_KEY, &GameRecord::default().replay_of(&won).to_ron())
+        .unwrap();
+    let (loaded, _) = load_game(&storage);
+    assert!(loaded.expect("it loads").1.counted);
+    assert!(resume_game(&storage).0.is_none());
+    let mut stats = Statistics::default();
+    assert_eq!(give_up_saved_game(&storage, &mut stats), None);
+    assert!(stats.variants.is_empty());
 }
 
 #[test]
@@ -143,6 +231,11 @@ fn child_saves_forever() {
     let Ok(dir) = std::env::var("ARACHNE_SAVE_CHILD_DIR") else {
         return;
     };
+    // Two children of the writers test tell their entries apart by this tag.
+    let tag: u32 = std::env::var("ARACHNE_SAVE_CHILD_TAG")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0);
     let storage = DirStorage::new(dir);
     for round in 0u32.. {
         let mut s = Statistics::default();
@@ -151,12 +244,63 @@ fn child_saves_forever() {
                 format!("variant-{v}"),
                 VariantStats {
                     played: round,
+                    won: tag,
                     ..Default::default()
                 },
             );
         }
         save(&storage, "stats", &s).unwrap();
     }
+}
+
+/// Two running copies of the game saving the same entry at once: every read finds one whole
+/// entry of one of them, neither copy's save fails, and no temp file is left behind.
+#[test]
+fn two_processes_saving_at_once_never_mix_their_entries() {
+    let dir = temp_dir("two-writers");
+    let storage = DirStorage::new(&dir);
+    let spawn = |tag: u32| {
+        Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "child_saves_forever", "--ignored", "--nocapture"])
+            .env("ARACHNE_SAVE_CHILD_DIR", &dir)
+            .env("ARACHNE_SAVE_CHILD_TAG", tag.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut children = [spawn(1), spawn(2)];
+    let mut seen = std::collections::BTreeSet::new();
+    let deadline = std::time::Instant::now() + Duration::from_millis(2500);
+    while std::time::Instant::now() < deadline {
+        match load::<Statistics>(&storage, "stats") {
+            Loaded::Ok(s) => {
+                assert_eq!(s.variants.len(), 2000);
+                let writers: std::collections::BTreeSet<(u32, u32)> =
+                    s.variants.values().map(|v| (v.won, v.played)).collect();
+                assert_eq!(writers.len(), 1, "an entry mixes two saves: {writers:?}");
+                seen.extend(writers.into_iter().map(|(tag, _)| tag));
+            }
+            Loaded::Missing => {}
+            other => panic!("{other:?}"),
+        }
+        for child in &mut children {
+            // A writer whose save failed (its temp file renamed away by the other) has exited.
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "a writer's save failed"
+            );
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for child in &mut children {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    assert_eq!(seen, [1, 2].into(), "both writers' entries were read");
+    // Killed mid-write, each may leave its own temp file, but never a `.ron` entry of it.
+    assert_eq!(storage.keys().unwrap(), ["stats"]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -202,7 +346,7 @@ fn the_game_in_progress_is_a_replay_file_and_resumes() {
         arachne_engine::Replay::of_game(&table.game, table.spec.numbering, table.spec.seed);
     storage.write(GAME_KEY, &replay.to_ron()).unwrap();
     let (resumed, message) = load_game(&storage);
-    let resumed = resumed.expect("resumed");
+    let (resumed, _) = resumed.expect("resumed");
     assert_eq!(message, None);
     assert_eq!(resumed.game.position(), table.game.position());
     assert_eq!(
