@@ -8,7 +8,7 @@ TEST_PACKAGES := xvfb xauth mesa-vulkan-drivers
 # The browser build and its test: wasm-opt (binaryen), Chromium, Node for playwright-core.
 WEB_PACKAGES := chromium nodejs
 
-.PHONY: run test deps toolchain packages fmt lint bench bench-frames wasm web serve test-web
+.PHONY: run test soak deps toolchain packages fmt lint bench bench-frames wasm web serve test-web
 
 run: deps
 	$(CARGO) run -p arachne -- $(ARGS)
@@ -16,6 +16,10 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory packages APT_PACKAGES="$(TEST_PACKAGES)"
 	$(CARGO) test --workspace
+
+# The soak test's random storm, 100 times as long as in `make test` (tests/soak.rs).
+soak: deps
+	ARACHNE_SOAK_STEPS=100000 $(CARGO) test --workspace --test soak -- --nocapture
 
 fmt:
 	$(CARGO) fmt --all --check

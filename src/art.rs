@@ -572,21 +572,29 @@ fn place_fixtures(
                 if !on {
                     continue;
                 }
+                // A hinted run is lit whole, in the highlight colour; where it goes is lit in
+                // the hint's target colour, so the two ends of a hint are told apart.
                 let len = shape.columns[*c as usize].0;
-                let index = match hint {
-                    Some(Move::Transfer { from, count, .. })
-                        if from == *c && !target && !selected =>
-                    {
-                        len.saturating_sub(count as usize)
-                    }
-                    _ => len.saturating_sub(1),
+                let run = match hint {
+                    _ if target || selected => 1,
+                    Some(Move::Transfer { from, count, .. }) if from == *c => count as usize,
+                    Some(Move::Discard { .. }) => 13,
+                    _ => 1,
                 };
-                let mut p = layout.position(&shape, PileId::Column(*c), index);
-                p.z = z::MARKER;
-                t.translation = p;
+                let first = len.saturating_sub(run.max(1));
+                let last = len.saturating_sub(1).max(first);
+                let top = layout.position(&shape, PileId::Column(*c), first);
+                let bottom = layout.position(&shape, PileId::Column(*c), last);
+                let span = top.y - bottom.y;
+                t.translation = Vec3::new(top.x, (top.y + bottom.y) / 2.0, z::MARKER);
+                t.scale = Vec3::new(1.0, 1.0 + span / layout.card.y, 1.0);
                 if let Some(mut m) = material.and_then(|m| materials.get_mut(&m.0)) {
-                    let color = if selected && !target {
+                    let color = if target {
+                        art.theme.highlight
+                    } else if selected {
                         art.theme.selection
+                    } else if matches!(hint, Some(Move::Transfer { to, .. }) if to == *c) {
+                        art.theme.hint_target
                     } else {
                         art.theme.highlight
                     };

@@ -25,10 +25,12 @@ pub struct Launch {
     pub replay: Option<Control>,
     /// A window to open at start (`--open stats`).
     pub open: Option<String>,
+    /// The window's size in logical pixels (`--window 800x600`; 1280x720 by default).
+    pub window: (u32, u32),
 }
 
 /// Usage text.
-pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 d ...\"] [--replay FILE.ron [--at N]] [--theme ID] [--open menu|stats|settings|replays|help] [--capture PATH.png] [--mute]";
+pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron [--at N]] [--theme ID] [--open menu|stats|settings|replays|help] [--window WxH] [--capture PATH.png] [--mute]";
 
 /// Parses the arguments after the program name. `default_seed` is used without `--seed`.
 pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
@@ -42,6 +44,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
     let mut replay_file: Option<PathBuf> = None;
     let mut at = None;
     let mut open = None;
+    let mut window = (1280, 720);
     let chose_deal = args.iter().any(|a| {
         matches!(
             a.as_str(),
@@ -105,6 +108,18 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
                 }
                 open = Some(name);
             }
+            "--window" => {
+                let v = value("--window")?;
+                window = v
+                    .split_once('x')
+                    .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+                    .filter(|&(w, h): &(u32, u32)| {
+                        (320..=7680).contains(&w) && (240..=4320).contains(&h)
+                    })
+                    .ok_or_else(|| {
+                        format!("--window: `{v}` is not WIDTHxHEIGHT from 320x240 to 7680x4320")
+                    })?;
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
         }
@@ -153,6 +168,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         chose_deal,
         replay,
         open,
+        window,
     })
 }
 
@@ -162,6 +178,31 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    /// The usage's `--moves` example is notation the game takes (it once showed `d`).
+    #[test]
+    fn the_usage_example_of_moves_parses() {
+        let example = USAGE
+            .split_once("--moves \"")
+            .and_then(|(_, rest)| rest.split_once(" ...\""))
+            .map(|(moves, _)| moves)
+            .unwrap();
+        assert_eq!(example, "1>2:1 deal");
+        assert!(arachne_engine::parse_move_list(example).is_ok());
+    }
+
+    #[test]
+    fn window_sizes_parse_and_bad_ones_are_refused() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(parse(&args(&[]), 1).unwrap().window, (1280, 720));
+        assert_eq!(
+            parse(&args(&["--window", "800x600"]), 1).unwrap().window,
+            (800, 600)
+        );
+        for bad in ["800", "800x", "0x600", "x600", "100x100", "800x600x2"] {
+            assert!(parse(&args(&["--window", bad]), 1).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -16,12 +16,13 @@ use crate::audio::Sfx;
 use crate::layout::{Layout, PileId, z};
 use crate::settings::Settings;
 use crate::table::{Rejected, Request, Table, TableChanged};
-use crate::view::{CardPose, CardView, Celebrating, Piles, PlaySfx, Relayout, pointer};
+use crate::view::{CardPose, CardView, Celebrating, Piles, PlaySfx, Relayout, Shake, pointer};
 
 pub(super) fn plugin(app: &mut App) {
     touch_support(app);
     app.add_message::<AskHint>()
         .init_resource::<Highlights>()
+        .init_resource::<PointerOnOverlay>()
         .init_resource::<Drag>()
         .init_resource::<Clicks>()
         .init_resource::<Celebrating>()
@@ -35,7 +36,7 @@ pub(super) fn plugin(app: &mut App) {
                 )
                     .chain()
                     .in_set(AppSystems::Input),
-                (rejected_sound, tick_highlights).in_set(AppSystems::Plan),
+                (cancel_stale_drag, rejected_sound, tick_highlights).in_set(AppSystems::Plan),
             ),
         );
 }
@@ -43,6 +44,10 @@ pub(super) fn plugin(app: &mut App) {
 /// Whether the table takes the pointer and keys (off while an overlay has them, issue 5).
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableInput(pub bool);
+
+/// The pointer is over the overlay (a window, the bar): a click there is not on the table.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PointerOnOverlay(pub bool);
 
 /// Asks the solver for a hint (the H key, the bar's button).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -248,10 +253,11 @@ fn pointer_input(
     mut highlights: ResMut<Highlights>,
     mut celebrating: ResMut<Celebrating>,
     time: Res<Time<Real>>,
-    (mut requests, mut relayout, mut sfx): (
+    (mut requests, mut relayout, mut sfx, mut shakes): (
         MessageWriter<Request>,
         MessageWriter<Relayout>,
         MessageWriter<PlaySfx>,
+        MessageWriter<Shake>,
     ),
 ) {
     let (Ok(window), Some(layout)) = (window.single(), layout) else {
@@ -299,6 +305,7 @@ fn pointer_input(
                         sfx: Sfx::Invalid,
                         pitch: 1.0,
                     });
+                    shakes.write(Shake(col[index..].to_vec()));
                 }
             }
             _ => {}
@@ -344,6 +351,17 @@ fn pointer_input(
     let Some(state) = drag.0.take() else { return };
     highlights.targets.clear();
     let position = table.game.position();
+    // A drag is cancelled when the table changes under it (`cancel_stale_drag`); this keeps a
+    // release safe whatever happened since the press.
+    let Some(index) = piles
+        .columns
+        .get(state.from as usize)
+        .and_then(|col| col.len().checked_sub(state.count))
+        .filter(|_| (state.from as usize) < position.columns().len())
+    else {
+        relayout.write(Relayout { instant: false });
+        return;
+    };
     if state.moved {
         let target = p.and_then(|p| layout.column_at(p.x));
         let mv = target.map(|to| Move::Transfer {
@@ -373,7 +391,6 @@ fn pointer_input(
         .last
         .is_some_and(|(c, t)| c == state.from && now - t < 0.45);
     clicks.last = Some((state.from, now));
-    let index = piles.columns[state.from as usize].len() - state.count;
     // In manual-discard games a click on a completed run waits for the second click, which
     // discards it (a single click must not break the run up).
     if position.discard() == DiscardMode::Manual
@@ -394,6 +411,7 @@ fn pointer_input(
                 sfx: Sfx::Invalid,
                 pitch: 1.0,
             });
+            shakes.write(Shake(state.cards.clone()));
         }
     }
 }
@@ -474,15 +492,7 @@ fn keyboard_input(
             KeyCode::KeyR if !ctrl => {
                 requests.write(Request::Redo);
             }
-            KeyCode::KeyN if !ctrl => {
-                if settings.game.winnable_only {
-                    let mut spec = table.spec.clone();
-                    spec.options = settings.game.options_for(&spec.variant);
-                    asks.write(crate::assist::Ask::WinnableDeal(spec));
-                } else {
-                    requests.write(Request::NewDeal);
-                }
-            }
+            KeyCode::KeyN if !ctrl => new_deal(&table, &settings, &mut asks, &mut requests),
             KeyCode::KeyH => {
                 hints.write(AskHint);
             }
@@ -501,6 +511,35 @@ fn keyboard_input(
     }
 }
 
+/// A new deal of the table's variant: with "winnable deals only", one the solver has won.
+pub fn new_deal(
+    table: &Table,
+    settings: &Settings,
+    asks: &mut MessageWriter<crate::assist::Ask>,
+    requests: &mut MessageWriter<Request>,
+) {
+    if settings.game.winnable_only {
+        let mut spec = table.spec.clone();
+        spec.options = settings.game.options_for(&spec.variant);
+        asks.write(crate::assist::Ask::WinnableDeal(spec));
+    } else {
+        requests.write(Request::NewDeal);
+    }
+}
+
+/// Shows a hint on the table; the moves a marker alone does not explain get a word too.
+fn show_hint(highlights: &mut Highlights, notices: &mut crate::assist::Notices, mv: Move) {
+    highlights.hint = Some((mv, 2.5));
+    match mv {
+        Move::Discard { column } => notices.push(format!(
+            "Hint: double-click the completed run in column {} (or choose the column and press Enter) to discard it",
+            column + 1
+        )),
+        Move::Deal => notices.push("Hint: deal a row from the stock (click it or press D)"),
+        Move::Transfer { .. } => {}
+    }
+}
+
 fn start_hint(
     mut commands: Commands,
     mut asks: MessageReader<AskHint>,
@@ -510,6 +549,7 @@ fn start_hint(
     hint: Option<Res<HintTask>>,
     outlook: Res<crate::assist::Outlook>,
     mut search: ResMut<crate::assist::OutlookSearch>,
+    mut notices: ResMut<crate::assist::Notices>,
 ) {
     if asks.read().count() == 0 || hint.is_some() || watching.0 || table.game.is_won() {
         return;
@@ -518,7 +558,7 @@ fn start_hint(
     if let crate::assist::Outlook::Winnable(line) = &*outlook
         && let Some(&mv) = line.first()
     {
-        highlights.hint = Some((mv, 2.5));
+        show_hint(&mut highlights, &mut notices, mv);
         return;
     }
     search.yield_to_player();
@@ -540,11 +580,14 @@ fn poll_hint(
     mut commands: Commands,
     task: Option<ResMut<HintTask>>,
     mut highlights: ResMut<Highlights>,
-    changed: MessageReader<TableChanged>,
+    mut changed: MessageReader<TableChanged>,
     mut sfx: MessageWriter<PlaySfx>,
+    mut notices: ResMut<crate::assist::Notices>,
 ) {
     let Some(mut task) = task else { return };
-    if !changed.is_empty() {
+    // Read, not peeked at: an unread message would still be there next frame and cancel a
+    // hint asked for after it.
+    if changed.read().count() > 0 {
         // The table moved on: this hint is for a position that is gone.
         task.cancel.store(true, Ordering::Relaxed);
     }
@@ -555,7 +598,7 @@ fn poll_hint(
             return;
         }
         match result {
-            Some(mv) => highlights.hint = Some((mv, 2.5)),
+            Some(mv) => show_hint(&mut highlights, &mut notices, mv),
             None => {
                 sfx.write(PlaySfx {
                     sfx: Sfx::Invalid,
@@ -563,6 +606,18 @@ fn poll_hint(
                 });
             }
         }
+    }
+}
+
+/// The table changed while a run was held (an undo, a deal from a finished search, a new
+/// game): the held cards may be gone or elsewhere, so the drag ends and they glide home.
+fn cancel_stale_drag(
+    mut drag: ResMut<Drag>,
+    mut highlights: ResMut<Highlights>,
+    mut changed: MessageReader<TableChanged>,
+) {
+    if changed.read().count() > 0 && drag.0.take().is_some() {
+        highlights.targets.clear();
     }
 }
 
@@ -579,9 +634,9 @@ fn rejected_sound(mut rejected: MessageReader<Rejected>, mut sfx: MessageWriter<
 fn tick_highlights(
     time: Res<Time>,
     mut highlights: ResMut<Highlights>,
-    changed: MessageReader<TableChanged>,
+    mut changed: MessageReader<TableChanged>,
 ) {
-    if !changed.is_empty() {
+    if changed.read().count() > 0 {
         highlights.hint = None;
     }
     if let Some((_, left)) = highlights.hint.as_mut() {

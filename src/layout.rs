@@ -79,15 +79,34 @@ pub mod z {
     pub const MARKER: f32 = 250.0;
 }
 
+/// The overlay's bar along the bottom of the window, and the band of the window the table
+/// leaves to it (so no card, the stock included, is ever under the bar).
+pub mod bar {
+    /// Narrower windows show the bar on two rows: its facts above its buttons.
+    pub const ONE_ROW_MIN_WIDTH: f32 = 1100.0;
+
+    /// Whether a window this wide shows the bar on one row.
+    pub fn one_row(window_width: f32) -> bool {
+        window_width >= ONE_ROW_MIN_WIDTH
+    }
+
+    /// Pixels at the bottom of a window this wide that belong to the bar.
+    pub fn band(window_width: f32) -> f32 {
+        if one_row(window_width) { 44.0 } else { 74.0 }
+    }
+}
+
 impl Layout {
-    /// Computes the layout; it fits any window of at least 200x150 pixels.
+    /// Computes the layout; it fits any window of at least 200x150 pixels, above the bar's
+    /// band ([`bar::band`]).
     pub fn compute(shape: &TableShape, window: Vec2, s: &LayoutSettings) -> Layout {
         let window = window.max(Vec2::new(200.0, 150.0));
+        let band = bar::band(window.x).min(window.y * 0.25);
         let n = shape.columns.len().max(1) as f32;
         // Width: n cards, n-1 gaps, two margins.
         let by_width = window.x / (n + (n - 1.0) * s.gap + 2.0 * s.margin);
         // Height: a bottom row (stock and foundation) and a column of at least ~3.5 cards.
-        let by_height = window.y / (s.aspect * 4.2 + 3.0 * s.margin);
+        let by_height = (window.y - band) / (s.aspect * 4.2 + 3.0 * s.margin);
         let w = by_width
             .min(by_height)
             .min(s.max_card_width)
@@ -102,7 +121,7 @@ impl Layout {
             .map(|c| (left + c as f32 * step).round())
             .collect();
         let top_y = (window.y / 2.0 - margin - card.y / 2.0).round();
-        let bottom_y = (-window.y / 2.0 + margin + card.y / 2.0).round();
+        let bottom_y = (-window.y / 2.0 + band + margin + card.y / 2.0).round();
         let column_floor = bottom_y + card.y / 2.0 + margin;
         let avail = (top_y - card.y / 2.0 - column_floor).max(0.0);
         let fans = shape
@@ -343,6 +362,36 @@ mod tests {
             "{xs:?}"
         );
         assert_eq!(xs[23], l7.stock.x);
+    }
+
+    /// Issue 15: at 800x600 the bar covered the stock and a click on the stock hit a button.
+    /// Every pile of the bottom row, and every column, stays above the bar's band.
+    #[test]
+    fn the_table_keeps_clear_of_the_bar() {
+        for (n, stock) in [(10usize, 50usize), (12, 84), (7, 24), (20, 120)] {
+            for window in [
+                Vec2::new(800.0, 600.0),
+                Vec2::new(1280.0, 720.0),
+                Vec2::new(1920.0, 1080.0),
+            ] {
+                let shape = TableShape {
+                    stock,
+                    stock_capacity: stock,
+                    ..shape(&vec![(30, 5); n])
+                };
+                let l = Layout::compute(&shape, window, &settings());
+                let clear = -window.y / 2.0 + bar::band(window.x);
+                for i in 0..stock {
+                    let p = l.position(&shape, PileId::Stock, i);
+                    assert!(p.y - l.card.y / 2.0 >= clear, "{n} {window} stock {i}");
+                }
+                let f = l.position(&shape, PileId::Foundation(0), 0);
+                assert!(f.y - l.card.y / 2.0 >= clear, "{n} {window}");
+                assert!(l.column_floor >= clear, "{n} {window}");
+            }
+        }
+        assert!(!bar::one_row(800.0));
+        assert!(bar::band(800.0) > bar::band(1280.0));
     }
 
     #[test]

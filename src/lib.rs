@@ -25,6 +25,7 @@ pub mod ui;
 pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+pub mod won;
 
 /// The order of the game's systems in `Update`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -40,7 +40,7 @@ fn main() -> AppExit {
         }
     };
     // The player's settings and statistics; a damaged file is set aside and defaults are used.
-    let (mut settings, stats) = match &saves {
+    let (mut settings, mut stats) = match &saves {
         Some(saves) => {
             let (settings, message) = arachne::persist::load::<arachne::settings::Settings>(
                 saves.0.as_ref(),
@@ -61,13 +61,22 @@ fn main() -> AppExit {
     if let Some(theme) = launch.theme {
         settings.theme = theme;
     }
-    if let Some(saves) = &saves
-        && !launch.chose_deal
-    {
-        let (saved, message) = arachne::persist::load_game(saves.0.as_ref());
-        tell(message);
-        if let Some(saved) = saved {
-            table = saved;
+    // The game in progress comes back as it was left; a deal asked for on the command line
+    // replaces it, and leaving it that way counts as giving it up.
+    let mut record = arachne::table::GameRecord::default();
+    if let Some(saves) = &saves {
+        if launch.chose_deal {
+            tell(arachne::persist::give_up_saved_game(
+                saves.0.as_ref(),
+                &mut stats,
+            ));
+        } else {
+            let (saved, message) = arachne::persist::resume_game(saves.0.as_ref());
+            tell(message);
+            if let Some((saved, saved_record)) = saved {
+                table = saved;
+                record = saved_record;
+            }
         }
     }
     let mut app = App::new();
@@ -76,7 +85,7 @@ fn main() -> AppExit {
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: "Arachne".into(),
-                    resolution: (1280, 720).into(),
+                    resolution: launch.window.into(),
                     canvas: Some("#bevy".into()),
                     fit_canvas_to_parent: true,
                     ..default()
@@ -91,6 +100,7 @@ fn main() -> AppExit {
             }),
     )
     .insert_resource(table)
+    .insert_resource(record)
     .insert_resource(settings)
     .insert_resource(stats)
     .insert_resource(notices)

@@ -217,21 +217,27 @@ pub fn open_replay(
 }
 
 /// A click or key on the table while auto-complete plays stops it: the player goes on by hand.
+/// A click on the table stops it even with a window open; a click on the overlay and a key
+/// meant for a window do not.
 fn stop_on_player_input(
     playback: Option<Res<Playback>>,
     input: Option<Res<TableInput>>,
+    on_overlay: Option<Res<crate::input::PointerOnOverlay>>,
     mouse: Res<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
     touches: Option<Res<bevy::input::touch::Touches>>,
     mut controls: MessageWriter<Control>,
 ) {
     let Some(p) = playback else { return };
-    if p.kind != Kind::AutoComplete || input.is_some_and(|i| !i.0) {
+    if p.kind != Kind::AutoComplete {
         return;
     }
-    if mouse.get_just_pressed().next().is_some()
-        || keys.get_just_pressed().next().is_some()
-        || touches.is_some_and(|t| t.any_just_pressed())
+    let pointer_on_table = on_overlay.is_none_or(|o| !o.0);
+    let keys_on_table = input.is_none_or(|i| i.0);
+    if (pointer_on_table
+        && (mouse.get_just_pressed().next().is_some()
+            || touches.is_some_and(|t| t.any_just_pressed())))
+        || (keys_on_table && keys.get_just_pressed().next().is_some())
     {
         controls.write(Control::Close);
     }
@@ -273,7 +279,7 @@ fn control(
     mut commands: Commands,
     mut controls: MessageReader<Control>,
     mut playback: Option<ResMut<Playback>>,
-    stash: Option<Res<Stash>>,
+    mut stash: Option<ResMut<Stash>>,
     table: Res<Table>,
     mut record: ResMut<GameRecord>,
     mut watching: ResMut<Watching>,
@@ -299,12 +305,20 @@ fn control(
                 wait: PAUSE_SECS,
             };
             if kind.watching() {
+                // Watching the solver win this deal is help with it: the player's game, once
+                // back, is an assisted one.
+                let demo = *kind == Kind::Demo;
                 // The player's game is kept once, however many replays are opened in a row.
                 if stash.is_none() && !watching.0 {
                     commands.insert_resource(Stash {
                         table: table.clone(),
-                        record: *record,
+                        record: GameRecord {
+                            assisted: record.assisted || demo,
+                            ..*record
+                        },
                     });
+                } else if let Some(s) = stash.as_mut().filter(|_| demo) {
+                    s.record.assisted = true;
                 }
                 watching.0 = true;
                 requests.write(Request::Show {
@@ -400,6 +414,7 @@ fn advance(
     celebrating: Res<Celebrating>,
     mut changed: MessageReader<TableChanged>,
     table: Res<Table>,
+    mut record: ResMut<GameRecord>,
     mut requests: MessageWriter<Request>,
     mut scale: ResMut<MotionScale>,
 ) {
@@ -436,6 +451,10 @@ fn advance(
         return;
     }
     requests.write(Request::Move(mv));
+    if p.kind == Kind::AutoComplete {
+        // The solver plays the player's game: its win is an assisted one.
+        record.assisted = true;
+    }
     p.at += 1;
     p.wait = PAUSE_SECS / p.speed;
 }

@@ -1,6 +1,6 @@
 //! The rules of each variant in plain words, written from the variant's own data (so the help
 //! always says what the engine does), and the controls.
-use arachne_engine::{DiscardMode, Grouping, Scoring, Variant};
+use arachne_engine::{DiscardMode, GameOptions, Grouping, Scoring, Variant};
 
 /// A titled section of the help.
 pub type Section = (&'static str, String);
@@ -38,8 +38,10 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{} {}", number(n), if n == 1 { one } else { many })
 }
 
-/// The help for `v`: aim, layout, moves, the stock, completed runs, scoring.
-pub fn rules(v: &Variant) -> Vec<Section> {
+/// The help for a game of `v` played with `options` (the discard mode, scoring and undo limit
+/// of the game on the table, which the settings may have changed from the variant's): aim,
+/// layout, moves, the stock, completed runs, scoring, undo and how the statistics count.
+pub fn rules(v: &Variant, options: &GameOptions) -> Vec<Section> {
     let columns = v.column_count();
     let runs = v.run_count();
     let suits = v.suits.len();
@@ -100,23 +102,31 @@ pub fn rules(v: &Variant) -> Vec<Section> {
         ),
     ));
     let deals = v.deal_count();
-    let stock = if v.deal_with_empty_column {
+    // A stock that does not divide by the columns ends with a short deal (Spider Three Decks:
+    // eight rows of twelve and a last deal of six).
+    let short = v.stock_size() % columns;
+    let mut stock = if short == 0 {
         format!(
-            "The stock deals one card onto every column, {}. It may be dealt at any time, even \
-             when a column is empty.",
+            "The stock deals one card onto every column, {}.",
             plural(deals, "time", "times")
         )
     } else {
         format!(
-            "The stock deals one card onto every column, {}. Every column must hold at least \
-             one card before a deal.",
-            plural(deals, "time", "times")
+            "The stock deals one card onto every column {}; the last deal gives one card each \
+             to the first {} from the left.",
+            plural(deals - 1, "time", "times"),
+            plural(short, "column", "columns"),
         )
     };
+    stock.push_str(if v.deal_with_empty_column {
+        " It may be dealt at any time, even when a column is empty."
+    } else {
+        " Every column must hold at least one card before a deal."
+    });
     out.push(("The stock", stock));
     out.push((
         "Completed runs",
-        match v.discard {
+        match options.discard {
             DiscardMode::Automatic => format!(
                 "A run from King to Ace of one {group} leaves the table by itself as soon as it \
                  is complete."
@@ -130,9 +140,9 @@ pub fn rules(v: &Variant) -> Vec<Section> {
     ));
     out.push((
         "Scoring",
-        match v.scoring {
-            Scoring::Microsoft => "You start with 500 points. Every move, deal and undo costs \
-                                   one point; every completed run earns 100."
+        match options.scoring {
+            Scoring::Microsoft => "You start with 500 points. Every move, deal, undo and redo \
+                                   costs one point; every completed run earns 100."
                 .to_string(),
             Scoring::Links => "One point for every card sitting on the next rank up of the \
                                same group, and 12 for every completed run."
@@ -141,10 +151,21 @@ pub fn rules(v: &Variant) -> Vec<Section> {
     ));
     out.push((
         "Undo",
-        match v.undo_limit {
+        match options.undo_limit {
             None => "Undo as often as you like.".to_string(),
-            Some(n) => format!("At most {} per game.", plural(n as usize, "undo", "undos")),
+            Some(0) => "This game allows no undo.".to_string(),
+            Some(n) => format!(
+                "At most {} in this game; the Undo button counts down what is left.",
+                plural(n as usize, "undo", "undos")
+            ),
         },
+    ));
+    out.push((
+        "Statistics",
+        "A win counts once, even if you undo and win again. Leaving a game after a move counts \
+         as a loss. A game the solver helped with (auto-complete, or its demo of the deal) \
+         counts as played and won, but never as a best time, best score or part of a streak."
+            .to_string(),
     ));
     out
 }
@@ -180,10 +201,14 @@ pub const CONTROLS: &[(&str, &str)] = &[
 mod tests {
     use super::*;
 
+    fn text(v: &Variant, options: &GameOptions) -> String {
+        rules(v, options).iter().map(|(_, p)| p.as_str()).collect()
+    }
+
     #[test]
     fn every_variant_has_rules_that_follow_its_data() {
         for v in arachne_engine::variant::builtin() {
-            let text: String = rules(v).iter().map(|(_, p)| p.as_str()).collect();
+            let text = text(v, &GameOptions::for_variant(v));
             let columns = number(v.column_count());
             assert!(
                 text.contains(&format!("{columns} columns")),
@@ -200,6 +225,37 @@ mod tests {
             .iter()
             .find(|v| v.grouping == Grouping::Color)
             .unwrap();
-        assert!(rules(rb)[0].1.contains("one colour"));
+        assert!(
+            rules(rb, &GameOptions::for_variant(rb))[0]
+                .1
+                .contains("one colour")
+        );
+    }
+
+    /// Issue 15's texts: the last short deal, the game's own undo limit, a redo's point.
+    #[test]
+    fn the_help_says_what_this_game_does() {
+        let builtin = arachne_engine::variant::builtin();
+        let three = builtin
+            .iter()
+            .find(|v| v.id == "spider-three-decks")
+            .unwrap();
+        let t = text(three, &GameOptions::for_variant(three));
+        assert!(
+            t.contains("onto every column eight times; the last deal gives one card each to the first six columns"),
+            "{t}"
+        );
+        let two = builtin.iter().find(|v| v.id == "spider-2suit").unwrap();
+        let t = text(two, &GameOptions::for_variant(two));
+        assert!(t.contains("onto every column, five times."), "{t}");
+        assert!(t.contains("undo and redo costs one point"), "{t}");
+        assert!(t.contains("Undo as often as you like"), "{t}");
+        let limited = GameOptions {
+            undo_limit: Some(3),
+            ..GameOptions::for_variant(two)
+        };
+        let t = text(two, &limited);
+        assert!(t.contains("At most three undos in this game"), "{t}");
+        assert!(!t.contains("as often as you like"), "{t}");
     }
 }

@@ -15,7 +15,9 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<GameRecord>()
         .init_resource::<Watching>()
         .init_resource::<PendingConfirm>()
-        .add_systems(Update, apply_requests.in_set(AppSystems::Apply));
+        .init_resource::<OverlayOpen>()
+        .add_systems(Update, apply_requests.in_set(AppSystems::Apply))
+        .add_systems(Update, tick_clock.in_set(AppSystems::Plan));
 }
 
 /// Which deal of which variant.
@@ -166,36 +168,85 @@ pub struct GameFinished {
     pub score: i64,
     /// Moves made.
     pub moves: u32,
+    /// The solver helped (see [`GameRecord::assisted`]).
+    pub assisted: bool,
     /// The game, to keep as a replay.
     pub replay: arachne_engine::Replay,
 }
 
-/// When the current game started, and whether its end was already counted (a win undone and
-/// won again counts once).
-#[derive(Resource, Debug, Default, Clone, Copy)]
+/// The current game's clock, whether its end was already counted (a win undone and won again
+/// counts once), and whether the solver helped. Saved with the game and restored on resume.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
 pub struct GameRecord {
-    /// Real time at the deal, in seconds.
-    pub started: f64,
+    /// Seconds played. The clock runs from the first move until the win, only while the
+    /// player's game is on the table with no window or question over it ([`tick_clock`]).
+    pub elapsed: f64,
     /// Its end has been counted.
     pub counted: bool,
     /// Seconds the game took, once won (the clock stops).
     pub won_in: Option<u64>,
+    /// The solver played moves of this game (auto-complete) or showed how to win it (the
+    /// demo): its win is not a best time, best score or part of a streak.
+    pub assisted: bool,
 }
 
 impl GameRecord {
-    /// Seconds on the game's clock at real time `now`.
-    pub fn clock(&self, now: f64) -> u64 {
-        self.won_in
-            .unwrap_or_else(|| (now - self.started).max(0.0) as u64)
+    /// Seconds on the game's clock.
+    pub fn clock(&self) -> u64 {
+        self.won_in.unwrap_or(self.elapsed.max(0.0) as u64)
+    }
+
+    /// The record of a game resumed from its replay: the clock where it stopped, counted if it
+    /// was ever won.
+    pub fn resumed(game: &Game, replay: &arachne_engine::Replay) -> GameRecord {
+        let secs = replay.secs.unwrap_or(0);
+        GameRecord {
+            elapsed: secs as f64,
+            counted: game.was_won(),
+            won_in: game.is_won().then_some(secs),
+            assisted: replay.assisted,
+        }
+    }
+
+    /// `table`'s game as a replay, with this record's clock and help.
+    pub fn replay_of(&self, table: &Table) -> arachne_engine::Replay {
+        arachne_engine::Replay {
+            secs: Some(self.clock()),
+            assisted: self.assisted,
+            ..arachne_engine::Replay::of_game(&table.game, table.spec.numbering, table.spec.seed)
+        }
     }
 }
 
-fn finished(table: &Table, record: &mut GameRecord, now: f64, won: bool) -> Option<GameFinished> {
+/// A window or a question is over the table: the game's clock stops (the overlay sets it).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct OverlayOpen(pub bool);
+
+/// Advances the game's clock by the frame's real time while the player is playing.
+pub fn tick_clock(
+    time: Res<Time<Real>>,
+    table: Res<Table>,
+    watching: Res<Watching>,
+    overlay: Res<OverlayOpen>,
+    mut record: ResMut<GameRecord>,
+) {
+    if watching.0
+        || overlay.0
+        || table.game.steps().is_empty()
+        || table.game.is_won()
+        || record.won_in.is_some()
+    {
+        return;
+    }
+    record.elapsed += time.delta_secs_f64();
+}
+
+fn finished(table: &Table, record: &mut GameRecord, won: bool) -> Option<GameFinished> {
     if record.counted || (!won && table.game.move_count() == 0) {
         return None;
     }
     record.counted = true;
-    let secs = record.clock(now);
+    let secs = record.clock();
     if won {
         record.won_in = Some(secs);
     }
@@ -205,7 +256,8 @@ fn finished(table: &Table, record: &mut GameRecord, now: f64, won: bool) -> Opti
         secs,
         score: table.game.score(),
         moves: table.game.move_count() as u32,
-        replay: arachne_engine::Replay::of_game(&table.game, table.spec.numbering, table.spec.seed),
+        assisted: record.assisted,
+        replay: record.replay_of(table),
     })
 }
 
@@ -221,7 +273,6 @@ fn apply_requests(
     settings: Res<crate::settings::Settings>,
     time: Res<Time<Real>>,
 ) {
-    let now = time.elapsed_secs_f64();
     let queued: Vec<Request> = requests.read().cloned().collect();
     for request in queued {
         let request = match request {
@@ -243,7 +294,7 @@ fn apply_requests(
         if request.ends_game()
             && !watching.0
             && !table.game.is_won()
-            && let Some(f) = finished(&table, &mut record, now, false)
+            && let Some(f) = finished(&table, &mut record, false)
         {
             ended.write(f);
         }
@@ -253,6 +304,10 @@ fn apply_requests(
                 .apply(*mv)
                 .map(|events| (Cause::Move(*mv), events))
                 .map_err(|e| e.to_string()),
+            // A won game is over (its win is counted): a new one starts from the menu.
+            Request::Undo if table.game.is_won() && !watching.0 => {
+                Err("the game is won: start a new one".to_string())
+            }
             Request::Undo => table
                 .game
                 .undo()
@@ -293,15 +348,11 @@ fn apply_requests(
         match result {
             Ok((cause, events)) => {
                 if cause == Cause::NewGame && !matches!(request, Request::Show { .. }) {
-                    *record = GameRecord {
-                        started: now,
-                        counted: false,
-                        won_in: None,
-                    };
+                    *record = GameRecord::default();
                 }
                 if events.contains(&arachne_engine::Event::Won)
                     && !watching.0
-                    && let Some(f) = finished(&table, &mut record, now, true)
+                    && let Some(f) = finished(&table, &mut record, true)
                 {
                     ended.write(f);
                 }

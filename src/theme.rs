@@ -44,8 +44,16 @@ pub struct ThemeFile {
     pub four_colour: bool,
     pub highlight: String,
     pub selection: String,
+    /// Where a hinted run goes (the run itself is lit in `highlight`). Older files without it
+    /// get the default.
+    #[serde(default = "default_hint_target")]
+    pub hint_target: String,
     pub text: String,
     pub corner_radius: f32,
+}
+
+fn default_hint_target() -> String {
+    "#ff7a3d".into()
 }
 
 /// A loaded theme with its colours parsed.
@@ -70,6 +78,7 @@ pub struct Theme {
     pub four_colour: bool,
     pub highlight: Color,
     pub selection: Color,
+    pub hint_target: Color,
     pub text: Color,
     pub corner_radius: f32,
 }
@@ -107,6 +116,7 @@ impl Theme {
             four_colour: f.four_colour,
             highlight: c("highlight", &f.highlight)?,
             selection: c("selection", &f.selection)?,
+            hint_target: c("hint_target", &f.hint_target)?,
             text: c("text", &f.text)?,
             corner_radius: f.corner_radius,
             name: f.name,

@@ -17,7 +17,7 @@ use crate::table::{GameRecord, GameSpec, PendingConfirm, Request, Table, Watchin
 use crate::theme::{BUILTIN_THEMES, BackPattern, Theme};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(EguiPlugin::default())
+    app.add_plugins((EguiPlugin::default(), crate::won::plugin))
         .init_resource::<Windows>()
         .insert_resource(TableInput(true))
         .add_systems(
@@ -36,6 +36,7 @@ pub(super) fn plugin(app: &mut App) {
                 settings_window,
                 replays,
                 help,
+                win_message,
                 confirm,
                 notices,
             )
@@ -109,7 +110,7 @@ fn icon_button(ui: &mut egui::Ui, icon: Icon, enabled: bool) -> egui::Response {
     let height = ui.spacing().interact_size.y;
     let response = ui.add_enabled(
         enabled,
-        egui::Button::new("").min_size(egui::vec2(height * 1.4, height)),
+        bar_button("").min_size(egui::vec2(height * 1.4, height)),
     );
     let colour = if enabled {
         ui.style().interact(&response).fg_stroke.color
@@ -147,6 +148,8 @@ pub struct Windows {
     pub replays: bool,
     /// Rules and help.
     pub help: bool,
+    /// The win message (see `won.rs`).
+    pub won: bool,
     /// The variant chosen in the menu.
     pub variant: String,
     /// The deal number typed in the menu.
@@ -167,6 +170,7 @@ impl Default for Windows {
             settings: false,
             replays: false,
             help: false,
+            won: false,
             variant: "spider-2suit".into(),
             seed: String::new(),
             kpat: false,
@@ -199,7 +203,7 @@ impl Windows {
     }
 
     fn any(&self) -> bool {
-        self.menu || self.stats || self.settings || self.replays || self.help
+        self.menu || self.stats || self.settings || self.replays || self.help || self.won
     }
 }
 
@@ -211,11 +215,18 @@ fn share_pointer(
     windows: Res<Windows>,
     pending: Res<PendingConfirm>,
     mut input: ResMut<TableInput>,
+    mut overlay: ResMut<crate::table::OverlayOpen>,
+    mut on_overlay: ResMut<crate::input::PointerOnOverlay>,
 ) {
-    let busy = windows.any()
-        || pending.0.is_some()
-        || wants.is_some_and(|w| w.wants_any_pointer_input() || w.wants_any_keyboard_input());
+    let open = windows.any() || pending.0.is_some();
+    let pointer = wants.as_ref().is_some_and(|w| w.wants_any_pointer_input());
+    on_overlay.set_if_neq(crate::input::PointerOnOverlay(pointer));
+    let busy =
+        open || wants.is_some_and(|w| w.wants_any_pointer_input() || w.wants_any_keyboard_input());
     input.set_if_neq(TableInput(!busy));
+    // A window or question over the table stops the game's clock; the pointer over the bar
+    // does not.
+    overlay.set_if_neq(crate::table::OverlayOpen(open));
 }
 
 /// Esc opens and closes the menu (or closes the window on top); F1 opens the help.
@@ -236,11 +247,12 @@ fn window_keys(
         pending.0 = None;
     } else if windows.reset_stats.is_some() {
         windows.reset_stats = None;
-    } else if windows.settings || windows.stats || windows.replays || windows.help {
+    } else if windows.settings || windows.stats || windows.replays || windows.help || windows.won {
         windows.settings = false;
         windows.stats = false;
         windows.replays = false;
         windows.help = false;
+        windows.won = false;
     } else if playback.is_some_and(|p| p.kind.watching()) && !windows.menu {
         // The viewer closes with Esc (its own key handler).
     } else if windows.menu {
@@ -251,7 +263,7 @@ fn window_keys(
 }
 
 /// A window of the overlay: fixed in place at `anchor`, neither collapsed nor resized.
-fn fixed_window(
+pub(crate) fn fixed_window(
     title: impl Into<egui::WidgetText>,
     anchor: egui::Align2,
     offset: egui::Vec2,
@@ -262,8 +274,14 @@ fn fixed_window(
         .anchor(anchor, offset)
 }
 
-fn clock(secs: u64) -> String {
+/// Seconds as minutes and seconds, `m:ss`.
+pub(crate) fn clock(secs: u64) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)
+}
+
+/// `n` with the noun that fits it: "1 move", "2 moves".
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// "N deals left" above the stock, ending at its right edge (so Huge Spider's stays inside the
@@ -310,11 +328,11 @@ fn bar(
     mut contexts: EguiContexts,
     table: Res<Table>,
     record: Res<GameRecord>,
-    time: Res<Time<Real>>,
     highlights: Res<Highlights>,
     outlook: Res<Outlook>,
     thinking: Option<Res<Thinking>>,
     playback: Option<Res<Playback>>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut windows: ResMut<Windows>,
     mut requests: MessageWriter<Request>,
     mut hints: MessageWriter<AskHint>,
@@ -322,95 +340,171 @@ fn bar(
     mut controls: MessageWriter<Control>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let game = &table.game;
+    // With no window open the keyboard belongs to the table: a widget focused in a window
+    // that has closed must not take Enter or Space.
+    if !windows.any() {
+        ctx.memory_mut(|m| {
+            if let Some(id) = m.focused() {
+                m.surrender_focus(id);
+            }
+        });
+    }
+    // The table leaves the bar a band as tall as its rows (`layout::bar`): one row in a wide
+    // window, the facts above the buttons in a narrow one.
+    let one_row = window
+        .single()
+        .map_or(true, |w| crate::layout::bar::one_row(w.width()));
     egui::Area::new(egui::Id::new("bar"))
         .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -6.0))
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                // One line that grows with its text (a narrow first frame must not wrap it).
+                // Rows that grow with their text (a narrow first frame must not wrap them).
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 if let Some(p) = playback.as_deref().filter(|p| p.kind.watching()) {
                     viewer_controls(ui, p, &mut controls);
                     return;
                 }
-                ui.horizontal(|ui| {
-                    ui.label(format!(
-                        "{} · deal {}  ·  score {}  ·  moves {}  ·  time {}  ·  deals left {}",
-                        table.spec.variant.name,
-                        table.spec.seed,
-                        game.score(),
-                        game.move_count(),
-                        clock(record.clock(time.elapsed_secs_f64())),
-                        game.position().deals_left()
-                    ));
-                    ui.separator();
-                    outlook_label(ui, &outlook);
-                    ui.separator();
-                    if let Some(t) = thinking.as_deref() {
-                        let tried = t.tried.load(Ordering::Relaxed);
-                        ui.spinner();
-                        if t.job == crate::assist::Job::WinnableDeal {
-                            ui.label(format!("{} ({tried} tried)", t.job.describe()));
-                        } else {
-                            ui.label(t.job.describe());
-                        }
-                        if ui.button("Cancel").clicked() {
-                            asks.write(Ask::Cancel);
-                        }
-                        return;
-                    }
-                    if let Some(p) = playback.as_deref() {
-                        ui.label("Auto-completing…");
-                        speed_choice(ui, p, &mut controls);
-                        if ui
-                            .button("Stop")
-                            .on_hover_text("Or click the table or press a key")
-                            .clicked()
-                        {
-                            controls.write(Control::Close);
-                        }
-                        return;
-                    }
-                    let undo = ui.add_enabled(game.can_undo(), egui::Button::new("Undo"));
-                    let undo = match game.undos_left() {
-                        Some(n) => undo.on_hover_text(format!("{n} undos left")),
-                        None => undo,
-                    };
-                    if undo.clicked() {
-                        requests.write(Request::Undo);
-                    }
-                    if ui
-                        .add_enabled(game.can_redo(), egui::Button::new("Redo"))
-                        .clicked()
-                    {
-                        requests.write(Request::Redo);
-                    }
-                    let hint = if highlights.thinking {
-                        "Thinking…"
-                    } else {
-                        "Hint"
-                    };
-                    if ui
-                        .add_enabled(!game.is_won(), egui::Button::new(hint))
-                        .clicked()
-                    {
-                        hints.write(AskHint);
-                    }
-                    let can_finish = !game.is_won() && *outlook != Outlook::Lost;
-                    if ui
-                        .add_enabled(can_finish, egui::Button::new("Auto-complete"))
-                        .on_hover_text("The solver plays the rest of the game (A)")
-                        .clicked()
-                    {
-                        asks.write(Ask::AutoComplete);
-                    }
-                    if ui.button("Menu").clicked() {
-                        windows.open("menu", &table);
-                    }
-                });
+                let mut buttons = |ui: &mut egui::Ui| {
+                    bar_controls(
+                        ui,
+                        &table,
+                        &highlights,
+                        &outlook,
+                        thinking.as_deref(),
+                        playback.as_deref(),
+                        &mut windows,
+                        (&mut requests, &mut hints, &mut asks, &mut controls),
+                    )
+                };
+                if one_row {
+                    ui.horizontal(|ui| {
+                        bar_facts(ui, &table, &record, &outlook);
+                        ui.separator();
+                        buttons(ui);
+                    });
+                } else {
+                    ui.vertical_centered(|ui| {
+                        ui.horizontal(|ui| bar_facts(ui, &table, &record, &outlook));
+                        ui.horizontal(|ui| buttons(ui));
+                    });
+                }
             });
         });
     Ok(())
+}
+
+/// The bar's facts: variant, deal, score, moves, time, and whether the game can still be won.
+fn bar_facts(ui: &mut egui::Ui, table: &Table, record: &GameRecord, outlook: &Outlook) {
+    let game = &table.game;
+    ui.label(format!(
+        "{} · deal {}  ·  score {}  ·  moves {}  ·  time {}",
+        table.spec.variant.name,
+        table.spec.seed,
+        game.score(),
+        game.move_count(),
+        clock(record.clock()),
+    ));
+    ui.separator();
+    if game.is_won() {
+        ui.colored_label(egui::Color32::from_rgb(90, 200, 110), "won!");
+    } else {
+        outlook_label(ui, outlook);
+    }
+}
+
+/// The bar's buttons, or what a running search or auto-complete offers instead.
+fn bar_controls(
+    ui: &mut egui::Ui,
+    table: &Table,
+    highlights: &Highlights,
+    outlook: &Outlook,
+    thinking: Option<&Thinking>,
+    playback: Option<&Playback>,
+    windows: &mut Windows,
+    (requests, hints, asks, controls): (
+        &mut MessageWriter<Request>,
+        &mut MessageWriter<AskHint>,
+        &mut MessageWriter<Ask>,
+        &mut MessageWriter<Control>,
+    ),
+) {
+    let game = &table.game;
+    if let Some(t) = thinking {
+        let tried = t.tried.load(Ordering::Relaxed);
+        ui.spinner();
+        if t.job == crate::assist::Job::WinnableDeal {
+            ui.label(format!("{} ({tried} tried)", t.job.describe()));
+        } else {
+            ui.label(t.job.describe());
+        }
+        if ui.add(bar_button("Cancel")).clicked() {
+            asks.write(Ask::Cancel);
+        }
+        return;
+    }
+    if let Some(p) = playback {
+        ui.label("Auto-completing…");
+        speed_choice(ui, p, controls);
+        if ui
+            .add(bar_button("Stop"))
+            .on_hover_text("Or click the table or press a key")
+            .clicked()
+        {
+            controls.write(Control::Close);
+        }
+        return;
+    }
+    // With an undo limit the button says how many are left, and why it is
+    // grey once there are none.
+    let label = match game.undos_left() {
+        Some(n) => format!("Undo ({n} left)"),
+        None => "Undo".to_string(),
+    };
+    let undo = ui
+        .add_enabled(game.can_undo() && !game.is_won(), bar_button(label))
+        .on_hover_text("Take back the last move (Ctrl+Z or U)");
+    let undo = match game.undos_left() {
+        _ if game.is_won() => undo.on_disabled_hover_text("The game is won: start a new one"),
+        Some(0) => undo.on_disabled_hover_text(format!(
+            "No undos left: this game allows {}",
+            game.options().undo_limit.unwrap_or(0)
+        )),
+        _ => undo.on_disabled_hover_text("Nothing to undo yet"),
+    };
+    if undo.clicked() {
+        requests.write(Request::Undo);
+    }
+    if ui
+        .add_enabled(game.can_redo(), bar_button("Redo"))
+        .clicked()
+    {
+        requests.write(Request::Redo);
+    }
+    let hint = if highlights.thinking {
+        "Thinking…"
+    } else {
+        "Hint"
+    };
+    if ui.add_enabled(!game.is_won(), bar_button(hint)).clicked() {
+        hints.write(AskHint);
+    }
+    let can_finish = !game.is_won() && *outlook != Outlook::Lost;
+    if ui
+        .add_enabled(can_finish, bar_button("Auto-complete"))
+        .on_hover_text("The solver plays the rest of the game (A)")
+        .clicked()
+    {
+        asks.write(Ask::AutoComplete);
+    }
+    if ui.add(bar_button("Menu")).clicked() {
+        windows.open("menu", table);
+    }
+}
+
+/// A button of the bar. The mouse clicks it; the keyboard does not focus it, because on the
+/// table Tab, the arrows, Enter and Space choose and move runs, and each button has its key.
+fn bar_button<'a>(text: impl Into<egui::WidgetText>) -> egui::Button<'a> {
+    egui::Button::new(text).sense(egui::Sense::CLICK)
 }
 
 fn outlook_label(ui: &mut egui::Ui, outlook: &Outlook) {
@@ -442,6 +536,12 @@ fn outlook_label(ui: &mut egui::Ui, outlook: &Outlook) {
 
 fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter<Control>) {
     ui.horizontal(|ui| {
+        // Close comes first: at the bar's far left it is never where a button of the game's
+        // own bar appears once the viewer has gone (a second click there did something else).
+        if ui.add(bar_button("Close")).on_hover_text("Esc").clicked() {
+            controls.write(Control::Close);
+        }
+        ui.separator();
         ui.label(egui::RichText::new(p.kind.title()).strong());
         ui.separator();
         if icon_button(ui, Icon::ToStart, true)
@@ -484,14 +584,15 @@ fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter
         let slider = egui::Slider::new(&mut at, 0..=total)
             .show_value(false)
             .trailing_fill(true);
-        if ui.add(slider).changed() {
+        let slider = ui.add(slider);
+        if slider.changed() {
             controls.write(Control::Seek(at));
         }
-        ui.label(format!("move {} of {}", p.at, total));
-        ui.separator();
-        if ui.button("Close").on_hover_text("Esc").clicked() {
-            controls.write(Control::Close);
+        // A released slider gives the keyboard back at once (the first Esc only let go of it).
+        if slider.drag_stopped() || slider.clicked() {
+            slider.surrender_focus();
         }
+        ui.label(format!("move {} of {}", p.at, total));
     });
 }
 
@@ -679,6 +780,8 @@ fn statistics(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut reset = None;
+    // The table of every variant is wider than a small window: it scrolls inside one that fits.
+    let screen = ctx.content_rect().size();
     fixed_window(
         "Statistics",
         egui::Align2::CENTER_CENTER,
@@ -686,62 +789,12 @@ fn statistics(
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        egui::Grid::new("stats")
-            .striped(true)
-            .spacing([14.0, 4.0])
+        egui::ScrollArea::both()
+            .max_width((screen.x - 48.0).max(200.0))
+            .max_height((screen.y - 160.0).max(120.0))
             .show(ui, |ui| {
-                for h in [
-                    "Variant",
-                    "Played",
-                    "Won",
-                    "Win %",
-                    "Streak",
-                    "Best streak",
-                    "Losses in a row",
-                    "Best time",
-                    "Best score",
-                    "Fewest moves",
-                    "",
-                ] {
-                    ui.strong(h);
-                }
-                ui.end_row();
-                for v in variant::builtin() {
-                    let s = stats.variants.get(&v.id).cloned().unwrap_or_default();
-                    ui.label(v.name.as_str());
-                    ui.label(s.played.to_string());
-                    ui.label(s.won.to_string());
-                    ui.label(if s.played == 0 {
-                        "–".to_string()
-                    } else {
-                        format!("{:.0}%", s.win_percent())
-                    });
-                    ui.label(s.current_streak.to_string());
-                    ui.label(s.best_streak.to_string());
-                    ui.label(s.current_loss_streak.to_string());
-                    ui.label(s.best_time_secs.map_or("–".into(), clock));
-                    ui.label(s.best_score.map_or("–".into(), |x| x.to_string()));
-                    ui.label(s.fewest_moves.map_or("–".into(), |x| x.to_string()));
-                    if windows.reset_stats.as_deref() == Some(v.id.as_str()) {
-                        ui.horizontal(|ui| {
-                            ui.label("Reset?");
-                            if ui.button("Yes, reset").clicked() {
-                                reset = Some(v.id.clone());
-                            }
-                            if ui.button("No").clicked() {
-                                windows.reset_stats = None;
-                            }
-                        });
-                    } else if ui
-                        .add_enabled(s.played > 0, egui::Button::new("Reset…"))
-                        .clicked()
-                    {
-                        windows.reset_stats = Some(v.id.clone());
-                    }
-                    ui.end_row();
-                }
+                statistics_table(ui, &mut windows, &stats, &mut reset)
             });
-        ui.label("A game counts when it is won, or left for another after at least one move.");
     });
     if let Some(id) = reset {
         stats.variants.remove(&id);
@@ -757,6 +810,76 @@ fn statistics(
         windows.reset_stats = None;
     }
     Ok(())
+}
+
+/// The statistics window's table: one row per variant, with its reset (asked twice).
+fn statistics_table(
+    ui: &mut egui::Ui,
+    windows: &mut Windows,
+    stats: &Statistics,
+    reset: &mut Option<String>,
+) {
+    egui::Grid::new("stats")
+        .striped(true)
+        .spacing([14.0, 4.0])
+        .show(ui, |ui| {
+            for h in [
+                "Variant",
+                "Played",
+                "Won",
+                "Win %",
+                "Streak",
+                "Best streak",
+                "Losses in a row",
+                "Best time",
+                "Best score",
+                "Fewest moves",
+                "",
+            ] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for v in variant::builtin() {
+                let s = stats.variants.get(&v.id).cloned().unwrap_or_default();
+                ui.label(v.name.as_str());
+                ui.label(s.played.to_string());
+                ui.label(if s.assisted_wins > 0 {
+                    format!("{} ({} helped)", s.won, s.assisted_wins)
+                } else {
+                    s.won.to_string()
+                });
+                ui.label(if s.played == 0 {
+                    "–".to_string()
+                } else {
+                    format!("{:.0}%", s.win_percent())
+                });
+                ui.label(s.current_streak.to_string());
+                ui.label(s.best_streak.to_string());
+                ui.label(s.current_loss_streak.to_string());
+                ui.label(s.best_time_secs.map_or("–".into(), clock));
+                ui.label(s.best_score.map_or("–".into(), |x| x.to_string()));
+                ui.label(s.fewest_moves.map_or("–".into(), |x| x.to_string()));
+                if windows.reset_stats.as_deref() == Some(v.id.as_str()) {
+                    ui.horizontal(|ui| {
+                        ui.label("Reset?");
+                        if ui.button("Yes, reset").clicked() {
+                            *reset = Some(v.id.clone());
+                        }
+                        if ui.button("No").clicked() {
+                            windows.reset_stats = None;
+                        }
+                    });
+                } else if ui
+                    .add_enabled(s.played > 0, egui::Button::new("Reset…"))
+                    .clicked()
+                {
+                    windows.reset_stats = Some(v.id.clone());
+                }
+                ui.end_row();
+            }
+        });
+    ui.label("A game counts when it is won, or left for another after at least one move.");
+    ui.label("Wins the solver helped with count as won, never as a best or in a streak.");
 }
 
 fn settings_window(
@@ -1038,10 +1161,10 @@ fn replays(
                             .find(|v| v.id == r.replay.variant)
                             .map_or(r.replay.variant.clone(), |v| v.name.clone());
                         let title = format!(
-                            "{name}, deal {}: {} in {} moves",
+                            "{name}, deal {}: {} in {}",
                             r.replay.seed,
                             if r.won { "won" } else { "lost" },
-                            r.replay.moves.len()
+                            count(r.replay.moves.len(), "move", "moves")
                         );
                         ui.label(title.as_str());
                         if ui.button("Watch").clicked() {
@@ -1087,7 +1210,7 @@ fn help(mut contexts: EguiContexts, mut windows: ResMut<Windows>, table: Res<Tab
             .max_height(440.0)
             .show(ui, |ui| {
                 ui.set_max_width(520.0);
-                for (title, text) in crate::rules::rules(v) {
+                for (title, text) in crate::rules::rules(v, &table.game.options()) {
                     ui.strong(title);
                     ui.label(text);
                     ui.add_space(4.0);
@@ -1105,6 +1228,33 @@ fn help(mut contexts: EguiContexts, mut windows: ResMut<Windows>, table: Res<Tab
     });
     if !open {
         windows.help = false;
+    }
+    Ok(())
+}
+
+fn win_message(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    table: Res<Table>,
+    record: Res<GameRecord>,
+    stats: Res<Statistics>,
+    settings: Res<Settings>,
+    mut asks: MessageWriter<Ask>,
+    mut requests: MessageWriter<Request>,
+    mut controls: MessageWriter<Control>,
+) -> Result {
+    if windows.won {
+        crate::won::window(
+            contexts.ctx_mut()?,
+            &mut windows,
+            &table,
+            &record,
+            &stats,
+            &settings,
+            &mut asks,
+            &mut requests,
+            &mut controls,
+        );
     }
     Ok(())
 }

@@ -22,12 +22,15 @@ pub(super) fn plugin(app: &mut App) {
         // Present with a window; added here too so the headless logic runs without one.
         .add_message::<WindowResized>()
         .add_message::<PlaySfx>()
+        .add_message::<Shake>()
         .add_systems(Startup, spawn_first_game)
         .add_systems(
             Update,
             (
                 track_window.in_set(AppSystems::Input),
-                (show_changes, relayout).chain().in_set(AppSystems::Plan),
+                (show_changes, relayout, shake, end_celebration)
+                    .chain()
+                    .in_set(AppSystems::Plan),
                 cue_sounds.in_set(AppSystems::Plan).after(show_changes),
             ),
         )
@@ -218,6 +221,9 @@ fn show_changes(
         return;
     }
     let settings = &motion_settings(&settings, scale.0);
+    // Cards despawned by this call: a second new table in the same frame must also remove
+    // the cards the first one spawned (still in the command queue, so not in the query).
+    let mut gone = std::collections::HashSet::new();
     for change in changes.read() {
         // Input during an animation finishes the running tweens at once (no card is ever
         // fought over by two tweens), then the new events animate from the table at rest.
@@ -225,8 +231,15 @@ fn show_changes(
         sounds.0.clear();
         celebrating.0 = false;
         let (plan, layout) = if matches!(change.cause, Cause::NewGame | Cause::Shown) {
-            for (e, ..) in cards.iter() {
-                commands.entity(e).despawn();
+            let on_table: Vec<Entity> = cards
+                .iter()
+                .map(|(e, ..)| e)
+                .chain(piles.placed().map(|(e, ..)| e))
+                .collect();
+            for e in on_table {
+                if gone.insert(e) {
+                    commands.entity(e).despawn();
+                }
             }
             let deal = change.cause == Cause::NewGame;
             new_game(&mut commands, &table, settings, &mut piles, &window, deal)
@@ -637,9 +650,9 @@ fn plan_events(
                     }
                 }
             }
-            None if pose.translation.distance(rest.translation) > 0.5
-                || pose.face_shown != rest.face_shown =>
-            {
+            // Any difference, however small: a column's fan can change by less than a pixel,
+            // and the card must still end exactly where the layout puts it.
+            None if pose.translation != rest.translation || pose.face_shown != rest.face_shown => {
                 let face = (pose.face_shown != rest.face_shown).then_some(rest.face_shown);
                 plan.segments.entry(e).or_default().push(Segment {
                     start: 0.0,
@@ -690,32 +703,44 @@ fn plan_celebration(
     a: &AnimationSettings,
 ) {
     let total = a.secs(a.celebration_ms);
-    let cards: Vec<Entity> = piles
+    // Each card with its resting place on the foundation, where it lands after its flight.
+    // (Taken from the layout: cards of runs completed earlier have no other leg to read it
+    // from, and used to land in the middle of the table.)
+    let shape = piles.shape();
+    let cards: Vec<(Entity, Vec3)> = piles
         .foundations
         .iter()
+        .enumerate()
         .rev()
-        .flat_map(|run| run.iter().rev().copied())
+        .flat_map(|(slot, run)| {
+            run.iter()
+                .enumerate()
+                .rev()
+                .map(move |(i, &e)| (e, (slot, i)))
+        })
+        .map(|(e, (slot, i))| {
+            (
+                e,
+                layout.position(&shape, PileId::Foundation(slot as u8), i),
+            )
+        })
         .collect();
     if cards.is_empty() || total <= 0.0 {
         return;
     }
     let flight = (total * 0.45).max(0.3);
     let stagger = (total - flight) / cards.len() as f32;
-    let floor = -layout.window.y / 2.0 + layout.card.y / 2.0;
-    for (k, &e) in cards.iter().enumerate() {
+    // The cards bounce along the bottom row, above the bar.
+    let floor = layout.foundation.y;
+    for (k, &(e, rest)) in cards.iter().enumerate() {
         let h = ((k * 2_654_435_761) % 1000) as f32 / 1000.0;
         let dir = if k % 2 == 0 { 1.0 } else { -1.0 };
         let velocity = Vec2::new(dir * (180.0 + 260.0 * h), 250.0 + 350.0 * h);
         let start = at + k as f32 * stagger;
-        let shape_pos = plan
-            .segments
-            .get(&e)
-            .and_then(|s| s.last().map(|s| s.to))
-            .unwrap_or(Vec3::ZERO);
         plan.segments.entry(e).or_default().push(Segment {
             start,
             secs: flight,
-            to: shape_pos,
+            to: rest,
             face: None,
             lift: true,
             kind: SegmentKind::Thrown { velocity, floor },
@@ -958,6 +983,56 @@ fn cue_sounds(
             true
         }
     });
+}
+
+/// Cards the player clicked that have nothing to do: they shake briefly where they rest
+/// (with the refusal's sound), so a click is never met with nothing.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct Shake(pub Vec<Entity>);
+
+fn shake(
+    mut commands: Commands,
+    mut shakes: MessageReader<Shake>,
+    settings: Res<Settings>,
+    cards: Query<(&CardPose, Has<TweenAnim>)>,
+) {
+    let a = &settings.animation;
+    for Shake(entities) in shakes.read() {
+        if a.instant {
+            continue;
+        }
+        for &e in entities {
+            // A card already in motion is not shaken (no card is moved by two tweens).
+            let Ok((pose, false)) = cards.get(e) else {
+                continue;
+            };
+            let rest = pose.translation;
+            let leg = a.secs(40).max(0.01);
+            let segs: Vec<Segment> = [5.0, -5.0, 3.0, 0.0]
+                .iter()
+                .enumerate()
+                .map(|(k, dx)| Segment {
+                    start: k as f32 * leg,
+                    secs: leg,
+                    to: rest + Vec3::X * dx,
+                    face: None,
+                    lift: false,
+                    kind: SegmentKind::Glide,
+                })
+                .collect();
+            if let Some(anim) = build(*pose, &segs, EaseFunction::SineInOut) {
+                commands.entity(e).insert(anim);
+            }
+        }
+    }
+}
+
+/// The cascade is over once nothing moves: the table takes clicks again and the win message
+/// can show (before, the flag waited for a click that nothing asked for).
+fn end_celebration(mut celebrating: ResMut<Celebrating>, anims: Query<(), With<TweenAnim>>) {
+    if celebrating.0 && anims.is_empty() {
+        celebrating.0 = false;
+    }
 }
 
 /// Shows the pose: position, flip squash, and which side is up (`CardSide` children).

@@ -146,6 +146,8 @@ impl Storage for LocalStorage {
 }
 
 /// Publishes the test hook on `<body>` and logs "arachne: ready" once the first deal is at rest.
+/// `data-arachne-ready` is 1 while the table is at rest (after the first deal) and 0 while
+/// anything moves.
 pub fn plugin(app: &mut App) {
     app.add_systems(Last, publish);
 }
@@ -225,10 +227,13 @@ fn publish(
         }
         _ => None,
     };
+    // Ready means at rest now: it drops while anything moves, so a test waiting for the
+    // table to settle after a move waits for that move.
+    let ready = state.ready && at_rest;
     let attrs = [
         (
             "data-arachne-ready",
-            Some(if state.ready { "1" } else { "0" }.to_string()),
+            Some(if ready { "1" } else { "0" }.to_string()),
         ),
         (
             "data-arachne-moves",

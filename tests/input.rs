@@ -351,3 +351,53 @@ fn a_tap_moves_like_a_click_and_a_finger_drags_a_run() {
     touch(&mut app, w, TouchPhase::Ended, dest);
     assert_eq!(history(&app), vec![Move::Transfer { from, to, count: 1 }]);
 }
+
+/// A run held while the table changes under it (issue 15): a new game with fewer columns and
+/// an undo of the move that built the held run. The release neither panics nor plays anything,
+/// and the held cards end where the engine has them.
+#[test]
+fn a_drag_held_while_the_table_changes_is_cancelled() {
+    use arachne::table::Request;
+    // Held on the last of ten columns, then a seven-column game arrives: releasing it as a
+    // click used to index column 9 of seven.
+    let (mut app, w) = app("spider-1suit", 5);
+    let len = app.world().resource::<Piles>().columns[9].len();
+    let held = card_centre(&app, 9, len - 1);
+    point(&mut app, w, held);
+    button(&mut app, w, ButtonState::Pressed);
+    assert!(app.world().resource::<arachne::input::Drag>().0.is_some());
+    let spiderette = GameSpec::builtin("spiderette", 3, Numbering::Arachne).unwrap();
+    app.world_mut()
+        .write_message(Request::NewGame(spiderette.clone()));
+    app.update();
+    assert!(app.world().resource::<arachne::input::Drag>().0.is_none());
+    button(&mut app, w, ButtonState::Released);
+    settle(&mut app);
+    let table = app.world().resource::<Table>();
+    assert_eq!(table.spec.variant.id, "spiderette");
+    assert_eq!(table.game.move_count(), 0);
+
+    // A run moved, picked up again from its new column and dragged, then the move undone.
+    let (mut app, w) = self::app("spider-1suit", 5);
+    let (from, to) = one_card_transfer(&app);
+    app.world_mut()
+        .write_message(Request::Move(Move::Transfer { from, to, count: 1 }));
+    settle(&mut app);
+    let len = app.world().resource::<Piles>().columns[to as usize].len();
+    let grab = card_centre(&app, to, len - 1);
+    point(&mut app, w, grab);
+    button(&mut app, w, ButtonState::Pressed);
+    point(&mut app, w, grab + Vec2::new(40.0, -60.0));
+    key(&mut app, w, KeyCode::KeyU);
+    assert!(app.world().resource::<arachne::input::Drag>().0.is_none());
+    let drop = card_centre(&app, from, 0);
+    point(&mut app, w, drop);
+    button(&mut app, w, ButtonState::Released);
+    settle(&mut app);
+    assert!(history(&app).is_empty());
+    let piles = app.world().resource::<Piles>().columns.clone();
+    let position = app.world().resource::<Table>().game.position().clone();
+    for (c, col) in position.columns().iter().enumerate() {
+        assert_eq!(piles[c].len(), col.len(), "column {c}");
+    }
+}

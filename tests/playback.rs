@@ -252,6 +252,12 @@ fn auto_complete_plays_the_game_out_and_the_win_counts() {
     });
     let s = app.world().resource::<Statistics>().variants["spider-1suit"].clone();
     assert_eq!((s.played, s.won), (1, 1));
+    // The solver played it: a win, but not a best or part of a streak.
+    assert_eq!(s.assisted_wins, 1);
+    assert_eq!(
+        (s.current_streak, s.best_time_secs, s.best_score),
+        (0, None, None)
+    );
 }
 
 #[test]
@@ -357,6 +363,56 @@ fn the_demo_plays_the_deal_and_closing_it_brings_the_game_back() {
     assert_eq!(history(&app), vec![mv]);
     run_to_rest(&mut app);
     assert_eq!(app.world().resource::<Statistics>(), &Statistics::default());
+    // The player has seen the solver win this deal: the game is an assisted one now.
+    assert!(
+        app.world()
+            .resource::<arachne::table::GameRecord>()
+            .assisted
+    );
+}
+
+/// Issue 15: the clock starts with the first move and stops while the viewer shows another
+/// game or a window is over the table; it comes back with the game. (Headless, each frame is
+/// 16 ms of real time too.)
+#[test]
+fn the_clock_runs_only_while_the_player_plays() {
+    use arachne::table::{GameRecord, OverlayOpen};
+    let mut app = app(table("spider-1suit", 31), false);
+    run_to_rest(&mut app);
+    let clock = |app: &App| app.world().resource::<GameRecord>().elapsed;
+    let frames = |app: &mut App, n: usize| {
+        for _ in 0..n {
+            app.update();
+        }
+    };
+    // No move yet: the clock has not started, however long the deal sits there.
+    frames(&mut app, 60);
+    assert_eq!(clock(&app), 0.0);
+    let mv = line(table_of(&app))[0];
+    send(&mut app, Request::Move(mv));
+    let started = clock(&app);
+    frames(&mut app, 62);
+    let running = clock(&app) - started;
+    assert!((running - 62.0 * 0.016).abs() < 1e-3, "{running}");
+    // A window over the table stops it.
+    app.insert_resource(OverlayOpen(true));
+    app.update();
+    let paused = clock(&app);
+    frames(&mut app, 60);
+    assert_eq!(clock(&app), paused);
+    app.insert_resource(OverlayOpen(false));
+    app.update();
+    assert!(clock(&app) > paused);
+    // So does the viewer, and closing it brings the game's clock back as it was.
+    let before = clock(&app);
+    open_history(&mut app, false);
+    frames(&mut app, 60);
+    send(&mut app, Control::Close);
+    assert!(clock(&app) - before < 0.05, "{before} then {}", clock(&app));
+    // The clock saved with the game is the one the bar shows.
+    let record = *app.world().resource::<GameRecord>();
+    let replay = record.replay_of(table_of(&app));
+    assert_eq!(replay.secs, Some(record.clock()));
 }
 
 #[test]

@@ -126,12 +126,36 @@ try {
   const before = Number(await attr("data-arachne-moves"));
   const [xy, move] = spot.split(" ");
   const [x, y] = xy.split(",").map(Number);
+  // Every value "ready" takes from here on: it must drop while the move animates, then rise.
+  await page.evaluate(() => {
+    window.__arachneReady = [];
+    new MutationObserver(() =>
+      window.__arachneReady.push(document.body.getAttribute("data-arachne-ready")),
+    ).observe(document.body, { attributes: true, attributeFilter: ["data-arachne-ready"] });
+  });
   await page.mouse.click(x, y);
   await page.waitForFunction(
     (n) => Number(document.body.getAttribute("data-arachne-moves")) === n + 1,
     before,
     { timeout: 10_000 },
   ).catch(() => problems.push(`clicking ${xy} did not play ${move}`));
+  await page
+    .waitForFunction(
+      () => {
+        const seq = window.__arachneReady;
+        const drop = seq.indexOf("0");
+        return drop >= 0 && seq.slice(drop).includes("1");
+      },
+      null,
+      { timeout: 120_000, polling: 100 },
+    )
+    .catch(async () =>
+      problems.push(
+        `"ready" did not drop while the move animated and rise after it: ${JSON.stringify(
+          await page.evaluate(() => window.__arachneReady),
+        )}`,
+      ),
+    );
   await waitReady("after the move");
   await page.waitForTimeout(1500);
   await page.screenshot({ path: join(shots, "2-after-move.png") });

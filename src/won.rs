@@ -1,0 +1,113 @@
+//! The win message: once a won game's cascade is over (or skipped), a window says so with the
+//! score, time, moves and the variant's win rate, and offers a new game, this game's replay
+//! and the statistics.
+use bevy::prelude::*;
+use bevy_egui::egui;
+use bevy_tweening::TweenAnim;
+
+use crate::persist::Statistics;
+use crate::playback::Control;
+use crate::table::{Cause, GameFinished, GameRecord, Request, Table, TableChanged, Watching};
+use crate::ui::Windows;
+use crate::view::Celebrating;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<WinPending>()
+        .add_systems(Update, announce.after(crate::AppSystems::Plan));
+}
+
+/// A win was counted and its message waits for the table to come to rest.
+#[derive(Resource, Debug, Default)]
+struct WinPending(bool);
+
+/// Opens the win message once the won table is at rest; a change of table first (a new
+/// game, an undo) drops it.
+fn announce(
+    mut finished: MessageReader<GameFinished>,
+    mut changed: MessageReader<TableChanged>,
+    mut pending: ResMut<WinPending>,
+    mut windows: ResMut<Windows>,
+    celebrating: Res<Celebrating>,
+    watching: Res<Watching>,
+    table: Res<Table>,
+    anims: Query<(), With<TweenAnim>>,
+) {
+    for change in changed.read() {
+        if !matches!(change.cause, Cause::Move(_) | Cause::Redo) {
+            pending.0 = false;
+            windows.won = false;
+        }
+    }
+    if finished.read().any(|f| f.won) && !watching.0 {
+        pending.0 = true;
+    }
+    if pending.0 && !celebrating.0 && anims.is_empty() {
+        pending.0 = false;
+        windows.won = table.game.is_won();
+    }
+}
+
+/// The window itself (drawn by the overlay, in its order).
+pub(crate) fn window(
+    ctx: &egui::Context,
+    windows: &mut Windows,
+    table: &Table,
+    record: &GameRecord,
+    stats: &Statistics,
+    settings: &crate::settings::Settings,
+    asks: &mut MessageWriter<crate::assist::Ask>,
+    requests: &mut MessageWriter<Request>,
+    controls: &mut MessageWriter<Control>,
+) {
+    if !windows.won {
+        return;
+    }
+    let game = &table.game;
+    let variant = &table.spec.variant;
+    let mut open = true;
+    crate::ui::fixed_window("You won!", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .open(&mut open)
+        .show(ctx, |ui| {
+            ui.label(format!("{}, deal {}", variant.name, table.spec.seed));
+            ui.label(format!(
+                "Score {}  ·  time {}  ·  {}",
+                game.score(),
+                crate::ui::clock(record.clock()),
+                crate::ui::count(game.move_count(), "move", "moves"),
+            ));
+            if let Some(s) = stats.variants.get(&variant.id) {
+                ui.label(format!(
+                    "{}: {:.0}% won of {}",
+                    variant.name,
+                    s.win_percent(),
+                    crate::ui::count(s.played as usize, "game", "games")
+                ));
+            }
+            if record.assisted {
+                ui.label("The solver helped: this win is not a best time, best score or streak.");
+            }
+            ui.add_space(6.0);
+            ui.horizontal(|ui| {
+                let new_game = ui.button("New game");
+                // The obvious next step has the keyboard's focus: Enter or Space starts it.
+                if ui.memory(|m| m.focused().is_none()) {
+                    new_game.request_focus();
+                }
+                if new_game.clicked() {
+                    windows.won = false;
+                    crate::input::new_deal(table, settings, asks, requests);
+                }
+                if ui.button("Watch this game").clicked() {
+                    windows.won = false;
+                    controls.write(Control::history(table, true));
+                }
+                if ui.button("Statistics").clicked() {
+                    windows.won = false;
+                    windows.stats = true;
+                }
+            });
+        });
+    if !open {
+        windows.won = false;
+    }
+}

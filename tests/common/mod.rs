@@ -1,0 +1,75 @@
+//! Helpers the headless test files share (each file is its own test binary; `mod common;`).
+#![allow(dead_code)]
+use arachne::layout::{Layout, PileId};
+use arachne::table::Table;
+use arachne::view::{CardPose, CardView, Piles};
+use bevy::prelude::*;
+
+/// Every card entity is where the engine and the layout say, showing the right side.
+pub fn assert_matches_engine(app: &mut App) {
+    let world = app.world_mut();
+    let piles = world.resource::<Piles>().clone();
+    let layout = world.resource::<Layout>().clone();
+    let position = world.resource::<Table>().game.position().clone();
+    let shape = piles.shape();
+    let all: std::collections::HashMap<Entity, (CardView, CardPose, Transform)> = world
+        .query::<(Entity, &CardView, &CardPose, &Transform)>()
+        .iter(world)
+        .map(|(e, v, p, t)| (e, (v.clone(), *p, *t)))
+        .collect();
+    let view = |e: Entity| all.get(&e).unwrap();
+    let n = all.len();
+    assert_eq!(n, position.variant().deck_size(), "one entity per card");
+    assert_eq!(piles.columns.len(), position.columns().len());
+    let mut seen = 0;
+    let mut check = |e: Entity, pile: PileId, index: usize, card, face_up: bool| {
+        let (v, pose, t) = view(e);
+        assert_eq!(
+            (v.card, v.pile, v.index, v.face_up),
+            (card, pile, index, face_up),
+            "{pile:?} {index}"
+        );
+        let want = layout.position(&shape, pile, index);
+        assert!(
+            pose.translation.distance(want) < 0.01,
+            "{pile:?} {index}: {} vs {want}",
+            pose.translation
+        );
+        assert!(
+            t.translation.distance(want) < 0.01,
+            "{pile:?} {index}: transform {}",
+            t.translation
+        );
+        assert_eq!(
+            (pose.flip, pose.face_shown),
+            (1.0, face_up),
+            "{pile:?} {index}"
+        );
+        assert_eq!(t.scale.x, 1.0);
+        seen += 1;
+    };
+    for (c, column) in position.columns().iter().enumerate() {
+        assert_eq!(piles.columns[c].len(), column.len(), "column {c}");
+        assert_eq!(piles.face_down[c], column.face_down(), "column {c}");
+        for (i, (&e, &card)) in piles.columns[c].iter().zip(column.cards()).enumerate() {
+            check(e, PileId::Column(c as u8), i, card, i >= column.face_down());
+        }
+    }
+    let stock: Vec<_> = position.stock().rev().collect();
+    assert_eq!(piles.stock.len(), stock.len());
+    for (i, (&e, &card)) in piles.stock.iter().zip(&stock).enumerate() {
+        check(e, PileId::Stock, i, card, false);
+    }
+    assert_eq!(piles.foundations.len(), position.foundation().len());
+    for (s, (run, cards)) in piles
+        .foundations
+        .iter()
+        .zip(position.foundation())
+        .enumerate()
+    {
+        for (i, (&e, &card)) in run.iter().zip(cards.iter()).enumerate() {
+            check(e, PileId::Foundation(s as u8), i, card, true);
+        }
+    }
+    assert_eq!(seen, n);
+}
