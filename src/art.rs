@@ -220,19 +220,24 @@ fn face_ink(rank: Rank, suit: Suit, size: Vec2) -> Vec<Shape> {
     let (w, h) = (size.x, size.y);
     let suit_shapes = suit_shapes(suit);
     let glyph = glyph_shapes(rank);
-    // Index height: about the cap height of the letters a 0.15 h font would set.
-    let small = (h * 0.105).max(8.0);
+    // Index height: about the cap height of the letters a 0.15 h font would set, but never
+    // under 11 px while the card allows it: on small cards (Huge Spider's twenty columns) an
+    // 8 px "10" read as "K" and a "Q" as "0".
+    let small = (h * 0.105).max((h * 0.15).min(11.0)).max(8.0);
+    let index_y = 0.39 * h;
+    // The corner suit sits just under the index, whatever the index's size.
+    let suit_y = index_y - small / 2.0 - 0.03 * h - 0.065 * w;
     let mut ink = Vec::new();
     for (sign, turned) in [(1.0, false), (-1.0, true)] {
         ink.extend(placed(
             &glyph,
-            Vec2::new(sign * -0.36 * w, sign * 0.39 * h),
+            Vec2::new(sign * -0.36 * w, sign * index_y),
             small,
             turned,
         ));
         ink.extend(placed(
             &suit_shapes,
-            Vec2::new(sign * -0.36 * w, sign * 0.26 * h),
+            Vec2::new(sign * -0.36 * w, sign * suit_y),
             0.13 * w,
             turned,
         ));

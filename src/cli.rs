@@ -30,7 +30,7 @@ pub struct Launch {
 }
 
 /// Usage text.
-pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron [--at N]] [--theme ID] [--open menu|stats|settings|replays|help] [--window WxH] [--capture PATH.png] [--mute]";
+pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron [--at N]] [--theme ID] [--open menu|stats|settings|replays|help|won] [--window WxH] [--capture PATH.png] [--mute]";
 
 /// Parses the arguments after the program name. `default_seed` is used without `--seed`.
 pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {

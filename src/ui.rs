@@ -181,7 +181,7 @@ impl Default for Windows {
 }
 
 impl Windows {
-    /// Opens one window by name (`menu`, `stats`, `settings`, `replays`, `help`); false if the
+    /// Opens one window by name (`menu`, `stats`, `settings`, `replays`, `help`, `won`); false if the
     /// name is unknown. The menu opens on the variant of the table being played, the replays
     /// window reads the saved replays afresh.
     pub fn open(&mut self, name: &str, table: &Table) -> bool {
@@ -197,6 +197,8 @@ impl Windows {
                 self.saved = None;
             }
             "help" | "rules" => self.help = true,
+            // The win message, for a table that is won (a capture of a won game).
+            "won" => self.won = table.game.is_won(),
             _ => return false,
         }
         true
@@ -208,7 +210,7 @@ impl Windows {
 }
 
 /// Window names `Windows::open` knows.
-pub const WINDOW_NAMES: &[&str] = &["menu", "stats", "settings", "replays", "help"];
+pub const WINDOW_NAMES: &[&str] = &["menu", "stats", "settings", "replays", "help", "won"];
 
 fn share_pointer(
     wants: Option<Res<EguiWantsInput>>,
@@ -782,15 +784,18 @@ fn statistics(
     let mut reset = None;
     // The table of every variant is wider than a small window: it scrolls inside one that fits.
     let screen = ctx.content_rect().size();
+    let width = (screen.x - 48.0).clamp(200.0, 1040.0);
     fixed_window(
         "Statistics",
         egui::Align2::CENTER_CENTER,
         egui::vec2(0.0, -20.0),
     )
+    .min_width(width)
+    .max_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
         egui::ScrollArea::both()
-            .max_width((screen.x - 48.0).max(200.0))
+            .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))
             .show(ui, |ui| {
                 statistics_table(ui, &mut windows, &stats, &mut reset)

@@ -21,7 +21,7 @@ pub(super) fn plugin(app: &mut App) {
 struct WinPending(bool);
 
 /// Opens the win message once the won table is at rest; a change of table first (a new
-/// game, an undo) drops it.
+/// game, the viewer) drops it.
 fn announce(
     mut finished: MessageReader<GameFinished>,
     mut changed: MessageReader<TableChanged>,
@@ -35,8 +35,12 @@ fn announce(
     for change in changed.read() {
         if !matches!(change.cause, Cause::Move(_) | Cause::Redo) {
             pending.0 = false;
-            windows.won = false;
         }
+    }
+    // The message belongs to a won table: another game on the table (a new one, the viewer's)
+    // closes it.
+    if windows.won && (!table.game.is_won() || watching.0) {
+        windows.won = false;
     }
     if finished.read().any(|f| f.won) && !watching.0 {
         pending.0 = true;
