@@ -63,15 +63,7 @@ impl Game {
             (_, Stage::Knock { .. }) => return Err(not_now("the choice is `knock` or `pass`")),
             (Action::DrawStock, Stage::Draw) => {
                 if self.stock.is_empty() {
-                    let top = self.discard.pop();
-                    let mut pile = std::mem::take(&mut self.discard);
-                    shuffle(&mut self.rng, &mut pile);
-                    pile.reverse();
-                    self.stock = pile;
-                    self.discard.extend(top);
-                    events.push(Event::Reshuffled {
-                        cards: self.stock.len(),
-                    });
+                    events.push(self.reshuffle()?);
                 }
                 let card = self
                     .stock
@@ -249,6 +241,27 @@ impl Game {
             }
         }
         Ok(events)
+    }
+
+    /// Turns the discard pile except its top card into a new stock. Only when the seat to move
+    /// must draw and the stock is empty (`apply(DrawStock)` does it then; the checker calls it
+    /// for a log's `reshuffle` line).
+    pub fn reshuffle(&mut self) -> Result<Event, GameError> {
+        if self.stage != Stage::Draw || !self.stock.is_empty() || self.discard.len() < 2 {
+            return Err(GameError::NotNow {
+                action: "reshuffle".into(),
+                why: "a reshuffle comes only when a seat must draw, the stock is empty and the discard pile holds more than its top card".into(),
+            });
+        }
+        let top = self.discard.pop();
+        let mut pile = std::mem::take(&mut self.discard);
+        shuffle(&mut self.rng, &mut pile);
+        pile.reverse();
+        self.stock = pile;
+        self.discard.extend(top);
+        Ok(Event::Reshuffled {
+            cards: self.stock.len(),
+        })
     }
 
     /// Every legal decision now, each once (distinct discards, distinct hits).
