@@ -253,7 +253,7 @@ impl External {
         self.stdin
             .write_all(block.as_bytes())
             .and_then(|()| self.stdin.flush())
-            .map_err(|e| format!("external `{cmd}` stopped reading ({e})"))?;
+            .map_err(|e| format!("external `{cmd}` exited or stopped reading ({e})"))?;
         let answer = match self.lines.recv_timeout(EXTERNAL_TIMEOUT) {
             Ok(Some(line)) => line,
             Ok(None) | Err(RecvTimeoutError::Disconnected) => {
