@@ -2,9 +2,10 @@
 //! can peek at hidden cards: the type system enforces the information set. All levels are
 //! deterministic for their seed.
 //!
-//! Levels, weakest first: `random` (uniform among the legal choices; for testing), `petra` (fixed
-//! heuristics), `michaela` (samples the hidden cards consistently with its view and compares its
-//! best few choices by short playouts with Petra's policy).
+//! Levels, weakest first as measured (BENCHMARKS.md): `random` (uniform among the legal choices;
+//! for testing), `michaela` (samples the hidden cards consistently with her view and compares her
+//! best few choices by short playouts with Petra's policy; meant to be the strongest, measured
+//! weaker than Petra so far), `petra` (fixed heuristics).
 
 mod heuristic;
 mod search;
@@ -25,10 +26,10 @@ pub trait Player {
 }
 
 /// The level names, weakest first.
-pub const LEVELS: [&str; 3] = ["random", "petra", "michaela"];
+pub const LEVELS: [&str; 3] = ["random", "michaela", "petra"];
 
-/// The strongest level (the default).
-pub const STRONGEST: &str = "michaela";
+/// The strongest level as measured (the default).
+pub const STRONGEST: &str = "petra";
 
 /// A player of the named level, seeded; `None` for an unknown name.
 pub fn player(level: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
