@@ -9,7 +9,7 @@ use super::super::action::{Action, Seat};
 use super::super::card::{Card, Colour, Counts, MAX_VALUE};
 use super::super::game::Stage;
 use super::super::group::Need;
-use super::super::meld::meld;
+use super::super::meld::{can_lay, meld};
 use super::super::view::SeatView;
 use super::Player;
 
@@ -35,32 +35,30 @@ pub fn phase_distance(hand: &Counts, needs: &[Need]) -> (u8, u16) {
         Need::Set(_) => 1,
         Need::Colour(_) => 2,
     });
-    let mut best = (u8::MAX, 0u16);
-    rec(&order, &mut vc, &cc, 0, jokers, &mut best);
-    best
+    rec(&order, &mut vc, &cc, 0, jokers)
 }
 
-fn rec(
-    needs: &[Need],
-    vc: &mut [u8; 13],
-    cc: &[u8; 4],
-    short: u8,
-    jokers: u8,
-    best: &mut (u8, u16),
-) {
+/// Adds a subtree's `(missing, ways)` to the best so far (ways saturate, as a count of leaves).
+fn merge(best: &mut (u8, u16), (m, w): (u8, u16)) {
+    if m < best.0 {
+        *best = (m, w);
+    } else if m == best.0 {
+        best.1 = best.1.saturating_add(w);
+    }
+}
+
+/// The fewest cards missing over every way to fill `needs` from the value counts `vc` and colour
+/// counts `cc`, and how many ways reach it. Values a set cannot take a card from all lead to the
+/// same subtree, which is searched once and counted for each of them.
+fn rec(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -> (u8, u16) {
     let Some((&need, rest)) = needs.split_first() else {
-        let m = short.saturating_sub(jokers);
-        if m < best.0 {
-            *best = (m, 1);
-        } else if m == best.0 {
-            best.1 = best.1.saturating_add(1);
-        }
-        return;
+        return (short.saturating_sub(jokers), 1);
     };
+    let mut best = (u8::MAX, 0u16);
     match need {
         Need::Run(k) => {
             if k == 0 || k > MAX_VALUE {
-                return;
+                return best;
             }
             for a in 1..=(MAX_VALUE + 1 - k) {
                 let mut taken = [false; 13];
@@ -74,7 +72,7 @@ fn rec(
                         s += 1;
                     }
                 }
-                rec(rest, vc, cc, s, jokers, best);
+                merge(&mut best, rec(rest, vc, cc, s, jokers));
                 for v in a..a + k {
                     let v = usize::from(v);
                     if taken[v] {
@@ -84,19 +82,32 @@ fn rec(
             }
         }
         Need::Set(k) => {
+            let mut empty = 0u16;
             for v in 1..=usize::from(MAX_VALUE) {
+                if vc[v] == 0 {
+                    empty += 1;
+                    continue;
+                }
                 let t = vc[v].min(k);
                 vc[v] -= t;
-                rec(rest, vc, cc, short + (k - t), jokers, best);
+                merge(&mut best, rec(rest, vc, cc, short + (k - t), jokers));
                 vc[v] += t;
+            }
+            if empty > 0 {
+                let (m, w) = rec(rest, vc, cc, short + k, jokers);
+                merge(&mut best, (m, w.saturating_mul(empty)));
             }
         }
         Need::Colour(k) => {
             for &n in cc {
-                rec(rest, vc, cc, short + k.saturating_sub(n), jokers, best);
+                merge(
+                    &mut best,
+                    rec(rest, vc, cc, short + k.saturating_sub(n), jokers),
+                );
             }
         }
     }
+    best
 }
 
 /// Petra, the heuristic player.
@@ -258,6 +269,10 @@ impl Heuristic {
                     let mut best: Option<(usize, Action)> = None;
                     for p in open {
                         if best.as_ref().is_some_and(|(n, _)| *n >= p.cards_needed()) {
+                            continue;
+                        }
+                        // `can_lay` stops at the first way; `meld` lists them all to pick one.
+                        if !can_lay(&hand, &p.groups) {
                             continue;
                         }
                         if let Some(groups) = meld(&hand, &p.groups) {
