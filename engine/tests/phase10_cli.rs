@@ -166,11 +166,59 @@ fn bad_input_exits_2_with_nothing_on_stdout() {
     assert!(
         bad(
             &["phase10", "check", "-"],
-            "game: pro-spider-10\nplayers: 2\nround: 2\n"
+            "game: pro-spider-10\nplayers: 2\nseed: 4\nround: 2\n"
         )
-        .contains("line 3: expected `round: 1`")
+        .contains("line 4: expected `round: 1`")
+    );
+    assert_eq!(
+        bad(
+            &["phase10", "check", "-"],
+            "game: pro-spider-10\nplayers: 2\nround: 1\n"
+        ),
+        "arachne-cli: -: line 3: expected `seed: S` (the log states its seed)\n"
     );
     assert!(bad(&["phase10", "check", "-"], "").contains("line 1: the log ends early"));
     bad(&["phase10"], "");
     bad(&["phase10", "frobnicate"], "");
+}
+
+/// Whether process `pid` still runs (a zombie no longer does).
+#[cfg(target_os = "linux")]
+fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .map(str::trim_start)
+            .is_some_and(|s| !s.starts_with('Z'))
+    })
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_timed_out_external_program_is_stopped_with_what_it_started() {
+    let pidfile = std::env::temp_dir().join(format!("p10-external-{}.pid", std::process::id()));
+    let _ = std::fs::remove_file(&pidfile);
+    // The program starts a child and waits for it, never answering.
+    let command = format!("1=sleep 60 & echo $! > {}; wait", pidfile.display());
+    let started = std::time::Instant::now();
+    let err = bad(&["phase10", "play", "--external", &command], "");
+    // `sleep` holds the referee's standard error open: `bad` returns only once it is gone.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "the referee and `sleep` took {:?}",
+        started.elapsed()
+    );
+    assert!(
+        err.contains("seat 1") && err.contains("took more than 10 s"),
+        "{err}"
+    );
+    let pid = std::fs::read_to_string(&pidfile).unwrap();
+    let pid = pid.trim();
+    let _ = std::fs::remove_file(&pidfile);
+    // Killed with its process group by the time `play` has exited (reaping may lag a little).
+    let t = std::time::Instant::now();
+    while running(pid) && t.elapsed() < std::time::Duration::from_secs(2) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!running(pid), "`sleep` (pid {pid}) outlived the referee");
 }

@@ -8,7 +8,9 @@ use arachne_engine::phase10::card::{Counts, cards_text};
 use arachne_engine::phase10::check::builtin_variant;
 use arachne_engine::phase10::group::Need;
 use arachne_engine::phase10::variant::{builtin, standard_phases};
-use arachne_engine::phase10::{Card, Game, can_lay, check, meld, parse_log, play_game};
+use arachne_engine::phase10::{
+    Card, Game, can_lay, check, lay_options, meld, parse_log, play_game,
+};
 use proptest::prelude::*;
 
 fn full_deck() -> Counts {
@@ -105,6 +107,37 @@ proptest! {
                 for &c in g.cards() { prop_assert!(left.remove(c)); }
             }
         }
+    }
+}
+
+fn any_need() -> impl Strategy<Value = Need> {
+    prop_oneof![
+        (1u8..=6).prop_map(Need::Set),
+        (2u8..=7).prop_map(Need::Run),
+        (1u8..=7).prop_map(Need::Colour),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// `meld` searches without listing every way; it must still give the first of `lay_options`
+    /// (fewest jokers, then the smallest groups), for standard phases and any other needs.
+    #[test]
+    fn meld_is_the_first_of_lay_options(
+        hand in proptest::collection::vec(0usize..48, 4..=13),
+        jokers in 0usize..=4,
+        phase in 0usize..10,
+        other in proptest::collection::vec(any_need(), 1..=3),
+        standard in any::<bool>(),
+    ) {
+        let mut cards: Vec<Card> = hand.iter().map(|&i| Card::from_index(i).unwrap()).collect();
+        cards.extend(std::iter::repeat_n(Card::WILD, jokers));
+        let counts = Counts::of(&cards);
+        let needs = if standard { standard_phases()[phase].groups.clone() } else { other };
+        let first = lay_options(&counts, &needs).into_iter().next();
+        prop_assert_eq!(can_lay(&counts, &needs), first.is_some());
+        prop_assert_eq!(meld(&counts, &needs), first, "{} {:?}", cards_text(&cards), needs);
     }
 }
 

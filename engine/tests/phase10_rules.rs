@@ -5,10 +5,13 @@
 use std::sync::Arc;
 
 use arachne_engine::phase10::card::{Counts, parse_cards};
+use arachne_engine::phase10::check::builtin_variant;
 use arachne_engine::phase10::group::Need;
-use arachne_engine::phase10::variant::by_id;
+use arachne_engine::phase10::play::player_seed;
+use arachne_engine::phase10::variant::{builtin, by_id, standard_phases};
 use arachne_engine::phase10::{
-    Action, Card, Event, Game, GameError, Group, HitCard, P10Variant, Stage, lay_options, meld,
+    Action, Card, Event, Game, GameError, Group, HitCard, LogWriter, LoggedAction, P10Variant,
+    ParseActionError, PlayError, Stage, check, lay_options, meld, play_game,
 };
 
 fn cards(s: &str) -> Vec<Card> {
@@ -444,4 +447,328 @@ fn meld_finds_two_sets_in_six_equal_cards_and_runs_never_pass_1_or_12() {
         .map(|g| g[0].to_string())
         .collect();
     assert_eq!(runs, ["run:1..4 r1 r2 r3 W"]);
+}
+
+#[test]
+fn a_turn_is_public_as_soon_as_it_ends_so_the_next_block_shows_it() {
+    let hands = [
+        "r1 b1 g1 y1 r2 b2 g2 y2 r3 b3",
+        "r4 b4 g4 y4 r5 b5 g5 y5 r6 b6",
+        "r8 b8 g8 y8 r9 b9 g9 y9 r10 b10",
+    ];
+    // Standard rules: seat 2 is to draw and already sees seat 1's whole turn.
+    let (mut g, ev) = game_with(by_id("pro-spider-10").unwrap().clone(), &hands, "y12");
+    let mut log = LogWriter::new("pro-spider-10", 3, 1);
+    log.record(&ev);
+    log.record(&draw(&mut g, "g11"));
+    assert_eq!(log.public_lines(), [] as [&str; 0]);
+    log.record(&g.apply(Action::Discard(card("g11"))).unwrap());
+    assert_eq!(g.to_move(), Some(1));
+    assert_eq!(log.public_lines(), ["1: draw stock ; discard g11"]);
+    // Knocking: the seat asked to knock sees the discarder's turn, and so does the next one.
+    let (mut g, ev) = game_with(
+        by_id("pro-spider-10-knocking").unwrap().clone(),
+        &hands,
+        "y12",
+    );
+    let mut log = LogWriter::new("pro-spider-10-knocking", 3, 1);
+    log.record(&ev);
+    log.record(&draw(&mut g, "g11"));
+    log.record(&g.apply(Action::Discard(card("g11"))).unwrap());
+    assert_eq!(g.choices(), [Action::Knock(card("g11")), Action::Pass]);
+    assert_eq!(log.public_lines(), ["1: draw stock ; discard g11"]);
+    log.record(&g.apply(Action::Pass).unwrap());
+    log.record(&g.apply(Action::Knock(card("g11"))).unwrap());
+    log.record(&g.apply(Action::Discard(card("b10"))).unwrap());
+    assert_eq!(
+        g.stage(),
+        Stage::Knock {
+            card: card("b10"),
+            discarder: 2,
+            asking: 0
+        }
+    );
+    assert_eq!(
+        log.public_lines(),
+        ["1: draw stock ; discard g11", "3: knock g11 ; discard b10"]
+    );
+    assert_eq!(
+        log.finish().lines().skip(9).collect::<Vec<_>>(),
+        [
+            "1: draw stock g11 ; discard g11",
+            "3: knock g11 ; discard b10"
+        ]
+    );
+}
+
+#[test]
+fn in_a_played_game_seat_2_first_sees_seat_1s_finished_turn() {
+    // Every seat takes its first choice; the game stops at seat 2's first decision.
+    let mut seat_1 = Vec::new();
+    let mut seen_by_seat_2 = None;
+    let result = play_game(
+        by_id("pro-spider-10").unwrap().clone(),
+        3,
+        5,
+        &mut |seat, view, public| {
+            if seat == 1 {
+                seen_by_seat_2 = Some(public.to_vec());
+                return Err("stop".into());
+            }
+            seat_1.push(view.choices[0].to_string());
+            Ok(view.choices[0].clone())
+        },
+    );
+    assert_eq!(
+        result.unwrap_err(),
+        PlayError::Decider {
+            seat: 1,
+            why: "stop".into()
+        }
+    );
+    assert_eq!(
+        seat_1,
+        [
+            "draw stock",
+            "lay 1 set:11 r11 b11 g11, set:12 b12 b12 g12",
+            "hit 1.1 W",
+            "discard y1"
+        ]
+    );
+    assert_eq!(
+        seen_by_seat_2,
+        Some(vec![
+            "1: draw stock ; lay 1 set:11 r11 b11 g11, set:12 b12 b12 g12 ; hit 1.1 W ; discard y1"
+                .to_string()
+        ])
+    );
+}
+
+fn check_line(text: &str) -> (usize, String) {
+    let e = check(text, &builtin_variant).unwrap_err();
+    (e.line, e.why)
+}
+
+const DEAL_2: &str = "game: pro-spider-10\nplayers: 2\nseed: 1\nround: 1\ndealer: 2\n";
+
+#[test]
+fn check_names_the_players_line_and_each_hand_line() {
+    assert_eq!(
+        check_line("game: pro-spider-10\nplayers: 7\nseed: 1\nround: 1\ndealer: 7\n"),
+        (2, "pro-spider-10 is for 2 to 6 players, not 7".to_string())
+    );
+    let h1 = "hand 1: r1 r1 b1 b1 g1 g1 y1 y1 r2 r2\n";
+    assert_eq!(
+        check_line(&format!(
+            "{DEAL_2}{h1}hand 2: r3 r3 b3 b3 g3 g3 y3 y3 r4\nup: b7\n"
+        )),
+        (7, "hand 2 has 9 cards, not 10".to_string())
+    );
+    assert_eq!(
+        check_line(&format!(
+            "{DEAL_2}hand 1: r1 r1 b1 b1 g1 g1 y1 y1 r2 r2 b2\nhand 2: r3 r3 b3 b3 g3 g3 y3 y3 r4 r4\nup: b7\n"
+        )),
+        (6, "hand 1 has 11 cards, not 10".to_string())
+    );
+    assert_eq!(
+        check_line(&format!(
+            "{DEAL_2}{h1}hand 2: r3 r3 b3 b3 g3 g3 y3 y3 r4 r1\nup: b7\n"
+        )),
+        (7, "the deck holds only 2 of r1".to_string())
+    );
+    assert_eq!(
+        check_line(&format!(
+            "{DEAL_2}hand 1: r1 r1 r1 b1 g1 g1 y1 y1 r2 r2\nhand 2: r3 r3 b3 b3 g3 g3 y3 y3 r4 r4\nup: b7\n"
+        )),
+        (6, "the deck holds only 2 of r1".to_string())
+    );
+    // The up-card is still checked against the whole deal on its own line.
+    assert_eq!(
+        check_line(&format!(
+            "{DEAL_2}{h1}hand 2: r3 r3 b3 b3 g3 g3 y3 y3 r4 r4\nup: r2\n"
+        )),
+        (8, "bad deal: the deck holds only 2 of r2".to_string())
+    );
+}
+
+#[test]
+fn check_requires_the_seed_line() {
+    assert_eq!(
+        check_line("game: pro-spider-10\nplayers: 2\nround: 1\ndealer: 2\n"),
+        (
+            3,
+            "expected `seed: S` (the log states its seed)".to_string()
+        )
+    );
+    assert_eq!(
+        check_line("game: pro-spider-10\nplayers: 2\n"),
+        (3, "the log ends early: expected `seed:`".to_string())
+    );
+    assert_eq!(
+        check_line("game: pro-spider-10\nplayers: 2\nseed: 1\nseed: 2\nround: 1\n"),
+        (4, "expected `round: 1`".to_string())
+    );
+}
+
+#[test]
+fn check_says_why_a_skip_blocks_a_turn_or_a_knock() {
+    let deal = format!(
+        "{DEAL_2}hand 1: r1 r1 b1 b1 g1 g1 y1 y1 r2 r2\nhand 2: r3 r3 b3 b3 g3 g3 y3 y3 r4 r4\n"
+    );
+    assert_eq!(
+        check_line(&format!("{deal}up: S\n1: draw stock r5 ; discard r5\n")),
+        (
+            9,
+            "expected `1: skipped` (the up-card was a skip)".to_string()
+        )
+    );
+    let skip_in_hand = format!(
+        "{DEAL_2}hand 1: r1 r1 b1 b1 g1 g1 y1 y1 r2 S\nhand 2: r3 r3 b3 b3 g3 g3 y3 y3 r4 r4\n"
+    );
+    assert_eq!(
+        check_line(&format!(
+            "{skip_in_hand}up: r9\n1: draw stock r5 ; skip 2\n2: draw stock r6 ; discard r6\n"
+        )),
+        (
+            10,
+            "expected `2: skipped` (a skip lies in front of it)".to_string()
+        )
+    );
+    // Knocking: seat 3 has a skip in front of it, so it may not claim seat 2's discard.
+    let knocking = "game: pro-spider-10-knocking\nplayers: 3\nseed: 1\nround: 1\ndealer: 3\n\
+        hand 1: r1 b1 g1 y1 r2 b2 g2 y2 r3 S\n\
+        hand 2: r4 b4 g4 y4 r5 b5 g5 y5 r6 b6\n\
+        hand 3: r8 b8 g8 y8 r9 b9 g9 y9 r10 b10\n\
+        up: y12\n\
+        1: draw stock g11 ; skip 3\n\
+        2: draw stock y11 ; discard y11\n\
+        3: knock y11 ; discard b10\n";
+    assert_eq!(
+        check_line(knocking),
+        (
+            12,
+            "seat 3 may not knock: a skip lies in front of it (it loses its next turn)".to_string()
+        )
+    );
+}
+
+#[test]
+fn a_jokers_value_out_of_range_is_refused_with_that_reason() {
+    for (text, why) in [
+        ("hit 2.1 W=13", "a joker's value must be 1 to 12, not `13`"),
+        ("hit 2.1 W=0", "a joker's value must be 1 to 12, not `0`"),
+        (
+            "hit 1.1 r5, 2.1 w=",
+            "a joker's value must be 1 to 12, not ``",
+        ),
+        (
+            "hit 2.1 r5=5",
+            "only a joker says what it stands for (`W=V`), not `r5`",
+        ),
+    ] {
+        assert_eq!(
+            text.parse::<LoggedAction>(),
+            Err(ParseActionError::Malformed {
+                text: text.to_string(),
+                why: why.to_string()
+            }),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        "hit 2.1 W=12".parse::<LoggedAction>(),
+        Ok(LoggedAction::Actions(vec![hit(1, 0, "W=12")]))
+    );
+}
+
+#[test]
+fn player_seeds_are_a_one_way_chacha_mix_of_game_seed_and_seat() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{Rng, SeedableRng};
+    for seed in [0u64, 5, 17, u64::MAX] {
+        for seat in 0..6 {
+            let mut key = [0u8; 32];
+            key[..8].copy_from_slice(&seed.to_le_bytes());
+            let mut rng = ChaCha8Rng::from_seed(key);
+            rng.set_stream(seat as u64 + 1);
+            let s = player_seed(seed, seat);
+            assert_eq!(s, rng.next_u64(), "seed {seed} seat {seat}");
+            assert_eq!(s, player_seed(seed, seat));
+            // The old multiply-and-xor mix gave the game seed back at once.
+            let inverse = 0xf1de_83e1_9937_733du64;
+            assert_eq!(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(inverse), 1);
+            assert_ne!((s ^ (seat as u64 + 1)).wrapping_mul(inverse), seed);
+        }
+    }
+    let seeds: std::collections::HashSet<u64> = (0..6).map(|s| player_seed(5, s)).collect();
+    assert_eq!(seeds.len(), 6);
+}
+
+#[test]
+fn variant_descriptions_name_the_colour_group_size() {
+    let words = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    let mut checked = 0;
+    for v in builtin() {
+        let sizes: Vec<u8> = v
+            .phases
+            .iter()
+            .flat_map(|p| &p.groups)
+            .filter_map(|n| match n {
+                Need::Colour(k) => Some(*k),
+                _ => None,
+            })
+            .collect();
+        for (i, _) in v.description.match_indices(" of a colour") {
+            let word = v.description[..i].rsplit(' ').next().unwrap();
+            let n = words.iter().position(|w| *w == word).map(|p| p as u8 + 1);
+            assert_eq!(n.map(|n| sizes.contains(&n)), Some(true), "{}", v.id);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 1);
+}
+
+#[test]
+fn meld_of_the_whole_deck_is_quick_and_the_smallest_way() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let deck = Counts::of(&Card::deck());
+        let found: Vec<Option<String>> = standard_phases()
+            .iter()
+            .map(|p| {
+                meld(&deck, &p.groups).map(|g| {
+                    g.iter()
+                        .map(Group::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+            })
+            .collect();
+        let _ = tx.send(found);
+    });
+    // Listing every way took minutes and a gigabyte for a run of nine from the whole deck.
+    let found = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("meld of the whole deck within 10 s");
+    let want = [
+        "set:1 r1 r1 b1, set:1 b1 g1 g1",
+        "set:1 r1 r1 b1, run:1..4 b1 r2 r3 r4",
+        "set:1 r1 r1 b1 b1, run:1..4 g1 r2 r3 r4",
+        "run:1..7 r1 r2 r3 r4 r5 r6 r7",
+        "run:1..8 r1 r2 r3 r4 r5 r6 r7 r8",
+        "run:1..9 r1 r2 r3 r4 r5 r6 r7 r8 r9",
+        "set:1 r1 r1 b1 b1, set:1 g1 g1 y1 y1",
+        "colour:r r1 r1 r2 r2 r3 r3 r4",
+        "set:1 r1 r1 b1 b1 g1, set:1 g1 y1",
+        "set:1 r1 r1 b1 b1 g1, set:1 g1 y1 y1",
+    ];
+    assert_eq!(found, want.map(|w| Some(w.to_string())));
+    // Jokers only where needed: a run of nine from r1..r8 and jokers keeps one joker.
+    let c = Counts::of(&cards("r1 r2 r3 r4 r5 r6 r7 r8 W W W W W W W W"));
+    assert_eq!(
+        meld(&c, &[Need::Run(9)]).map(|g| g[0].to_string()),
+        Some("run:1..9 r1 r2 r3 r4 r5 r6 r7 r8 W".to_string())
+    );
 }

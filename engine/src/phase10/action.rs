@@ -5,7 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::card::Card;
+use super::card::{Card, MAX_VALUE, MIN_VALUE};
 use super::group::{Group, GroupError, HitCard};
 
 /// A seat, 0-based (seat 1 of the texts is 0).
@@ -180,6 +180,23 @@ impl FromStr for LoggedAction {
                     let seat = parse_seat(s).ok_or_else(|| malformed("bad seat in SEAT.GROUP"))?;
                     let group =
                         parse_seat(g).ok_or_else(|| malformed("bad group in SEAT.GROUP"))?;
+                    if let Some((w, v)) = c.split_once('=') {
+                        if !w.parse::<Card>().is_ok_and(Card::is_wild) {
+                            return Err(malformed(&format!(
+                                "only a joker says what it stands for (`W=V`), not `{w}`"
+                            )));
+                        }
+                        let digits = v.bytes().all(|b| b.is_ascii_digit()) && !v.starts_with('0');
+                        if !digits
+                            || !v
+                                .parse()
+                                .is_ok_and(|v| (MIN_VALUE..=MAX_VALUE).contains(&v))
+                        {
+                            return Err(malformed(&format!(
+                                "a joker's value must be {MIN_VALUE} to {MAX_VALUE}, not `{v}`"
+                            )));
+                        }
+                    }
                     let card = c
                         .parse::<HitCard>()
                         .map_err(|source| ParseActionError::Group {

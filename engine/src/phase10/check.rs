@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::action::{Action, Event, LoggedAction, Seat};
+use super::card::{Card, Counts};
 use super::game::{Game, Stage};
 use super::log::{Item, parse_log};
 use super::variant::P10Variant;
@@ -80,20 +81,40 @@ pub fn check(
     let Item::Players(players) = item else {
         return Err(err(l, "expected `players: N`".into()));
     };
-    let mut seed = 0;
+    let (min, max) = (
+        usize::from(variant.players.min),
+        usize::from(variant.players.max),
+    );
+    if !(min..=max).contains(&players) {
+        return Err(err(
+            l,
+            format!(
+                "{} is for {min} to {max} players, not {players}",
+                variant.id
+            ),
+        ));
+    }
+    let (l, item) = next(&mut it, "`seed:`")?;
+    let Item::Seed(seed) = item else {
+        return Err(err(
+            l,
+            "expected `seed: S` (the log states its seed)".into(),
+        ));
+    };
     let mut game: Option<Game> = None;
-    let mut pending_skips: VecDeque<Seat> = VecDeque::new();
+    // Seats whose skip is served next, and whether that skip was the up-card.
+    let mut pending_skips: VecDeque<(Seat, bool)> = VecDeque::new();
     let mut ended: Option<RoundEnd> = None;
     let mut won: Option<Vec<Seat>> = None;
     let mut reshuffled = false;
     let mut winners_seen: Option<Vec<Seat>> = None;
     let collect = |events: &[Event],
-                   pending: &mut VecDeque<Seat>,
+                   pending: &mut VecDeque<(Seat, bool)>,
                    ended: &mut Option<RoundEnd>,
                    won: &mut Option<Vec<Seat>>| {
         for e in events {
             match e {
-                Event::SkipServed { seat, .. } => pending.push_back(*seat),
+                Event::SkipServed { seat, up_card } => pending.push_back((*seat, *up_card)),
                 Event::RoundEnded {
                     out,
                     points,
@@ -118,10 +139,6 @@ pub fn check(
             return Err(err(l, "nothing may follow `winner:`".into()));
         }
         let g = match (&item, game.as_mut()) {
-            (Item::Seed(s), None) => {
-                seed = *s;
-                continue;
-            }
             (Item::Round(1), None) => {
                 let g = Game::before_first_round(variant.clone(), players, seed)
                     .map_err(|e| err(l, e.to_string()))?;
@@ -160,12 +177,28 @@ pub fn check(
                     return Err(err(l2, format!("expected `dealer: {}`", dealer + 1)));
                 }
                 let mut hands = Vec::with_capacity(players);
+                let per = usize::from(variant.hand_size);
+                let mut deck = Counts::of(&Card::deck());
                 for s in 0..players {
                     let (l3, item) = next(&mut it, "a `hand` line")?;
-                    match item {
-                        Item::Hand(h, cards) if h == s => hands.push(cards),
+                    let cards = match item {
+                        Item::Hand(h, cards) if h == s => cards,
                         _ => return Err(err(l3, format!("expected `hand {}: ...`", s + 1))),
+                    };
+                    // Each hand is checked on its own line (the deal as a whole at `up:`).
+                    if cards.len() != per {
+                        return Err(err(
+                            l3,
+                            format!("hand {} has {} cards, not {per}", s + 1, cards.len()),
+                        ));
                     }
+                    if let Some(c) = cards.iter().find(|&&c| !deck.remove(c)) {
+                        return Err(err(
+                            l3,
+                            format!("the deck holds only {} of {c}", c.copies()),
+                        ));
+                    }
+                    hands.push(cards);
                 }
                 let (l4, item) = next(&mut it, "`up:`")?;
                 let Item::Up(up) = item else {
@@ -177,8 +210,8 @@ pub fn check(
                 collect(&ev, &mut pending_skips, &mut ended, &mut won);
             }
             Item::Skipped(s) => match pending_skips.pop_front() {
-                Some(p) if p == s => {}
-                Some(p) => {
+                Some((p, _)) if p == s => {}
+                Some((p, _)) => {
                     return Err(err(l, format!("seat {} is skipped first", p + 1)));
                 }
                 None => {
@@ -189,7 +222,7 @@ pub fn check(
                 }
             },
             Item::Reshuffle => {
-                if let Some(&p) = pending_skips.front() {
+                if let Some(&(p, _)) = pending_skips.front() {
                     return Err(err(l, format!("expected `{}: skipped`", p + 1)));
                 }
                 let ev = g.reshuffle().map_err(|e| err(l, e.to_string()))?;
@@ -198,11 +231,13 @@ pub fn check(
             }
             Item::Turn(s, actions) => {
                 reshuffled = false;
-                if let Some(&p) = pending_skips.front() {
-                    return Err(err(
-                        l,
-                        format!("expected `{}: skipped` (a skip lies in front of it)", p + 1),
-                    ));
+                if let Some(&(p, up_card)) = pending_skips.front() {
+                    let why = if up_card {
+                        "the up-card was a skip"
+                    } else {
+                        "a skip lies in front of it"
+                    };
+                    return Err(err(l, format!("expected `{}: skipped` ({why})", p + 1)));
                 }
                 if ended.is_some() || g.stage() == Stage::RoundOver {
                     return Err(err(l, "the round is over: expected `out:`".into()));
@@ -213,6 +248,15 @@ pub fn check(
                 if let Some(LoggedAction::Actions(a)) = actions.first()
                     && let Some(Action::Knock(_)) = a.first()
                 {
+                    if g.skips().get(s) == Some(&true) {
+                        return Err(err(
+                            l,
+                            format!(
+                                "seat {} may not knock: a skip lies in front of it (it loses its next turn)",
+                                s + 1
+                            ),
+                        ));
+                    }
                     loop {
                         match g.stage() {
                             Stage::Knock { asking, .. } if asking == s => break,
@@ -272,7 +316,7 @@ pub fn check(
                 let Some(end) = ended.take() else {
                     return Err(err(l, "the round is not over".into()));
                 };
-                if let Some(&p) = pending_skips.front() {
+                if let Some(&(p, _)) = pending_skips.front() {
                     return Err(err(l, format!("expected `{}: skipped`", p + 1)));
                 }
                 let show = |o: Option<Seat>| o.map_or("none".into(), |s| (s + 1).to_string());

@@ -127,9 +127,15 @@ impl LogWriter {
                         _ => self.push(*seat, format!("hit {hit}")),
                     }
                 }
-                Event::Discarded { seat, card } => self.push(*seat, format!("discard {card}")),
+                // A discard or a skip ends the turn: it is public at once, so the next seat's
+                // block (or a knock's) already shows it.
+                Event::Discarded { seat, card } => {
+                    self.push(*seat, format!("discard {card}"));
+                    self.flush();
+                }
                 Event::SkipPlaced { seat, target } => {
-                    self.push(*seat, format!("skip {}", target + 1))
+                    self.push(*seat, format!("skip {}", target + 1));
+                    self.flush();
                 }
                 Event::RoundEnded {
                     out,

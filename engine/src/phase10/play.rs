@@ -3,8 +3,10 @@
 
 use std::sync::Arc;
 
+use rand_core::Rng;
+
 use super::action::{Action, Seat};
-use super::game::{Game, Stage};
+use super::game::{Game, Stage, round_rng};
 use super::log::LogWriter;
 use super::variant::P10Variant;
 use super::view::SeatView;
@@ -98,8 +100,12 @@ pub fn play_game(
     })
 }
 
-/// The seed of the computer player in `seat` of the game with `seed` (documented so a game can be
-/// replayed by hand).
+/// The seed of the computer player in `seat` of the game with `seed`: the first 64-bit output of
+/// stream `seat + 1` of the ChaCha8 generator keyed like round 0's deal (`round_rng(seed, 0)`;
+/// deals use stream 0). A one-way mix, so a player cannot compute the game's seed, and with it
+/// the hidden cards, back from its own seed; documented so a game can be replayed by hand.
 pub fn player_seed(seed: u64, seat: Seat) -> u64 {
-    seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (seat as u64 + 1)
+    let mut rng = round_rng(seed, 0);
+    rng.set_stream(seat as u64 + 1);
+    rng.next_u64()
 }

@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
 use arachne_engine::phase10::ai::{self, LEVELS, Player, STRONGEST};
@@ -191,11 +191,13 @@ impl Decider {
     }
 }
 
-/// An outside program speaking the line protocol.
+/// An outside program speaking the line protocol. It runs in its own process group, so
+/// everything it started is stopped with it; blocks are written by a helper thread, so a program
+/// that never reads cannot hang the referee past the answer's time limit.
 struct External {
     command: String,
     child: Child,
-    stdin: ChildStdin,
+    blocks: Option<Sender<String>>,
     lines: Receiver<Option<String>>,
     seen: usize,
 }
@@ -205,16 +207,21 @@ const EXTERNAL_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl External {
     fn start(command: &str) -> Result<External, String> {
-        let mut child = Command::new("sh")
-            .arg("-c")
+        let mut sh = Command::new("sh");
+        sh.arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::inherit());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut sh, 0);
+        let mut child = sh
             .spawn()
             .map_err(|e| format!("cannot start `{command}`: {e}"))?;
         let stdin = child.stdin.take().ok_or("no standard input")?;
         let stdout = child.stdout.take().ok_or("no standard output")?;
+        let (blocks, to_write) = channel::<String>();
+        std::thread::spawn(move || write_blocks(stdin, &to_write));
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -232,7 +239,7 @@ impl External {
         Ok(External {
             command: command.to_string(),
             child,
-            stdin,
+            blocks: Some(blocks),
             lines: rx,
             seen: 0,
         })
@@ -250,10 +257,10 @@ impl External {
         }
         block += "go\n";
         let cmd = &self.command;
-        self.stdin
-            .write_all(block.as_bytes())
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| format!("external `{cmd}` exited or stopped reading ({e})"))?;
+        // The writer thread ends when the program stops reading; then its answer never comes.
+        if self.blocks.as_ref().is_none_or(|b| b.send(block).is_err()) {
+            return Err(format!("external `{cmd}` exited or stopped reading"));
+        }
         let answer = match self.lines.recv_timeout(EXTERNAL_TIMEOUT) {
             Ok(Some(line)) => line,
             Ok(None) | Err(RecvTimeoutError::Disconnected) => {
@@ -277,9 +284,32 @@ impl External {
     }
 }
 
+/// Writes each block to the program until it stops reading or the referee is done with it.
+fn write_blocks(mut stdin: ChildStdin, blocks: &Receiver<String>) {
+    for block in blocks {
+        if stdin
+            .write_all(block.as_bytes())
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
 impl Drop for External {
     fn drop(&mut self) {
+        // Kill the whole process group (the program and whatever it started), then `sh` itself.
+        #[cfg(unix)]
+        {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", self.child.id())])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
         let _ = self.child.kill();
+        // The writer thread ends with it: its write fails, and then the channel closes.
         let _ = self.child.wait();
     }
 }
