@@ -10,6 +10,7 @@ use super::super::card::{Card, Colour, Counts, MAX_VALUE};
 use super::super::game::Stage;
 use super::super::group::Need;
 use super::super::meld::{can_lay, meld};
+use super::super::variant::Phase;
 use super::super::view::SeatView;
 use super::Player;
 
@@ -29,13 +30,22 @@ pub fn phase_distance(hand: &Counts, needs: &[Need]) -> (u8, u16) {
     }
     let jokers = hand.get(Card::WILD);
     // Runs take one card of each value first, so a set never starves a run of its only card.
-    let mut order: Vec<Need> = needs.to_vec();
+    // Sorted on the stack for the usual few groups (this runs for every card of every playout).
+    let mut buf = [Need::Set(0); 8];
+    let mut owned = Vec::new();
+    let order: &mut [Need] = if needs.len() <= buf.len() {
+        buf[..needs.len()].copy_from_slice(needs);
+        &mut buf[..needs.len()]
+    } else {
+        owned.extend_from_slice(needs);
+        &mut owned
+    };
     order.sort_by_key(|n| match n {
         Need::Run(_) => 0,
         Need::Set(_) => 1,
         Need::Colour(_) => 2,
     });
-    rec(&order, &mut vc, &cc, 0, jokers)
+    rec(order, &mut vc, &cc, 0, jokers)
 }
 
 /// Adds a subtree's `(missing, ways)` to the best so far (ways saturate, as a count of leaves).
@@ -115,32 +125,28 @@ fn rec(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -
 pub struct Heuristic;
 
 impl Heuristic {
-    /// The needs of the phase(s) this seat may lay (all open phases in any-order).
-    fn needs(view: &SeatView) -> Vec<Vec<Need>> {
+    /// The phase(s) this seat may lay (all open phases in any-order).
+    fn open_phases(view: &SeatView) -> impl Iterator<Item = &Phase> {
         let st = &view.standings[view.seat];
-        if view.variant.any_order {
-            view.variant
-                .phases
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| st.remaining & (1 << i) != 0)
-                .map(|(_, p)| p.groups.clone())
-                .collect()
-        } else {
-            view.variant
-                .phases
-                .get(st.next_phase)
-                .map(|p| p.groups.clone())
-                .into_iter()
-                .collect()
-        }
+        let any_order = view.variant.any_order;
+        view.variant
+            .phases
+            .iter()
+            .enumerate()
+            .filter(move |&(i, _)| {
+                if any_order {
+                    st.remaining & (1 << i) != 0
+                } else {
+                    i == st.next_phase
+                }
+            })
+            .map(|(_, p)| p)
     }
 
     /// Best distance over the open phases.
     fn distance(view: &SeatView, hand: &Counts) -> (u8, u16) {
-        Heuristic::needs(view)
-            .iter()
-            .map(|n| phase_distance(hand, n))
+        Heuristic::open_phases(view)
+            .map(|p| phase_distance(hand, &p.groups))
             .min_by_key(|&(m, w)| (m, std::cmp::Reverse(w)))
             .unwrap_or((0, 0))
     }
@@ -253,21 +259,9 @@ impl Heuristic {
             _ => {
                 let hand = Counts::of(&view.hand);
                 if view.laid_phase[me].is_none() {
-                    let st = &view.standings[me];
-                    let open: Vec<&super::super::variant::Phase> = if view.variant.any_order {
-                        view.variant
-                            .phases
-                            .iter()
-                            .enumerate()
-                            .filter(|(i, _)| st.remaining & (1 << i) != 0)
-                            .map(|(_, p)| p)
-                            .collect()
-                    } else {
-                        view.variant.phases.get(st.next_phase).into_iter().collect()
-                    };
                     // Hardest phase first (most cards), so easy ones stay for later rounds.
                     let mut best: Option<(usize, Action)> = None;
-                    for p in open {
+                    for p in Heuristic::open_phases(view) {
                         if best.as_ref().is_some_and(|(n, _)| *n >= p.cards_needed()) {
                             continue;
                         }
