@@ -89,6 +89,31 @@ impl Game {
     }
 }
 
+impl Game {
+    /// [`Game::bare_view`] written into `v`, reusing its buffers (look-ahead players call this
+    /// for every step of a playout, where fresh allocations would cost more than the decision).
+    pub fn bare_view_into(&self, seat: Seat, v: &mut SeatView) {
+        v.seat = seat;
+        v.variant.clone_from(&self.variant);
+        v.players = self.players;
+        v.round = self.round;
+        v.stage = self.stage;
+        v.turn = self.turn;
+        v.hand.clone_from(&self.hands[seat]);
+        v.discard.clone_from(&self.discard);
+        v.stock = self.stock.len();
+        v.laid.clone_from(&self.laid);
+        v.laid_phase.clone_from(&self.laid_phase);
+        v.hand_sizes.clear();
+        v.hand_sizes.extend(self.hands.iter().map(Vec::len));
+        v.skips.clone_from(&self.skips);
+        v.knocked_last.clone_from(&self.knocked_last);
+        v.known.clone_from(&self.known);
+        v.standings.clone_from(&self.standings);
+        v.choices.clear();
+    }
+}
+
 impl SeatView {
     /// The cards this seat cannot see: the deck minus its hand, the discard pile, laid groups,
     /// skips in front of seats, and cards known to be in other hands.

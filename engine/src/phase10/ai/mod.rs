@@ -3,9 +3,8 @@
 //! deterministic for their seed.
 //!
 //! Levels, weakest first as measured (BENCHMARKS.md): `random` (uniform among the legal choices;
-//! for testing), `michaela` (samples the hidden cards consistently with her view and compares her
-//! best few choices by short playouts with Petra's policy; meant to be the strongest, measured
-//! weaker than Petra so far), `petra` (fixed heuristics).
+//! for testing), `petra` (fixed heuristics), `michaela` (samples the hidden cards consistently with
+//! her view and compares Petra's best few choices by playing each to the end of the round).
 
 mod heuristic;
 mod search;
@@ -26,10 +25,10 @@ pub trait Player {
 }
 
 /// The level names, weakest first.
-pub const LEVELS: [&str; 3] = ["random", "michaela", "petra"];
+pub const LEVELS: [&str; 3] = ["random", "petra", "michaela"];
 
 /// The strongest level as measured (the default).
-pub const STRONGEST: &str = "petra";
+pub const STRONGEST: &str = "michaela";
 
 /// A player of the named level, seeded; `None` for an unknown name.
 pub fn player(level: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
