@@ -12,6 +12,7 @@ pub mod deal;
 pub mod game;
 pub mod moves;
 pub mod notation;
+pub mod phase10;
 pub mod position;
 pub mod replay;
 pub mod solver;

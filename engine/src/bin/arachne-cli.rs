@@ -8,6 +8,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+#[path = "arachne-cli/phase10.rs"]
+mod phase10;
+
 use arachne_engine::{
     Budget, DiscardMode, Game, GameOptions, Move, Numbering, Position, Replay, Variant, Variants,
     Verdict, deal, solve,
@@ -26,6 +29,8 @@ commands:
                                             `solved` and a winning move list, `unwinnable` or `unknown`
   bench VARIANT --seeds A..B [--numbering arachne|kpat] [--budget-ms N] [--budget-nodes N]
                                             solve a range of deals: SEED RESULT MS NODES, then a summary
+  phase10 COMMAND ...                       Pro Spider 10: play, check, meld, tournament, levels
+                                            (`arachne-cli phase10 --help`)
 FILE may be `-` for standard input.";
 
 /// A failure and the exit status it gives.
@@ -311,6 +316,7 @@ fn run(mut args: Vec<String>) -> Outcome {
             }
         }
         "bench" => bench(args, &variants),
+        "phase10" => phase10::run(args),
         other => Err(input(format!("unknown command `{other}`\n{USAGE}"))),
     }
 }

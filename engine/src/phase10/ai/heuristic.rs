@@ -1,0 +1,335 @@
+//! Petra: fixed heuristics of the kind other Phase 10 programs ship, measured and tuned here.
+//! Take the discard when it brings the phase closer (always a joker); lay as soon as possible;
+//! hit greedily, highest penalty first; play a skip on the seat closest to going out; discard
+//! the card the phase needs least, keeping cards the next seat visibly wants, highest penalty
+//! first, never a joker. "Closer" is the number of cards still missing for the phase, over every
+//! way to make it (every run of 9 in 1..12 holds 4..9, so those cards count for each of them).
+
+use super::super::action::{Action, Seat};
+use super::super::card::{Card, Colour, Counts, MAX_VALUE};
+use super::super::game::Stage;
+use super::super::group::Need;
+use super::super::meld::{can_lay, meld};
+use super::super::variant::Phase;
+use super::super::view::SeatView;
+use super::Player;
+
+/// Cards still missing for `needs` from `hand` at best (jokers fill gaps), and in how many ways
+/// (target values, runs and colours) that best is reached.
+pub fn phase_distance(hand: &Counts, needs: &[Need]) -> (u8, u16) {
+    let mut vc = [0u8; 13];
+    let mut cc = [0u8; 4];
+    for v in 1..=MAX_VALUE {
+        for (ci, c) in Colour::ALL.iter().enumerate() {
+            if let Some(card) = Card::number(*c, v) {
+                let n = hand.get(card);
+                vc[usize::from(v)] += n;
+                cc[ci] += n;
+            }
+        }
+    }
+    let jokers = hand.get(Card::WILD);
+    // Runs take one card of each value first, so a set never starves a run of its only card.
+    // Sorted on the stack for the usual few groups (this runs for every card of every playout).
+    let mut buf = [Need::Set(0); 8];
+    let mut owned = Vec::new();
+    let order: &mut [Need] = if needs.len() <= buf.len() {
+        buf[..needs.len()].copy_from_slice(needs);
+        &mut buf[..needs.len()]
+    } else {
+        owned.extend_from_slice(needs);
+        &mut owned
+    };
+    order.sort_by_key(|n| match n {
+        Need::Run(_) => 0,
+        Need::Set(_) => 1,
+        Need::Colour(_) => 2,
+    });
+    rec(order, &mut vc, &cc, 0, jokers)
+}
+
+/// Adds a subtree's `(missing, ways)` to the best so far (ways saturate, as a count of leaves).
+fn merge(best: &mut (u8, u16), (m, w): (u8, u16)) {
+    if m < best.0 {
+        *best = (m, w);
+    } else if m == best.0 {
+        best.1 = best.1.saturating_add(w);
+    }
+}
+
+/// The fewest cards missing over every way to fill `needs` from the value counts `vc` and colour
+/// counts `cc`, and how many ways reach it. Values a set cannot take a card from all lead to the
+/// same subtree, which is searched once and counted for each of them.
+fn rec(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -> (u8, u16) {
+    let Some((&need, rest)) = needs.split_first() else {
+        return (short.saturating_sub(jokers), 1);
+    };
+    let mut best = (u8::MAX, 0u16);
+    match need {
+        Need::Run(k) => {
+            if k == 0 || k > MAX_VALUE {
+                return best;
+            }
+            for a in 1..=(MAX_VALUE + 1 - k) {
+                let mut taken = [false; 13];
+                let mut s = short;
+                for v in a..a + k {
+                    let v = usize::from(v);
+                    if vc[v] > 0 {
+                        vc[v] -= 1;
+                        taken[v] = true;
+                    } else {
+                        s += 1;
+                    }
+                }
+                merge(&mut best, rec(rest, vc, cc, s, jokers));
+                for v in a..a + k {
+                    let v = usize::from(v);
+                    if taken[v] {
+                        vc[v] += 1;
+                    }
+                }
+            }
+        }
+        Need::Set(k) => {
+            let mut empty = 0u16;
+            for v in 1..=usize::from(MAX_VALUE) {
+                if vc[v] == 0 {
+                    empty += 1;
+                    continue;
+                }
+                let t = vc[v].min(k);
+                vc[v] -= t;
+                merge(&mut best, rec(rest, vc, cc, short + (k - t), jokers));
+                vc[v] += t;
+            }
+            if empty > 0 {
+                let (m, w) = rec(rest, vc, cc, short + k, jokers);
+                merge(&mut best, (m, w.saturating_mul(empty)));
+            }
+        }
+        Need::Colour(k) => {
+            for &n in cc {
+                merge(
+                    &mut best,
+                    rec(rest, vc, cc, short + k.saturating_sub(n), jokers),
+                );
+            }
+        }
+    }
+    best
+}
+
+/// Petra, the heuristic player.
+#[derive(Clone, Debug, Default)]
+pub struct Heuristic;
+
+impl Heuristic {
+    /// The phase(s) this seat may lay (all open phases in any-order).
+    fn open_phases(view: &SeatView) -> impl Iterator<Item = &Phase> {
+        let st = &view.standings[view.seat];
+        let any_order = view.variant.any_order;
+        view.variant
+            .phases
+            .iter()
+            .enumerate()
+            .filter(move |&(i, _)| {
+                if any_order {
+                    st.remaining & (1 << i) != 0
+                } else {
+                    i == st.next_phase
+                }
+            })
+            .map(|(_, p)| p)
+    }
+
+    /// Best distance over the open phases.
+    fn distance(view: &SeatView, hand: &Counts) -> (u8, u16) {
+        Heuristic::open_phases(view)
+            .map(|p| phase_distance(hand, &p.groups))
+            .min_by_key(|&(m, w)| (m, std::cmp::Reverse(w)))
+            .unwrap_or((0, 0))
+    }
+
+    fn hittable(view: &SeatView, card: Card) -> bool {
+        view.laid
+            .iter()
+            .flatten()
+            .any(|g| g.hits_for(card).next().is_some())
+    }
+
+    /// Whether taking `card` (from the discard pile or by knocking) helps this seat.
+    pub fn wants(view: &SeatView, card: Card) -> bool {
+        if card.is_skip() {
+            return false;
+        }
+        if card.is_wild() {
+            return true;
+        }
+        if view.laid_phase[view.seat].is_some() {
+            return Heuristic::hittable(view, card);
+        }
+        let hand = Counts::of(&view.hand);
+        let mut more = hand;
+        more.add(card);
+        Heuristic::distance(view, &more).0 < Heuristic::distance(view, &hand).0
+    }
+
+    /// Whether the seat after this one visibly wants `card`.
+    fn feeds_next(view: &SeatView, card: Card) -> bool {
+        let next: Seat = (view.seat + 1) % view.players;
+        if card.is_wild() {
+            return true;
+        }
+        if view.laid_phase[next].is_some() {
+            return Heuristic::hittable(view, card);
+        }
+        let v = card.value();
+        view.known[next]
+            .cards()
+            .iter()
+            .any(|k| k.value().is_some() && k.value() == v)
+    }
+
+    /// The discards in order of preference (best first).
+    pub fn ranked_discards(view: &SeatView) -> Vec<Card> {
+        let hand = Counts::of(&view.hand);
+        let laid = view.laid_phase[view.seat].is_some();
+        let points = view.variant.points;
+        let mut scored: Vec<(i64, Card)> = Vec::new();
+        let mut last = None;
+        for &c in &view.hand {
+            if c.is_skip() || last == Some(c) {
+                continue;
+            }
+            last = Some(c);
+            let mut key: i64 = -(i64::from(points.of(c)));
+            if Heuristic::feeds_next(view, c) {
+                key += 400;
+            }
+            if c.is_wild() {
+                key += 100_000;
+            }
+            if !laid {
+                let mut rest = hand;
+                rest.remove(c);
+                let (m, w) = Heuristic::distance(view, &rest);
+                key += i64::from(m) * 1000 - i64::from(w.min(150));
+            }
+            scored.push((key, c));
+        }
+        scored.sort();
+        scored.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// The skip targets in order of preference: the seat closest to going out first.
+    pub fn ranked_skips(view: &SeatView) -> Vec<Seat> {
+        let mut t: Vec<Seat> = (0..view.players)
+            .filter(|&s| s != view.seat && !view.skips[s])
+            .collect();
+        t.sort_by_key(|&s| {
+            (
+                view.laid_phase[s].is_none(),
+                view.hand_sizes[s],
+                std::cmp::Reverse(view.standings[s].phases_laid),
+                s,
+            )
+        });
+        t
+    }
+
+    /// Petra's decision, computed from the view's cards (not from `view.choices`, so look-ahead
+    /// players can call it on views built without the choice list).
+    pub fn choose(view: &SeatView) -> Action {
+        let me = view.seat;
+        match view.stage {
+            Stage::Knock { card, .. } => {
+                if Heuristic::wants(view, card) {
+                    Action::Knock(card)
+                } else {
+                    Action::Pass
+                }
+            }
+            Stage::Draw => match view.discard.last() {
+                Some(&top) if !top.is_skip() && Heuristic::wants(view, top) => {
+                    Action::DrawDiscard(top)
+                }
+                _ => Action::DrawStock,
+            },
+            _ => {
+                let hand = Counts::of(&view.hand);
+                if view.laid_phase[me].is_none() {
+                    // Hardest phase first (most cards), so easy ones stay for later rounds.
+                    let mut best: Option<(usize, Action)> = None;
+                    for p in Heuristic::open_phases(view) {
+                        if best.as_ref().is_some_and(|(n, _)| *n >= p.cards_needed()) {
+                            continue;
+                        }
+                        // `can_lay` stops at the first way; `meld` lists them all to pick one.
+                        if !can_lay(&hand, &p.groups) {
+                            continue;
+                        }
+                        if let Some(groups) = meld(&hand, &p.groups) {
+                            best = Some((
+                                p.cards_needed(),
+                                Action::Lay {
+                                    phase: p.number,
+                                    groups,
+                                },
+                            ));
+                        }
+                    }
+                    if let Some((_, lay)) = best {
+                        return lay;
+                    }
+                } else {
+                    // Highest penalty first; a joker last (it may still be hit later).
+                    let mut cards: Vec<Card> = view.hand.clone();
+                    cards.sort_by_key(|&c| {
+                        (c.is_wild(), std::cmp::Reverse(view.variant.points.of(c)))
+                    });
+                    for c in cards {
+                        if c.is_skip() {
+                            continue;
+                        }
+                        for (s, groups) in view.laid.iter().enumerate() {
+                            for (gi, g) in groups.iter().enumerate() {
+                                if let Some(h) = g.hits_for(c).next() {
+                                    return Action::Hit {
+                                        seat: s,
+                                        group: gi,
+                                        card: h,
+                                    };
+                                }
+                            }
+                        }
+                    }
+                }
+                if hand.get(Card::SKIP) > 0 {
+                    if let Some(&t) = Heuristic::ranked_skips(view).first() {
+                        return Action::Skip(t);
+                    }
+                    if view.hand.iter().all(|c| c.is_skip()) {
+                        return Action::Discard(Card::SKIP);
+                    }
+                }
+                match Heuristic::ranked_discards(view).first() {
+                    Some(&c) => Action::Discard(c),
+                    None => Action::Discard(Card::SKIP),
+                }
+            }
+        }
+    }
+}
+
+impl Player for Heuristic {
+    fn decide(&mut self, view: &SeatView) -> Action {
+        let a = Heuristic::choose(view);
+        if view.choices.is_empty() || view.choices.contains(&a) {
+            a
+        } else {
+            // Never expected; a legal choice beats an illegal one.
+            view.choices[0].clone()
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! Michaela: information-set Monte Carlo over whole rounds. At a decision with more than one
+//! sensible choice she deals the hidden cards at random, consistently with her view
+//! (`SeatView::sample`), plays each of Petra's best few choices on the same deals (common random
+//! numbers: the choices differ, the luck does not) and lets every seat play Petra's policy to the
+//! end of the round. A round is scored as the game scores it: laying the phase (moving on) counts
+//! most, then the points taken, relative to the other seats; finishing the game counts more still.
+//! Another choice replaces Petra's only when it wins on these deals by more than 1.5 standard
+//! errors (picking the best of noisy averages would often pick a worse choice). The budget is
+//! counted in playout decisions, not in time, so a decision is deterministic for her seed, and
+//! bounded: 4 to 64 deals, stopping once the playouts have made 5000 decisions.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+use super::super::action::{Action, Seat};
+use super::super::card::Card;
+use super::super::game::{Game, Stage};
+use super::super::view::SeatView;
+use super::Player;
+use super::heuristic::Heuristic;
+
+/// What laying the phase in a round is worth, in points. Phases decide the game and points only
+/// break ties, so a lay outweighs any round's points (600 measured a little better than 150).
+const LAID: f64 = 600.0;
+/// What finishing the game first is worth, in points.
+const WON: f64 = 1000.0;
+/// Decisions after which a playout is cut off (no Petra round comes near).
+const MAX_STEPS: usize = 1500;
+/// Fewest deals per decision, however long the playouts.
+const MIN_DEALS: usize = 4;
+
+/// Michaela, the sampling player.
+#[derive(Clone, Debug)]
+pub struct Sampler {
+    rng: ChaCha8Rng,
+    /// Most deals per decision (each choice is played out on each deal).
+    pub deals: usize,
+    /// Playout decisions per decision, all choices together: deals stop once they are spent.
+    pub steps: usize,
+    /// Discards compared (Petra's best few).
+    pub discards: usize,
+    /// Standard errors by which another choice must beat Petra's.
+    pub confidence: f64,
+    /// A reused view for the playouts' decisions.
+    scratch: Option<SeatView>,
+}
+
+impl Sampler {
+    /// A sampler with its own seeded generator and the default budget.
+    pub fn new(seed: u64) -> Sampler {
+        Sampler {
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x6d69_6368_6165_6c61),
+            deals: 64,
+            steps: 5000,
+            discards: 3,
+            confidence: 1.5,
+            scratch: None,
+        }
+    }
+
+    /// The choices worth comparing, Petra's favourite first.
+    fn candidates(view: &SeatView, discards: usize) -> Vec<Action> {
+        let petra = Heuristic::choose(view);
+        let mut out = vec![petra.clone()];
+        match view.stage {
+            Stage::Knock { card, .. } => {
+                out.push(if petra == Action::Pass {
+                    Action::Knock(card)
+                } else {
+                    Action::Pass
+                });
+            }
+            Stage::Draw => {
+                // A joker is always worth taking.
+                if !matches!(petra, Action::DrawDiscard(c) if c.is_wild()) {
+                    out.push(if petra == Action::DrawStock {
+                        match view.discard.last() {
+                            Some(&c) if !c.is_skip() => Action::DrawDiscard(c),
+                            _ => Action::DrawStock,
+                        }
+                    } else {
+                        Action::DrawStock
+                    });
+                }
+            }
+            _ => {
+                if matches!(petra, Action::Lay { .. } | Action::Hit { .. }) {
+                    return out;
+                }
+                if view.hand.contains(&Card::SKIP) {
+                    for t in Heuristic::ranked_skips(view).into_iter().take(2) {
+                        out.push(Action::Skip(t));
+                    }
+                }
+                for c in Heuristic::ranked_discards(view).into_iter().take(discards) {
+                    out.push(Action::Discard(c));
+                }
+            }
+        }
+        let mut seen = Vec::with_capacity(out.len());
+        out.retain(|a| {
+            let fresh = !seen.contains(a) && (view.choices.is_empty() || view.choices.contains(a));
+            if fresh {
+                seen.push(a.clone());
+            }
+            fresh
+        });
+        out
+    }
+
+    /// Plays on with Petra's policy for every seat to the end of the round.
+    /// Returns the decisions played.
+    fn playout(game: &mut Game, view: &mut SeatView) -> usize {
+        for step in 0..MAX_STEPS {
+            let Some(seat) = game.to_move() else {
+                return step;
+            };
+            game.bare_view_into(seat, view);
+            let a = Heuristic::choose(view);
+            if game.apply(a).is_err() {
+                // Never expected from Petra; any legal choice keeps the playout going.
+                let Some(a) = game.choices().into_iter().next() else {
+                    return step;
+                };
+                if game.apply(a).is_err() {
+                    return step;
+                }
+            }
+        }
+        MAX_STEPS
+    }
+
+    /// How the round went for `me`, from the standings before it (`before`): each seat scores
+    /// `LAID` for laying its phase minus the points it took; `me` against the others' mean.
+    fn value(game: &Game, me: Seat, before: &SeatView) -> f64 {
+        let n = game.players();
+        let over = game.stage() == Stage::Over;
+        let score = |s: Seat| -> f64 {
+            let taken = if matches!(game.stage(), Stage::RoundOver | Stage::Over) {
+                game.standings()[s]
+                    .points
+                    .saturating_sub(before.standings[s].points)
+            } else {
+                game.variant().points.sum(game.hand(s))
+            };
+            let mut v = -f64::from(taken);
+            if game.laid_phase()[s].is_some() {
+                v += LAID;
+            }
+            if over && game.winners().contains(&s) {
+                v += WON;
+            }
+            v
+        };
+        let others: f64 = (0..n).filter(|&s| s != me).map(score).sum::<f64>() / (n - 1) as f64;
+        score(me) - others
+    }
+}
+
+impl Player for Sampler {
+    fn decide(&mut self, view: &SeatView) -> Action {
+        let candidates = Sampler::candidates(view, self.discards);
+        if candidates.len() <= 1 {
+            return candidates
+                .into_iter()
+                .next()
+                .or_else(|| view.choices.first().cloned())
+                .unwrap_or(Action::DrawStock);
+        }
+        // Deals go on until the playouts have made `self.steps` decisions in all (so a decision
+        // early in a long round gets fewer deals than one near its end), within `MIN_DEALS` and
+        // `self.deals`.
+        let mut scratch = self.scratch.take().unwrap_or_else(|| view.clone());
+        // Per deal, each choice's value minus Petra's choice's (first) on the same deal.
+        let mut sum = vec![0.0f64; candidates.len()];
+        let mut sum_sq = vec![0.0f64; candidates.len()];
+        let mut values = vec![0.0f64; candidates.len()];
+        let (mut deals, mut steps) = (0usize, 0usize);
+        while deals < self.deals && (deals < MIN_DEALS || steps < self.steps) {
+            deals += 1;
+            let base = view.sample(&mut self.rng);
+            for (i, a) in candidates.iter().enumerate() {
+                let mut game = base.clone();
+                values[i] = if game.apply(a.clone()).is_err() {
+                    -1e9
+                } else {
+                    steps += Sampler::playout(&mut game, &mut scratch);
+                    Sampler::value(&game, view.seat, view)
+                };
+            }
+            for i in 1..candidates.len() {
+                let d = values[i] - values[0];
+                sum[i] += d;
+                sum_sq[i] += d * d;
+            }
+        }
+        self.scratch = Some(scratch);
+        // Another choice replaces Petra's only when it is better on these deals by more than
+        // `self.confidence` standard errors: a round's outcome is noisy, and picking the best of
+        // noisy estimates would often pick a worse choice.
+        let k = deals as f64;
+        let mut best = 0;
+        let mut best_mean = 0.0;
+        for i in 1..candidates.len() {
+            let mean = sum[i] / k;
+            let var = (sum_sq[i] / k - mean * mean).max(0.0);
+            let se = (var / (k - 1.0).max(1.0)).sqrt();
+            if mean > best_mean && mean > self.confidence * se + 1.0 {
+                best = i;
+                best_mean = mean;
+            }
+        }
+        candidates[best].clone()
+    }
+}

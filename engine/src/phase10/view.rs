@@ -1,0 +1,263 @@
+//! What one seat may know: its own hand, everything on the table, other seats' card counts, and
+//! the cards others were seen taking from the discard pile. Computer players decide only from a
+//! [`SeatView`]; [`SeatView::sample`] deals the hidden cards at random, consistently with the
+//! view, for players that look ahead. The external-player protocol's block is printed from it.
+
+use std::sync::Arc;
+
+use rand_chacha::ChaCha8Rng;
+
+use super::action::{Action, Seat};
+use super::card::{Card, Counts, cards_text};
+use super::game::{Game, Stage, Standing, round_rng, shuffle};
+use super::group::Group;
+use super::variant::P10Variant;
+
+/// Everything one seat may know at a decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatView {
+    /// The seat this view belongs to.
+    pub seat: Seat,
+    /// The variant.
+    pub variant: Arc<P10Variant>,
+    /// Number of seats.
+    pub players: usize,
+    /// Round number, from 1.
+    pub round: u32,
+    /// Where the game is.
+    pub stage: Stage,
+    /// Whose turn it is.
+    pub turn: Seat,
+    /// This seat's hand, sorted.
+    pub hand: Vec<Card>,
+    /// The discard pile, top card last (it is face up; a player may remember all of it).
+    pub discard: Vec<Card>,
+    /// Cards in the stock.
+    pub stock: usize,
+    /// Every seat's laid groups this round.
+    pub laid: Vec<Vec<Group>>,
+    /// The phase number each seat laid this round.
+    pub laid_phase: Vec<Option<u8>>,
+    /// Cards in each seat's hand.
+    pub hand_sizes: Vec<usize>,
+    /// Where a skip lies in front of a seat.
+    pub skips: Vec<bool>,
+    /// Seats whose previous turn began with a knock.
+    pub knocked_last: Vec<bool>,
+    /// Cards each seat was seen taking from the discard pile and still holds.
+    pub known: Vec<Counts>,
+    /// Each seat's points and phases.
+    pub standings: Vec<Standing>,
+    /// The legal choices now (empty when it is not this seat's decision).
+    pub choices: Vec<Action>,
+}
+
+impl Game {
+    /// What `seat` may know now.
+    pub fn view(&self, seat: Seat) -> SeatView {
+        let mut v = self.bare_view(seat);
+        if self.to_move() == Some(seat) {
+            v.choices = self.choices();
+        }
+        v
+    }
+}
+
+impl Game {
+    /// [`Game::view`] without the list of choices, for look-ahead players that compute their own
+    /// (listing every way to lay a phase is the costly part of a view).
+    pub fn bare_view(&self, seat: Seat) -> SeatView {
+        SeatView {
+            seat,
+            variant: self.variant.clone(),
+            players: self.players,
+            round: self.round,
+            stage: self.stage,
+            turn: self.turn,
+            hand: self.hands[seat].clone(),
+            discard: self.discard.clone(),
+            stock: self.stock.len(),
+            laid: self.laid.clone(),
+            laid_phase: self.laid_phase.clone(),
+            hand_sizes: self.hands.iter().map(Vec::len).collect(),
+            skips: self.skips.clone(),
+            knocked_last: self.knocked_last.clone(),
+            known: self.known.clone(),
+            standings: self.standings.clone(),
+            choices: Vec::new(),
+        }
+    }
+}
+
+impl Game {
+    /// [`Game::bare_view`] written into `v`, reusing its buffers (look-ahead players call this
+    /// for every step of a playout, where fresh allocations would cost more than the decision).
+    pub fn bare_view_into(&self, seat: Seat, v: &mut SeatView) {
+        v.seat = seat;
+        v.variant.clone_from(&self.variant);
+        v.players = self.players;
+        v.round = self.round;
+        v.stage = self.stage;
+        v.turn = self.turn;
+        v.hand.clone_from(&self.hands[seat]);
+        v.discard.clone_from(&self.discard);
+        v.stock = self.stock.len();
+        v.laid.clone_from(&self.laid);
+        v.laid_phase.clone_from(&self.laid_phase);
+        v.hand_sizes.clear();
+        v.hand_sizes.extend(self.hands.iter().map(Vec::len));
+        v.skips.clone_from(&self.skips);
+        v.knocked_last.clone_from(&self.knocked_last);
+        v.known.clone_from(&self.known);
+        v.standings.clone_from(&self.standings);
+        v.choices.clear();
+    }
+}
+
+impl SeatView {
+    /// The cards this seat cannot see: the deck minus its hand, the discard pile, laid groups,
+    /// skips in front of seats, and cards known to be in other hands.
+    pub fn unseen(&self) -> Counts {
+        let mut left = Counts::of(&Card::deck());
+        for &c in self
+            .hand
+            .iter()
+            .chain(&self.discard)
+            .chain(self.laid.iter().flatten().flat_map(|g| g.cards()))
+        {
+            left.remove(c);
+        }
+        for _ in self.skips.iter().filter(|&&s| s) {
+            left.remove(Card::SKIP);
+        }
+        for (s, k) in self.known.iter().enumerate() {
+            if s != self.seat {
+                for c in k.cards() {
+                    left.remove(c);
+                }
+            }
+        }
+        left
+    }
+
+    /// A whole game consistent with this view: the unseen cards shuffled into the other hands
+    /// (besides the cards known to be there) and the stock. The game's own generator (for a later
+    /// reshuffle) is drawn from `rng` too.
+    pub fn sample(&self, rng: &mut ChaCha8Rng) -> Game {
+        let mut pool = self.unseen().cards();
+        shuffle(rng, &mut pool);
+        let mut pool = pool.into_iter();
+        let mut hands = Vec::with_capacity(self.players);
+        for s in 0..self.players {
+            if s == self.seat {
+                hands.push(self.hand.clone());
+                continue;
+            }
+            let mut h = self.known[s].cards();
+            let want = self.hand_sizes[s];
+            while h.len() < want {
+                match pool.next() {
+                    Some(c) => h.push(c),
+                    None => break,
+                }
+            }
+            h.sort_unstable();
+            hands.push(h);
+        }
+        let stock: Vec<Card> = pool.collect();
+        let seed = u64::from(super::game::below(rng, u32::MAX))
+            | (u64::from(super::game::below(rng, u32::MAX)) << 32);
+        Game {
+            variant: self.variant.clone(),
+            players: self.players,
+            seed,
+            round: self.round,
+            standings: self.standings.clone(),
+            hands,
+            stock,
+            discard: self.discard.clone(),
+            laid: self.laid.clone(),
+            laid_phase: self.laid_phase.clone(),
+            skips: self.skips.clone(),
+            knocked_last: self.knocked_last.clone(),
+            known: self.known.clone(),
+            turn: self.turn,
+            stage: self.stage,
+            rng: round_rng(seed, self.round),
+            winners: Vec::new(),
+        }
+    }
+
+    /// A seat's phase(s) to lay as the protocol writes them (`3`, `1+2+5`, `done`).
+    pub fn phase_text(&self, seat: Seat) -> String {
+        let st = &self.standings[seat];
+        let open: Vec<String> = if self.variant.any_order {
+            self.variant
+                .phases
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| st.remaining & (1 << i) != 0)
+                .map(|(_, p)| p.number.to_string())
+                .collect()
+        } else {
+            self.variant
+                .phases
+                .get(st.next_phase)
+                .map(|p| p.number.to_string())
+                .into_iter()
+                .collect()
+        };
+        if open.is_empty() {
+            "done".into()
+        } else {
+            open.join("+")
+        }
+    }
+
+    /// The protocol block for this decision (without `seen` lines and `go`).
+    pub fn block(&self) -> String {
+        let join = |v: Vec<String>| v.join(" ");
+        let n = self.players;
+        let mut out = format!("seat {} of {n}\n", self.seat + 1);
+        out += &format!("variant {}\n", self.variant.id);
+        out += &format!("round {}\n", self.round);
+        out += &format!(
+            "phases {}\n",
+            join((0..n).map(|s| self.phase_text(s)).collect())
+        );
+        out += &format!(
+            "points {}\n",
+            join(
+                self.standings
+                    .iter()
+                    .map(|s| s.points.to_string())
+                    .collect()
+            )
+        );
+        out += &format!(
+            "cards {}\n",
+            join(self.hand_sizes.iter().map(usize::to_string).collect())
+        );
+        out += &format!(
+            "skips {}\n",
+            join(
+                self.skips
+                    .iter()
+                    .map(|&s| u8::from(s).to_string())
+                    .collect()
+            )
+        );
+        for (s, groups) in self.laid.iter().enumerate() {
+            for (g, group) in groups.iter().enumerate() {
+                out += &format!("laid {}.{} {group}\n", s + 1, g + 1);
+            }
+        }
+        out += &format!(
+            "discard {}\n",
+            self.discard.last().map_or("none".into(), Card::to_string)
+        );
+        out += &format!("stock {}\n", self.stock);
+        out += &format!("hand {}\n", cards_text(&self.hand));
+        out
+    }
+}

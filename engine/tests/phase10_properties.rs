@@ -1,0 +1,207 @@
+//! Pro Spider 10 invariants over random games of every variant and 2-6 seats: all 108 cards are
+//! always somewhere, every listed choice applies, the log parses back and `check` accepts it,
+//! shuffling the hidden cards never changes a decision, `meld` agrees with brute force, and the
+//! parsers never panic.
+
+use arachne_engine::phase10::ai::{self, Player};
+use arachne_engine::phase10::card::{Counts, cards_text};
+use arachne_engine::phase10::check::builtin_variant;
+use arachne_engine::phase10::group::Need;
+use arachne_engine::phase10::variant::{builtin, standard_phases};
+use arachne_engine::phase10::{
+    Card, Game, can_lay, check, lay_options, meld, parse_log, play_game,
+};
+use proptest::prelude::*;
+
+fn full_deck() -> Counts {
+    Counts::of(&Card::deck())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_conserve_cards_list_only_legal_choices_and_check(
+        v in 0usize..7, players in 2usize..=6, seed in any::<u64>(), sample in any::<u64>()
+    ) {
+        let variant = builtin()[v].clone();
+        let (mut game, _) = Game::new(variant.clone(), players, seed).unwrap();
+        let mut rng = ai::RandomPlayer::new(sample);
+        let mut steps = 0;
+        while !game.is_over() && game.round() <= 2 && steps < 3000 {
+            if game.stage() == arachne_engine::phase10::Stage::RoundOver {
+                game.next_round().unwrap();
+                continue;
+            }
+            prop_assert_eq!(game.all_cards(), full_deck());
+            let seat = game.to_move().unwrap();
+            let view = game.view(seat);
+            prop_assert!(!view.choices.is_empty());
+            // Every listed choice applies (checked on a sample of them).
+            for a in view.choices.iter().step_by(view.choices.len() / 4 + 1) {
+                prop_assert!(game.clone().apply(a.clone()).is_ok(), "{}", a);
+            }
+            let a = rng.decide(&view);
+            game.apply(a).unwrap();
+            steps += 1;
+        }
+    }
+
+    #[test]
+    fn played_logs_parse_back_and_check(v in 0usize..7, players in 2usize..=6, seed in 0u64..1000) {
+        let variant = builtin()[v].clone();
+        let mut seats: Vec<Box<dyn Player + Send>> =
+            (0..players).map(|s| ai::player("petra", s as u64).unwrap()).collect();
+        let played = play_game(variant, players, seed, &mut |s, view, _| Ok(seats[s].decide(view))).unwrap();
+        let report = check(&played.log, &builtin_variant).map_err(|e| TestCaseError::fail(format!("{e}\n{}", played.log)))?;
+        let want: Vec<(u32, u32)> = played.game.standings().iter().map(|s| (s.points, s.phases_laid)).collect();
+        prop_assert_eq!(report.seats, want);
+        prop_assert_eq!(report.winners, played.game.winners().to_vec());
+    }
+
+    #[test]
+    fn parsers_never_panic_on_random_text(s in "\\PC{0,200}") {
+        let _ = parse_log(&s);
+        let _ = check(&s, &builtin_variant);
+        let _ = s.parse::<Card>();
+        let _ = s.parse::<arachne_engine::phase10::Group>();
+        let _ = s.parse::<arachne_engine::phase10::LoggedAction>();
+    }
+
+    #[test]
+    fn check_never_panics_on_mutated_logs(seed in 0u64..50, line in 0usize..400, word in 0usize..12, edit in 0usize..6) {
+        let variant = builtin()[6].clone();
+        let mut seats: Vec<Box<dyn Player + Send>> = (0..3).map(|s| ai::player("petra", s).unwrap()).collect();
+        let played = play_game(variant, 3, seed, &mut |s, view, _| Ok(seats[s].decide(view))).unwrap();
+        let mut lines: Vec<String> = played.log.lines().map(String::from).collect();
+        let i = line % lines.len();
+        let mut words: Vec<String> = lines[i].split(' ').map(String::from).collect();
+        let w = word % words.len();
+        match edit {
+            0 => { words.remove(w); }
+            1 => words[w] = "r13".into(),
+            2 => words[w] = "W".into(),
+            3 => words.insert(w, "S".into()),
+            4 => { lines.remove(i); words = Vec::new(); }
+            _ => words[w] = "99999999999999999999".into(),
+        }
+        if !words.is_empty() { lines[i] = words.join(" "); }
+        let text = lines.join("\n");
+        if let Err(e) = check(&text, &builtin_variant) {
+            prop_assert!(e.line >= 1);
+        }
+    }
+
+    #[test]
+    fn meld_agrees_with_brute_force(hand in proptest::collection::vec(0usize..50, 6..=9), phase in 0usize..10) {
+        let cards: Vec<Card> = hand.iter().map(|&i| Card::from_index(i).unwrap()).filter(|c| !c.is_skip()).collect();
+        let counts = Counts::of(&cards);
+        let needs = &standard_phases()[phase].groups;
+        let found = meld(&counts, needs);
+        prop_assert_eq!(found.is_some(), brute(&cards, needs), "{}", cards_text(&cards));
+        prop_assert_eq!(can_lay(&counts, needs), found.is_some());
+        if let Some(groups) = found {
+            let mut left = counts;
+            for (g, n) in groups.iter().zip(needs) {
+                prop_assert_eq!(g.len(), usize::from(n.size()));
+                for &c in g.cards() { prop_assert!(left.remove(c)); }
+            }
+        }
+    }
+}
+
+fn any_need() -> impl Strategy<Value = Need> {
+    prop_oneof![
+        (1u8..=6).prop_map(Need::Set),
+        (2u8..=7).prop_map(Need::Run),
+        (1u8..=7).prop_map(Need::Colour),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// `meld` searches without listing every way; it must still give the first of `lay_options`
+    /// (fewest jokers, then the smallest groups), for standard phases and any other needs.
+    #[test]
+    fn meld_is_the_first_of_lay_options(
+        hand in proptest::collection::vec(0usize..48, 4..=13),
+        jokers in 0usize..=4,
+        phase in 0usize..10,
+        other in proptest::collection::vec(any_need(), 1..=3),
+        standard in any::<bool>(),
+    ) {
+        let mut cards: Vec<Card> = hand.iter().map(|&i| Card::from_index(i).unwrap()).collect();
+        cards.extend(std::iter::repeat_n(Card::WILD, jokers));
+        let counts = Counts::of(&cards);
+        let needs = if standard { standard_phases()[phase].groups.clone() } else { other };
+        let first = lay_options(&counts, &needs).into_iter().next();
+        prop_assert_eq!(can_lay(&counts, &needs), first.is_some());
+        prop_assert_eq!(meld(&counts, &needs), first, "{} {:?}", cards_text(&cards), needs);
+    }
+}
+
+/// Whether some assignment of cards to the phase's groups (or to none) makes every group exactly
+/// its needed size and valid for some declaration.
+fn brute(cards: &[Card], needs: &[Need]) -> bool {
+    let k = needs.len() + 1;
+    let total = k.pow(cards.len() as u32);
+    (0..total).any(|mut code| {
+        let mut groups: Vec<Vec<Card>> = vec![Vec::new(); needs.len()];
+        for &c in cards {
+            let slot = code % k;
+            code /= k;
+            if slot > 0 {
+                groups[slot - 1].push(c);
+            }
+        }
+        groups
+            .iter()
+            .zip(needs)
+            .all(|(g, n)| g.len() == usize::from(n.size()) && fits(g, *n))
+    })
+}
+
+fn fits(g: &[Card], n: Need) -> bool {
+    let naturals: Vec<Card> = g.iter().copied().filter(|c| !c.is_wild()).collect();
+    match n {
+        Need::Set(_) => naturals.windows(2).all(|w| w[0].value() == w[1].value()),
+        Need::Colour(_) => naturals.windows(2).all(|w| w[0].colour() == w[1].colour()),
+        Need::Run(k) => (1..=(13 - k)).any(|a| {
+            let mut vals: Vec<u8> = naturals.iter().filter_map(|c| c.value()).collect();
+            vals.sort_unstable();
+            vals.windows(2).all(|w| w[0] != w[1]) && vals.iter().all(|&v| v >= a && v < a + k)
+        }),
+    }
+}
+
+#[test]
+fn shuffling_hidden_cards_consistently_with_the_view_never_changes_a_decision() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+    let variant = builtin()[6].clone();
+    let (mut game, _) = Game::new(variant, 3, 5).unwrap();
+    let mut petra = ai::player("petra", 0).unwrap();
+    for _ in 0..40 {
+        let seat = game.to_move().unwrap();
+        let view = game.view(seat);
+        // Another game that this seat cannot tell apart: hidden cards dealt again.
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let other = view.sample(&mut rng);
+        let other_view = other.view(seat);
+        assert_eq!(other_view, view);
+        assert_eq!(other.all_cards(), full_deck());
+        for level in ai::LEVELS {
+            let a = ai::player(level, 3).unwrap().decide(&view);
+            let b = ai::player(level, 3).unwrap().decide(&other_view);
+            assert_eq!(a, b, "{level}");
+        }
+        let a = petra.decide(&view);
+        game.apply(a).unwrap();
+        if game.stage() != arachne_engine::phase10::Stage::Draw
+            && game.stage() != arachne_engine::phase10::Stage::Play
+        {
+            break;
+        }
+    }
+}
