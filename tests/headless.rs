@@ -13,7 +13,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_tweening::TweenAnim;
 
 mod common;
-use common::assert_matches_engine;
+use common::{animating, assert_matches_engine};
 
 fn app(variant: &str, seed: u64) -> App {
     app_with(Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap())
@@ -30,13 +30,6 @@ fn app_with(table: Table) -> App {
     logic_plugin(&mut app);
     app.update();
     app
-}
-
-fn animating(app: &mut App) -> usize {
-    app.world_mut()
-        .query_filtered::<(), With<TweenAnim>>()
-        .iter(app.world())
-        .count()
 }
 
 /// Runs frames until no card moves; returns how many frames that took.

@@ -20,7 +20,9 @@ use bevy::input::InputPlugin;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
-use bevy_tweening::TweenAnim;
+
+mod common;
+use common::animating;
 
 fn table(variant: &str, seed: u64) -> Table {
     Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap()
@@ -47,13 +49,6 @@ fn app(table: Table, still_winnable: bool) -> App {
 fn send<M: Message>(app: &mut App, m: M) {
     app.world_mut().write_message(m);
     app.update();
-}
-
-fn animating(app: &mut App) -> usize {
-    app.world_mut()
-        .query_filtered::<(), With<TweenAnim>>()
-        .iter(app.world())
-        .count()
 }
 
 fn run_to_rest(app: &mut App) {

@@ -28,10 +28,9 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::{PrimaryWindow, WindowResized};
-use bevy_tweening::TweenAnim;
 
 mod common;
-use common::assert_matches_engine;
+use common::{animating, assert_matches_engine};
 
 /// A small seeded generator (xorshift64*): the storm is the same on every run.
 struct Rng(u64);
@@ -208,13 +207,6 @@ fn frames(app: &mut App, n: usize, counts: &mut Counts) {
         app.update();
         counts.frames += 1;
     }
-}
-
-fn animating(app: &mut App) -> usize {
-    app.world_mut()
-        .query_filtered::<(), With<TweenAnim>>()
-        .iter(app.world())
-        .count()
 }
 
 /// Every card of the variant is on the table exactly once.

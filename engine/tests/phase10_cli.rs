@@ -41,7 +41,10 @@ fn bad(args: &[&str], stdin: &str) -> String {
 fn levels_and_help() {
     assert_eq!(ok(&["phase10", "levels"], ""), "random\npetra\nmichaela\n");
     let help = ok(&["phase10", "--help"], "");
-    assert!(help.contains("random, petra, michaela (default michaela)"), "{help}");
+    assert!(
+        help.contains("random, petra, michaela (default michaela)"),
+        "{help}"
+    );
     assert!(ok(&["--help"], "").contains("phase10"));
     // Spider's variant list is unchanged: eight Spider variants.
     assert_eq!(ok(&["variants"], "").lines().count(), 8);

@@ -4,6 +4,15 @@ use arachne::layout::{Layout, PileId};
 use arachne::table::Table;
 use arachne::view::{CardPose, CardView, Piles};
 use bevy::prelude::*;
+use bevy_tweening::TweenAnim;
+
+/// How many cards are moving.
+pub fn animating(app: &mut App) -> usize {
+    app.world_mut()
+        .query_filtered::<(), With<TweenAnim>>()
+        .iter(app.world())
+        .count()
+}
 
 /// Every card entity is where the engine and the layout say, showing the right side.
 pub fn assert_matches_engine(app: &mut App) {
