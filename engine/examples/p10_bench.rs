@@ -139,14 +139,14 @@ fn main() {
             let a = players[s].decide(view);
             let micros = t.elapsed().as_secs_f64() * 1e6;
             let cpu = thread_cpu_micros() - cpu;
+            // Read before the statistics below allocate.
+            let allocated = ALLOCATED.load(Ordering::Relaxed) - before_alloc;
+            let held = PEAK.load(Ordering::Relaxed).saturating_sub(live);
             let st = &mut stats[seat_level[s]];
             st.micros.push(micros);
             st.cpu.push(cpu);
-            st.bytes
-                .push(ALLOCATED.load(Ordering::Relaxed) - before_alloc);
-            st.peak = st
-                .peak
-                .max(PEAK.load(Ordering::Relaxed).saturating_sub(live));
+            st.bytes.push(allocated);
+            st.peak = st.peak.max(held);
             Ok(a)
         })
         .expect("a game plays to its end");
