@@ -4,9 +4,10 @@
 //! BENCHMARKS.md with the command that produced them.
 //!
 //! `cargo run --release -p arachne-engine --example p10_bench -- --ai michaela,petra --games 20`
-//! prints, per level: decisions, decisions/s, p50/p95/p99/max time per decision, bytes allocated
-//! per decision (mean and max) and the most memory a decision held at once beyond what was live
-//! when it began; then games and games/s.
+//! prints, per level: decisions, decisions/s, p50/p95/p99/max wall time per decision, p50/p95 of
+//! the CPU time the deciding thread used (on Linux; what a decision costs on a core of its own when
+//! other programs share the machine), bytes allocated per decision (mean and max) and the most
+//! memory a decision held at once beyond what was live when it began; then games and games/s.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -53,9 +54,36 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// CPU time used by this thread, in microseconds (Linux; elsewhere 0).
+#[cfg(target_os = "linux")]
+fn thread_cpu_micros() -> f64 {
+    #[repr(C)]
+    struct Timespec {
+        sec: i64,
+        nsec: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, out: *mut Timespec) -> i32;
+    }
+    /// `CLOCK_THREAD_CPUTIME_ID` on Linux.
+    const THREAD_CPU: i32 = 3;
+    let mut t = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec for the duration of the call.
+    if unsafe { clock_gettime(THREAD_CPU, &mut t) } != 0 {
+        return 0.0;
+    }
+    t.sec as f64 * 1e6 + t.nsec as f64 / 1e3
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_micros() -> f64 {
+    0.0
+}
+
 #[derive(Default)]
 struct Stats {
     micros: Vec<f64>,
+    cpu: Vec<f64>,
     bytes: Vec<usize>,
     peak: usize,
 }
@@ -106,36 +134,42 @@ fn main() {
             let before_alloc = ALLOCATED.load(Ordering::Relaxed);
             let live = LIVE.load(Ordering::Relaxed);
             PEAK.store(live, Ordering::Relaxed);
+            let cpu = thread_cpu_micros();
             let t = Instant::now();
             let a = players[s].decide(view);
             let micros = t.elapsed().as_secs_f64() * 1e6;
+            let cpu = thread_cpu_micros() - cpu;
+            // Read before the statistics below allocate.
+            let allocated = ALLOCATED.load(Ordering::Relaxed) - before_alloc;
+            let held = PEAK.load(Ordering::Relaxed).saturating_sub(live);
             let st = &mut stats[seat_level[s]];
             st.micros.push(micros);
-            st.bytes
-                .push(ALLOCATED.load(Ordering::Relaxed) - before_alloc);
-            st.peak = st
-                .peak
-                .max(PEAK.load(Ordering::Relaxed).saturating_sub(live));
+            st.cpu.push(cpu);
+            st.bytes.push(allocated);
+            st.peak = st.peak.max(held);
             Ok(a)
         })
         .expect("a game plays to its end");
     }
     let wall = start.elapsed().as_secs_f64();
     println!(
-        "level decisions decisions/s p50-us p95-us p99-us max-us alloc-mean-KB alloc-max-KB held-max-KB"
+        "level decisions decisions/s p50-us p95-us p99-us max-us cpu-p50-us cpu-p95-us alloc-mean-KB alloc-max-KB held-max-KB"
     );
     for (name, st) in names.iter().zip(&mut stats) {
         let total: f64 = st.micros.iter().sum();
         let count = st.micros.len();
         st.micros.sort_by(f64::total_cmp);
+        st.cpu.sort_by(f64::total_cmp);
         let mean_bytes = st.bytes.iter().sum::<usize>() as f64 / count.max(1) as f64;
         println!(
-            "{name} {count} {:.0} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1}",
+            "{name} {count} {:.0} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1}",
             count as f64 / (total / 1e6).max(1e-9),
             percentile(&st.micros, 0.5),
             percentile(&st.micros, 0.95),
             percentile(&st.micros, 0.99),
             st.micros.last().copied().unwrap_or(0.0),
+            percentile(&st.cpu, 0.5),
+            percentile(&st.cpu, 0.95),
             mean_bytes / 1024.0,
             st.bytes.iter().max().copied().unwrap_or(0) as f64 / 1024.0,
             st.peak as f64 / 1024.0,
