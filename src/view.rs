@@ -221,25 +221,27 @@ fn show_changes(
         return;
     }
     let settings = &motion_settings(&settings, scale.0);
-    // Cards despawned by this call: a second new table in the same frame must also remove
-    // the cards the first one spawned (still in the command queue, so not in the query).
-    let mut gone = std::collections::HashSet::new();
-    for change in changes.read() {
+    // A new table is laid out from the table as it is now, after every request of this frame:
+    // it already shows the changes before and after it, which are not played again (a move
+    // right behind a new game was applied twice to the piles, and the old table's cards, queued
+    // for despawn, were given motion).
+    let all: Vec<&TableChanged> = changes.read().collect();
+    let batch = match all
+        .iter()
+        .rposition(|c| matches!(c.cause, Cause::NewGame | Cause::Shown))
+    {
+        Some(last) => &all[last..=last],
+        None => &all[..],
+    };
+    for change in batch {
         // Input during an animation finishes the running tweens at once (no card is ever
         // fought over by two tweens), then the new events animate from the table at rest.
         settle(&mut commands, &piles, &mut cards, settings, &window);
         sounds.0.clear();
         celebrating.0 = false;
         let (plan, layout) = if matches!(change.cause, Cause::NewGame | Cause::Shown) {
-            let on_table: Vec<Entity> = cards
-                .iter()
-                .map(|(e, ..)| e)
-                .chain(piles.placed().map(|(e, ..)| e))
-                .collect();
-            for e in on_table {
-                if gone.insert(e) {
-                    commands.entity(e).despawn();
-                }
+            for (e, ..) in cards.iter() {
+                commands.entity(e).despawn();
             }
             let deal = change.cause == Cause::NewGame;
             new_game(&mut commands, &table, settings, &mut piles, &window, deal)

@@ -399,3 +399,30 @@ fn slow_frames_keep_motion_to_the_wall_clock() {
     let time = app.world().resource::<Time<Virtual>>();
     assert_eq!(time.delta(), arachne::MAX_FRAME_STEP);
 }
+
+/// A new game and a move of it in the same frame (found by the soak test): the old table's
+/// cards, queued for despawn, get no motion, and the new table ends matching the engine.
+#[test]
+fn a_move_right_behind_a_new_game_in_one_frame() {
+    let mut app = app("spider-2suit", 3);
+    run_to_rest(&mut app);
+    let first = first_transfer(&app);
+    request(&mut app, Request::Move(first));
+    run_to_rest(&mut app);
+    let spec = GameSpec::builtin("spider-2suit", 8, Numbering::Arachne).unwrap();
+    let next = Table::new(spec.clone()).unwrap().game.legal_moves()[0];
+    app.world_mut().write_message(Request::NewGame(spec));
+    app.world_mut().write_message(Request::Confirm(true));
+    app.world_mut().write_message(Request::Move(next));
+    app.update();
+    run_to_rest(&mut app);
+    assert_eq!(
+        app.world()
+            .resource::<Table>()
+            .game
+            .history()
+            .collect::<Vec<_>>(),
+        vec![next]
+    );
+    assert_matches_engine(&mut app);
+}
