@@ -572,16 +572,7 @@ fn count_games(
 ) {
     let mut any = false;
     for f in ended.read() {
-        if let Some(saves) = &saves
-            && let Err(e) = save_replay(saves.0.as_ref(), &f.replay)
-        {
-            tracing::warn!("could not save the finished game's replay: {e}");
-        }
-        stats
-            .variants
-            .entry(f.variant.clone())
-            .or_default()
-            .record(f.won, f.secs, f.score, f.moves, f.assisted);
+        count_finished(saves.as_ref().map(|s| s.0.as_ref()), &mut stats, f);
         any = true;
     }
     if any
@@ -590,6 +581,25 @@ fn count_games(
     {
         tracing::warn!("could not save the statistics: {e}");
     }
+}
+
+/// Counts a finished game in `stats` and keeps its replay (when there is storage). The caller
+/// saves the statistics.
+fn count_finished(
+    storage: Option<&dyn Storage>,
+    stats: &mut Statistics,
+    f: &crate::table::GameFinished,
+) {
+    if let Some(storage) = storage
+        && let Err(e) = save_replay(storage, &f.replay)
+    {
+        tracing::warn!("could not save the finished game's replay: {e}");
+    }
+    stats
+        .variants
+        .entry(f.variant.clone())
+        .or_default()
+        .record(f.won, f.secs, f.score, f.moves, f.assisted);
 }
 
 /// Seconds of play between two saves of the clock alone (a change saves at once).
@@ -683,27 +693,14 @@ pub fn resume_game(
 /// what to tell the player.
 pub fn give_up_saved_game(storage: &dyn Storage, stats: &mut Statistics) -> Option<String> {
     let (saved, message) = resume_game(storage);
-    let Some((table, record)) = saved else {
+    let Some((table, mut record)) = saved else {
         return message;
     };
-    if !crate::table::in_progress(&table) {
+    // Counted as the table counts leaving a game: not at all without a move.
+    let Some(finished) = crate::table::finished(&table, &mut record, false) else {
         return message;
-    }
-    let replay = record.replay_of(&table);
-    if let Err(e) = save_replay(storage, &replay) {
-        tracing::warn!("could not save the given-up game's replay: {e}");
-    }
-    stats
-        .variants
-        .entry(table.spec.variant.id.clone())
-        .or_default()
-        .record(
-            false,
-            record.clock(),
-            table.game.score(),
-            table.game.move_count() as u32,
-            record.assisted,
-        );
+    };
+    count_finished(Some(storage), stats, &finished);
     if let Err(e) = save(storage, STATS_KEY, stats) {
         tracing::warn!("could not save the statistics: {e}");
     }

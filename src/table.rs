@@ -241,7 +241,9 @@ pub fn tick_clock(
     record.elapsed += time.delta_secs_f64();
 }
 
-fn finished(table: &Table, record: &mut GameRecord, won: bool) -> Option<GameFinished> {
+/// The end of `table`'s game, won or given up, to count once: `None` when it was counted
+/// already or, given up, had no move. Marks the record counted (and stops a won game's clock).
+pub fn finished(table: &Table, record: &mut GameRecord, won: bool) -> Option<GameFinished> {
     if record.counted || (!won && table.game.move_count() == 0) {
         return None;
     }
