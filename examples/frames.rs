@@ -6,11 +6,12 @@
 //! cargo run --release --example frames
 use std::time::{Duration, Instant};
 
-use arachne::layout::Layout;
+use arachne::cards::motion::CardPose;
+use arachne::core::settings::Settings;
 use arachne::logic_plugin;
-use arachne::settings::Settings;
-use arachne::table::{GameSpec, Request, Table};
-use arachne::view::{CardPose, Relayout};
+use arachne::spider::layout::Layout;
+use arachne::spider::table::{GameSpec, Request, Table};
+use arachne::spider::view::Relayout;
 use arachne_engine::Numbering;
 use bevy::input::InputPlugin;
 use bevy::prelude::*;

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy_tweening::TweenAnim;
 
-use crate::view::CardView;
+use crate::spider::piles::CardView;
 
 /// Where to save, and how far along the capture is.
 #[derive(Resource, Debug)]

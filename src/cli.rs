@@ -3,10 +3,10 @@ use std::path::PathBuf;
 
 use arachne_engine::{Numbering, variant};
 
-use crate::playback::{Control, open_replay};
-use crate::table::{GameSpec, Table};
-use crate::theme::{BUILTIN_THEMES, Theme};
-use crate::ui::WINDOW_NAMES;
+use crate::core::theme::{BUILTIN_THEMES, Theme};
+use crate::shell::WINDOW_NAMES;
+use crate::spider::playback::{Control, open_replay};
+use crate::spider::table::{GameSpec, Table};
 
 /// What the command line asks for.
 #[derive(Clone, Debug)]

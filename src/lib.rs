@@ -1,31 +1,21 @@
 //! Arachne, the game: Bevy plugins that show the engine's table and animate its events.
 //!
-//! Data flows one way: input -> [`table::Request`] -> the engine -> [`table::TableChanged`]
+//! Data flows one way: input -> [`spider::table::Request`] -> the engine ->
+//! [`spider::table::TableChanged`]
 //! (the engine's events) -> tweens and sound cues -> at rest, the table matches the engine.
 // Bevy systems take their resources and queries as arguments; long lists are the norm there.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 use bevy::prelude::*;
 
-pub mod art;
-pub mod assist;
 pub mod audio;
 pub mod capture;
+pub mod cards;
 pub mod cli;
-pub mod glyphs;
-pub mod input;
-pub mod layout;
-pub mod lines;
-pub mod persist;
-pub mod playback;
-pub mod rules;
-pub mod settings;
-pub mod table;
-pub mod theme;
-pub mod ui;
-pub mod view;
+pub mod core;
+pub mod shell;
+pub mod spider;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
-pub mod won;
 
 /// The order of the game's systems in `Update`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,30 +26,40 @@ pub enum AppSystems {
     Apply,
     /// Engine events become tweens and sound cues.
     Plan,
+    /// Shared motion and sound follow the plans: shakes, the end of a celebration, cues.
+    Motion,
 }
 
 /// Everything but drawing and sound: the table, its events, motion and input. Headless tests
 /// and benchmarks use this with `MinimalPlugins`.
 pub fn logic_plugin(app: &mut App) {
     app.add_plugins(bevy_tweening::TweeningPlugin)
-        .init_resource::<settings::Settings>()
+        .init_resource::<core::settings::Settings>()
         .configure_sets(
             Update,
-            (AppSystems::Input, AppSystems::Apply, AppSystems::Plan)
+            (
+                AppSystems::Input,
+                AppSystems::Apply,
+                AppSystems::Plan,
+                AppSystems::Motion,
+            )
                 .chain()
                 .before(bevy_tweening::AnimationSystem::AnimationUpdate),
         )
         .add_plugins((
-            table::plugin,
-            view::plugin,
-            input::plugin,
-            persist::plugin,
-            playback::plugin,
-            assist::plugin,
+            core::focus::plugin,
+            core::persist::plugin,
+            audio::cues::plugin,
+            cards::motion::plugin,
+            cards::pointer::plugin,
+            spider::logic_plugin,
         ));
     app.add_systems(Startup, wall_clock_motion);
     // The settings name the theme and the player's card choices; the theme follows them live.
-    let theme = theme::Theme::for_settings(app.world().resource::<settings::Settings>());
+    let theme = app
+        .world()
+        .resource::<core::settings::Settings>()
+        .chosen_theme();
     app.insert_resource(theme)
         .add_systems(Update, follow_settings.before(AppSystems::Input));
 }
@@ -75,16 +75,16 @@ fn wall_clock_motion(mut time: ResMut<Time<Virtual>>) {
     time.set_max_delta(MAX_FRAME_STEP);
 }
 
-fn follow_settings(settings: Res<settings::Settings>, mut theme: ResMut<theme::Theme>) {
+fn follow_settings(settings: Res<core::settings::Settings>, mut theme: ResMut<core::theme::Theme>) {
     if settings.is_changed() {
-        theme.set_if_neq(theme::Theme::for_settings(&settings));
+        theme.set_if_neq(settings.chosen_theme());
     }
 }
 
 /// The whole game: logic, drawing, and (unless `sound` is false) audio.
 pub fn game_plugin(app: &mut App, sound: bool) {
     logic_plugin(app);
-    app.add_plugins((art::plugin, ui::plugin));
+    app.add_plugins((cards::body::plugin, shell::plugin, spider::render_plugin));
     if sound {
         app.add_plugins(audio::plugin);
     }

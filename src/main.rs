@@ -7,7 +7,7 @@ fn main() -> AppExit {
     arachne::web::log_to_console();
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Without --seed, a new deal each start.
-    let seed = arachne::table::next_seed(1, wall_clock_nanos());
+    let seed = arachne::spider::table::next_seed(1, wall_clock_nanos());
     let launch = match cli::parse(&args, seed) {
         Ok(l) => l,
         Err(e) => {
@@ -18,21 +18,21 @@ fn main() -> AppExit {
     // Desktop saves go to the platform's data directory; the game in progress is resumed when
     // the command line does not ask for a deal.
     #[cfg(not(target_arch = "wasm32"))]
-    let saves = arachne::persist::DirStorage::platform().map(|d| {
-        arachne::persist::Saves(std::sync::Arc::new(
-            arachne::persist::BackgroundWrites::new(std::sync::Arc::new(d)),
+    let saves = arachne::core::persist::DirStorage::platform().map(|d| {
+        arachne::core::persist::Saves(std::sync::Arc::new(
+            arachne::core::persist::BackgroundWrites::new(std::sync::Arc::new(d)),
         ))
     });
     // In the browser: the page's localStorage.
     #[cfg(target_arch = "wasm32")]
-    let saves = Some(arachne::persist::Saves(std::sync::Arc::new(
+    let saves = Some(arachne::core::persist::Saves(std::sync::Arc::new(
         arachne::web::LocalStorage,
     )));
     // A capture never reads or writes the player's files.
     let saves = saves.filter(|_| launch.capture.is_none());
     let mut table = launch.table;
     // Problems with saved files are told in the game, not only on the terminal.
-    let mut notices = arachne::assist::Notices::default();
+    let mut notices = arachne::core::focus::Notices::default();
     let mut tell = |message: Option<String>| {
         if let Some(message) = message {
             eprintln!("arachne: {message}");
@@ -42,17 +42,19 @@ fn main() -> AppExit {
     // The player's settings and statistics; a damaged file is set aside and defaults are used.
     let (mut settings, mut stats) = match &saves {
         Some(saves) => {
-            let (settings, message) = arachne::persist::load::<arachne::settings::Settings>(
-                saves.0.as_ref(),
-                arachne::settings::SETTINGS_KEY,
+            let (settings, message) = arachne::core::persist::load::<
+                arachne::core::settings::Settings,
+            >(
+                saves.0.as_ref(), arachne::core::settings::SETTINGS_KEY
             )
             .or_default();
             tell(message);
-            let (stats, message) = arachne::persist::load::<arachne::persist::Statistics>(
-                saves.0.as_ref(),
-                arachne::persist::STATS_KEY,
-            )
-            .or_default();
+            let (stats, message) =
+                arachne::core::persist::load::<arachne::spider::saves::Statistics>(
+                    saves.0.as_ref(),
+                    arachne::spider::saves::STATS_KEY,
+                )
+                .or_default();
             tell(message);
             (settings, stats)
         }
@@ -63,15 +65,15 @@ fn main() -> AppExit {
     }
     // The game in progress comes back as it was left; a deal asked for on the command line
     // replaces it, and leaving it that way counts as giving it up.
-    let mut record = arachne::table::GameRecord::default();
+    let mut record = arachne::spider::table::GameRecord::default();
     if let Some(saves) = &saves {
         if launch.chose_deal {
-            tell(arachne::persist::give_up_saved_game(
+            tell(arachne::spider::saves::give_up_saved_game(
                 saves.0.as_ref(),
                 &mut stats,
             ));
         } else {
-            let (saved, message) = arachne::persist::resume_game(saves.0.as_ref());
+            let (saved, message) = arachne::spider::saves::resume_game(saves.0.as_ref());
             tell(message);
             if let Some((saved, saved_record)) = saved {
                 table = saved;
@@ -114,15 +116,14 @@ fn main() -> AppExit {
     #[cfg(target_arch = "wasm32")]
     arachne::web::plugin(&mut app);
     if let Some(name) = launch.open {
-        let table = app.world().resource::<arachne::table::Table>().clone();
         app.world_mut()
-            .resource_mut::<arachne::ui::Windows>()
-            .open(&name, &table);
+            .resource_mut::<arachne::shell::Windows>()
+            .open(&name);
     }
     if let Some(open) = launch.replay {
         app.add_systems(
             Startup,
-            move |mut controls: MessageWriter<arachne::playback::Control>| {
+            move |mut controls: MessageWriter<arachne::spider::playback::Control>| {
                 controls.write(open.clone());
             },
         );

@@ -9,10 +9,10 @@ use js_sys::wasm_bindgen::{JsCast, JsValue};
 
 use arachne_engine::Move;
 
-use crate::layout::{Layout, PileId};
-use crate::persist::Storage;
-use crate::table::Table;
-use crate::view::{CardView, Piles};
+use crate::core::persist::Storage;
+use crate::spider::layout::{Layout, PileId};
+use crate::spider::piles::{CardView, Piles};
+use crate::spider::table::Table;
 
 fn js_error(e: JsValue) -> io::Error {
     io::Error::other(
@@ -61,7 +61,7 @@ pub fn log_to_console() {
             let _ = call(&console, method, &[JsValue::from_str(line)]);
         }
     }
-    crate::lines::Lines::new(sink).install();
+    crate::core::lines::Lines::new(sink).install();
 }
 
 /// Entries in the page's `localStorage`, each under `arachne/KEY`.
@@ -216,7 +216,7 @@ fn publish(
             (0..position.columns().len() as u8)
                 .find_map(|c| {
                     let len = position.columns()[c as usize].len();
-                    let mv = crate::input::click_move(position, c, len.checked_sub(1)?)?;
+                    let mv = crate::spider::input::click_move(position, c, len.checked_sub(1)?)?;
                     Some(spot(PileId::Column(c), len - 1, mv))
                 })
                 .or_else(|| {

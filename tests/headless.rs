@@ -2,9 +2,10 @@
 //! Time advances by a fixed 16 ms a frame, so every run is the same.
 use std::time::Duration;
 
-use arachne::table::{GameSpec, PendingConfirm, Request, Table};
-use arachne::view::{Piles, PlaySfx};
-use arachne::{audio::Sfx, logic_plugin};
+use arachne::audio::cues::{PlaySfx, Sfx};
+use arachne::logic_plugin;
+use arachne::spider::piles::Piles;
+use arachne::spider::table::{GameSpec, PendingConfirm, Request, Table};
 use arachne_engine::{Move, Numbering, variant};
 use bevy::input::InputPlugin;
 use bevy::prelude::*;
@@ -275,7 +276,11 @@ fn a_win_throws_the_cards_and_a_key_skips_the_celebration() {
     assert_matches_engine(&mut app);
     request(&mut app, Request::Move("2>1:1".parse().unwrap()));
     assert!(app.world().resource::<Table>().game.is_won());
-    assert!(app.world().resource::<arachne::view::Celebrating>().0);
+    assert!(
+        app.world()
+            .resource::<arachne::cards::motion::Celebrating>()
+            .0
+    );
     // Every card of the four runs takes part.
     assert_eq!(animating(&mut app), 52);
     for _ in 0..30 {
@@ -298,7 +303,11 @@ fn a_win_throws_the_cards_and_a_key_skips_the_celebration() {
         app.update();
     }
     assert_eq!(animating(&mut app), 0, "skipped at once");
-    assert!(!app.world().resource::<arachne::view::Celebrating>().0);
+    assert!(
+        !app.world()
+            .resource::<arachne::cards::motion::Celebrating>()
+            .0
+    );
     app.update();
     assert_matches_engine(&mut app);
 }
@@ -313,11 +322,19 @@ fn a_win_cascade_ends_by_itself_with_every_card_home() {
     );
     run_to_rest(&mut app);
     request(&mut app, Request::Move("2>1:1".parse().unwrap()));
-    assert!(app.world().resource::<arachne::view::Celebrating>().0);
+    assert!(
+        app.world()
+            .resource::<arachne::cards::motion::Celebrating>()
+            .0
+    );
     let frames = run_to_rest(&mut app);
     // 4.2 s of cascade after the sweep, at 16 ms a frame: it plays out, then stops.
     assert!((250..400).contains(&frames), "{frames} frames");
-    assert!(!app.world().resource::<arachne::view::Celebrating>().0);
+    assert!(
+        !app.world()
+            .resource::<arachne::cards::motion::Celebrating>()
+            .0
+    );
     assert_matches_engine(&mut app);
 }
 
@@ -326,7 +343,7 @@ fn instant_settings_place_cards_without_motion() {
     let mut app = app("spider-2suit", 21);
     run_to_rest(&mut app);
     app.world_mut()
-        .resource_mut::<arachne::settings::Settings>()
+        .resource_mut::<arachne::core::settings::Settings>()
         .animation
         .instant = true;
     let mv = first_transfer(&app);
@@ -343,8 +360,9 @@ fn instant_settings_place_cards_without_motion() {
 
 #[test]
 fn statistics_count_a_win_once_and_an_abandoned_game_as_a_loss() {
-    use arachne::persist::{STATS_KEY, Saves, Statistics, load};
-    let storage = std::sync::Arc::new(arachne::persist::MemoryStorage::default());
+    use arachne::core::persist::{Saves, load};
+    use arachne::spider::saves::{STATS_KEY, Statistics};
+    let storage = std::sync::Arc::new(arachne::core::persist::MemoryStorage::default());
     let mut app = app_from(
         "variant: will-o-the-wisp\nstock:\nfoundation: 3\n1: Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h\n2: Ah\n3: \n4:\n5:\n6:\n7:\n",
     );
@@ -377,7 +395,7 @@ fn statistics_count_a_win_once_and_an_abandoned_game_as_a_loss() {
     // And they were saved.
     assert_eq!(
         load::<Statistics>(storage.as_ref(), STATS_KEY),
-        arachne::persist::Loaded::Ok(app.world().resource::<Statistics>().clone())
+        arachne::core::persist::Loaded::Ok(app.world().resource::<Statistics>().clone())
     );
 }
 

@@ -2,11 +2,11 @@
 //! messages through Bevy's input plugin, checked against the engine.
 use std::time::Duration;
 
-use arachne::input::Highlights;
-use arachne::layout::{Layout, PileId};
 use arachne::logic_plugin;
-use arachne::table::{GameSpec, Table};
-use arachne::view::Piles;
+use arachne::spider::highlights::Highlights;
+use arachne::spider::layout::{Layout, PileId};
+use arachne::spider::piles::Piles;
+use arachne::spider::table::{GameSpec, Table};
 use arachne_engine::{Move, Numbering};
 use bevy::input::ButtonState;
 use bevy::input::InputPlugin;
@@ -116,7 +116,7 @@ fn one_card_transfer(app: &App) -> (u8, u8) {
 fn click_target(app: &App) -> (Move, Vec2) {
     let (from, _) = one_card_transfer(app);
     let len = app.world().resource::<Piles>().columns[from as usize].len();
-    let expected = arachne::input::click_move(
+    let expected = arachne::spider::input::click_move(
         app.world().resource::<Table>().game.position(),
         from,
         len - 1,
@@ -172,7 +172,10 @@ fn an_illegal_drop_slides_the_run_back_and_changes_nothing() {
     assert!(history(&app).is_empty());
     settle(&mut app);
     let e = app.world().resource::<Piles>().columns[0][len - 1];
-    let pose = app.world().get::<arachne::view::CardPose>(e).unwrap();
+    let pose = app
+        .world()
+        .get::<arachne::cards::motion::CardPose>(e)
+        .unwrap();
     assert_eq!(pose.translation.truncate(), start);
 }
 
@@ -210,9 +213,11 @@ fn keys_select_move_deal_undo_and_redo() {
         key(&mut app, w, KeyCode::ArrowRight);
     }
     assert_eq!(app.world().resource::<Highlights>().selected, Some(from));
-    let expected =
-        arachne::input::keyboard_move(app.world().resource::<Table>().game.position(), from)
-            .unwrap();
+    let expected = arachne::spider::input::keyboard_move(
+        app.world().resource::<Table>().game.position(),
+        from,
+    )
+    .unwrap();
     key(&mut app, w, KeyCode::Enter);
     assert_eq!(history(&app), vec![expected]);
     key(&mut app, w, KeyCode::KeyD);
@@ -300,7 +305,10 @@ fn a_resized_window_lays_the_table_out_again() {
     let piles = app.world().resource::<Piles>().clone();
     let shape = piles.shape();
     for (e, pile, index) in piles.placed() {
-        let pose = app.world().get::<arachne::view::CardPose>(e).unwrap();
+        let pose = app
+            .world()
+            .get::<arachne::cards::motion::CardPose>(e)
+            .unwrap();
         assert_eq!(pose.translation, layout.position(&shape, pile, index));
         let p = pose.translation.truncate().abs() + layout.card / 2.0;
         assert!(
@@ -332,7 +340,8 @@ fn a_tap_moves_like_a_click_and_a_finger_drags_a_run() {
     touch(&mut app, w, TouchPhase::Started, at);
     touch(&mut app, w, TouchPhase::Ended, at);
     assert_eq!(history(&app), vec![expected]);
-    app.world_mut().write_message(arachne::table::Request::Undo);
+    app.world_mut()
+        .write_message(arachne::spider::table::Request::Undo);
     settle(&mut app);
     assert!(history(&app).is_empty());
     // Now a drag with the finger to the legal column.
@@ -357,7 +366,7 @@ fn a_tap_moves_like_a_click_and_a_finger_drags_a_run() {
 /// and the held cards end where the engine has them.
 #[test]
 fn a_drag_held_while_the_table_changes_is_cancelled() {
-    use arachne::table::Request;
+    use arachne::spider::table::Request;
     // Held on the last of ten columns, then a seven-column game arrives: releasing it as a
     // click used to index column 9 of seven.
     let (mut app, w) = app("spider-1suit", 5);
@@ -365,12 +374,22 @@ fn a_drag_held_while_the_table_changes_is_cancelled() {
     let held = card_centre(&app, 9, len - 1);
     point(&mut app, w, held);
     button(&mut app, w, ButtonState::Pressed);
-    assert!(app.world().resource::<arachne::input::Drag>().0.is_some());
+    assert!(
+        app.world()
+            .resource::<arachne::spider::input::Drag>()
+            .0
+            .is_some()
+    );
     let spiderette = GameSpec::builtin("spiderette", 3, Numbering::Arachne).unwrap();
     app.world_mut()
         .write_message(Request::NewGame(spiderette.clone()));
     app.update();
-    assert!(app.world().resource::<arachne::input::Drag>().0.is_none());
+    assert!(
+        app.world()
+            .resource::<arachne::spider::input::Drag>()
+            .0
+            .is_none()
+    );
     button(&mut app, w, ButtonState::Released);
     settle(&mut app);
     let table = app.world().resource::<Table>();
@@ -389,7 +408,12 @@ fn a_drag_held_while_the_table_changes_is_cancelled() {
     button(&mut app, w, ButtonState::Pressed);
     point(&mut app, w, grab + Vec2::new(40.0, -60.0));
     key(&mut app, w, KeyCode::KeyU);
-    assert!(app.world().resource::<arachne::input::Drag>().0.is_none());
+    assert!(
+        app.world()
+            .resource::<arachne::spider::input::Drag>()
+            .0
+            .is_none()
+    );
     let drop = card_centre(&app, from, 0);
     point(&mut app, w, drop);
     button(&mut app, w, ButtonState::Released);

@@ -4,10 +4,10 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arachne::persist::{
-    BackgroundWrites, DirStorage, Loaded, MemoryStorage, SAVE_VERSION, STATS_KEY, Statistics,
-    Storage, VariantStats, load, save,
+use arachne::core::persist::{
+    BackgroundWrites, DirStorage, Loaded, MemoryStorage, SAVE_VERSION, Storage, load, save,
 };
+use arachne::spider::saves::{STATS_KEY, Statistics, VariantStats};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arachne-persist-{name}-{}", std::process::id()));
@@ -62,8 +62,8 @@ fn statistics_count_streaks_and_bests() {
 /// game in progress as given up.
 #[test]
 fn a_resumed_game_is_the_game_that_was_left() {
-    use arachne::persist::{GAME_KEY, give_up_saved_game, load_game, resume_game};
-    use arachne::table::{GameRecord, GameSpec, Table};
+    use arachne::spider::saves::{GAME_KEY, give_up_saved_game, load_game, resume_game};
+    use arachne::spider::table::{GameRecord, GameSpec, Table};
     let storage = MemoryStorage::default();
     let mut spec =
         GameSpec::builtin("spider-1suit", 5, arachne_engine::Numbering::Arachne).unwrap();
@@ -101,7 +101,10 @@ fn a_resumed_game_is_the_game_that_was_left() {
     assert!(told.contains("given up"), "{told}");
     let v = &stats.variants["spider-1suit"];
     assert_eq!((v.played, v.won, v.current_loss_streak), (1, 0, 1));
-    assert_eq!(arachne::persist::replay_keys(&storage).unwrap().len(), 1);
+    assert_eq!(
+        arachne::spider::saves::replay_keys(&storage).unwrap().len(),
+        1
+    );
 
     // A game that was won and then undone is finished: counted, and not resumed.
     let mut won = Table::new(
@@ -333,8 +336,8 @@ fn a_process_killed_mid_save_leaves_a_whole_entry() {
 
 #[test]
 fn the_game_in_progress_is_a_replay_file_and_resumes() {
-    use arachne::persist::{GAME_KEY, load_game};
-    use arachne::table::{GameSpec, Table};
+    use arachne::spider::saves::{GAME_KEY, load_game};
+    use arachne::spider::table::{GameSpec, Table};
     let storage = MemoryStorage::default();
     assert!(load_game(&storage).0.is_none());
     let mut table =

@@ -5,15 +5,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use arachne::assist::{Ask, Outlook, Thinking};
+use arachne::core::persist::{self, MemoryStorage, SaveSettings, Saves, Storage, load};
+use arachne::core::settings::{SETTINGS_KEY, Settings};
 use arachne::logic_plugin;
-use arachne::persist::{
-    self, MemoryStorage, SaveSettings, Saves, Statistics, Storage, load, saved_replays,
-};
-use arachne::playback::{Control, Kind, Playback, Stash, open_replay};
-use arachne::settings::{SETTINGS_KEY, Settings};
-use arachne::table::{GameSpec, PendingConfirm, Request, Table, Watching};
-use arachne::view::Piles;
+use arachne::spider::assist::{Ask, Outlook, Thinking};
+use arachne::spider::piles::Piles;
+use arachne::spider::playback::{Control, Kind, Playback, Stash, open_replay};
+use arachne::spider::saves::{self, Statistics, saved_replays};
+use arachne::spider::table::{GameSpec, PendingConfirm, Request, Table, Watching};
 use arachne_engine::solver::{Budget, Verdict, solve};
 use arachne_engine::{Move, Numbering, Replay};
 use bevy::input::InputPlugin;
@@ -181,7 +180,7 @@ fn the_viewer_starts_pauses_steps_back_resumes_and_closes_back_to_the_game() {
     assert_eq!(history(&app), played);
 
     // Nothing was saved while watching, and nothing counted.
-    assert_eq!(storage.read(persist::GAME_KEY).unwrap(), None);
+    assert_eq!(storage.read(saves::GAME_KEY).unwrap(), None);
     assert_eq!(app.world().resource::<Statistics>(), &Statistics::default());
 
     // Close: the player's game is back as it was, redo included, and play goes on.
@@ -194,7 +193,7 @@ fn the_viewer_starts_pauses_steps_back_resumes_and_closes_back_to_the_game() {
     assert!(table_of(&app).game.can_redo());
     send(&mut app, Request::Redo);
     assert_eq!(history(&app), moves);
-    assert!(storage.read(persist::GAME_KEY).unwrap().is_some());
+    assert!(storage.read(saves::GAME_KEY).unwrap().is_some());
 }
 
 #[test]
@@ -331,7 +330,7 @@ fn a_lost_game_is_reported_lost_and_auto_complete_says_so() {
     send(&mut app, Ask::AutoComplete);
     assert!(!app.world().contains_resource::<Thinking>());
     assert!(!app.world().contains_resource::<Playback>());
-    let notices = &app.world().resource::<arachne::assist::Notices>().0;
+    let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
     assert!(
         notices.iter().any(|(n, _)| n.contains("cannot be won")),
         "{notices:?}"
@@ -361,7 +360,7 @@ fn the_demo_plays_the_deal_and_closing_it_brings_the_game_back() {
     // The player has seen the solver win this deal: the game is an assisted one now.
     assert!(
         app.world()
-            .resource::<arachne::table::GameRecord>()
+            .resource::<arachne::spider::table::GameRecord>()
             .assisted
     );
 }
@@ -371,7 +370,8 @@ fn the_demo_plays_the_deal_and_closing_it_brings_the_game_back() {
 /// 16 ms of real time too.)
 #[test]
 fn the_clock_runs_only_while_the_player_plays() {
-    use arachne::table::{GameRecord, OverlayOpen};
+    use arachne::core::focus::OverlayOpen;
+    use arachne::spider::table::GameRecord;
     let mut app = app(table("spider-1suit", 31), false);
     run_to_rest(&mut app);
     let clock = |app: &App| app.world().resource::<GameRecord>().elapsed;
@@ -482,15 +482,15 @@ fn only_the_last_fifty_replays_are_kept() {
     let storage = MemoryStorage::default();
     let t = table("spider-1suit", 1);
     let r = Replay::of_game(&t.game, Numbering::Arachne, 1);
-    for _ in 0..(persist::REPLAYS_KEPT + 3) {
-        persist::save_replay(&storage, &r).unwrap();
+    for _ in 0..(saves::REPLAYS_KEPT + 3) {
+        saves::save_replay(&storage, &r).unwrap();
     }
-    let keys = persist::replay_keys(&storage).unwrap();
-    assert_eq!(keys.len(), persist::REPLAYS_KEPT);
+    let keys = saves::replay_keys(&storage).unwrap();
+    assert_eq!(keys.len(), saves::REPLAYS_KEPT);
     assert_eq!(keys.first().unwrap(), "replay-000004");
     assert_eq!(
         keys.last().unwrap(),
-        &format!("replay-{:06}", persist::REPLAYS_KEPT + 3)
+        &format!("replay-{:06}", saves::REPLAYS_KEPT + 3)
     );
 }
 
@@ -516,7 +516,7 @@ fn settings_are_saved_after_a_moment_and_load_back() {
         persist::Loaded::Ok(app.world().resource::<Settings>().clone())
     );
     // The theme followed the settings live.
-    let theme = app.world().resource::<arachne::theme::Theme>();
+    let theme = app.world().resource::<arachne::core::theme::Theme>();
     assert_eq!(theme.id, "midnight");
     assert!(!theme.four_colour);
 }
@@ -524,7 +524,7 @@ fn settings_are_saved_after_a_moment_and_load_back() {
 #[test]
 fn settings_missing_newer_fields_still_load() {
     // A file from before the card, game and effect options existed.
-    let old = arachne::settings::DEFAULT_SETTINGS
+    let old = arachne::core::settings::DEFAULT_SETTINGS
         .lines()
         .filter(|l| {
             !["deal_motion", "flip_motion", "fanfare_volume_db"]
@@ -580,7 +580,7 @@ fn new_games_take_the_settings_options() {
     {
         let mut s = app.world_mut().resource_mut::<Settings>();
         s.game.discard = Some(arachne_engine::DiscardMode::Manual);
-        s.game.undo_limit = arachne::settings::UndoLimit::Limit(2);
+        s.game.undo_limit = arachne::core::settings::UndoLimit::Limit(2);
     }
     send(&mut app, Request::Restart);
     let o = table_of(&app).game.options();

@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use arachne::layout::{Layout, TableShape};
-use arachne::settings::Settings;
-use arachne::theme::Theme;
+use arachne::core::settings::Settings;
+use arachne::core::theme::Theme;
+use arachne::spider::layout::{Layout, TableShape};
 use arachne_engine::variant;
 use bevy::prelude::*;
 
@@ -182,9 +182,12 @@ fn the_menu_statistics_settings_and_help_windows_are_drawn() {
 #[test]
 fn a_replay_in_progress_is_drawn_with_the_viewer_bar() {
     // A real game: the solver's first 30 moves of 1-suit deal 4, as an engine replay file.
-    let spec =
-        arachne::table::GameSpec::builtin("spider-1suit", 4, arachne_engine::Numbering::Arachne)
-            .unwrap();
+    let spec = arachne::spider::table::GameSpec::builtin(
+        "spider-1suit",
+        4,
+        arachne_engine::Numbering::Arachne,
+    )
+    .unwrap();
     let mut game = spec.start().unwrap();
     let arachne_engine::Verdict::Solved(line) = arachne_engine::solve(
         game.position(),

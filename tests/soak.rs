@@ -11,13 +11,16 @@
 //! (`ARACHNE_SOAK_STEPS`). The counts are printed at the end (see BENCHMARKS.md).
 use std::time::Duration;
 
-use arachne::input::{AskHint, TableInput};
-use arachne::layout::Layout;
+use arachne::core::focus::OverlayOpen;
+use arachne::core::focus::TableInput;
+use arachne::core::persist::MemoryStorage;
 use arachne::logic_plugin;
-use arachne::persist::{MemoryStorage, Statistics, load_game};
-use arachne::playback::Control;
-use arachne::table::{GameFinished, GameRecord, GameSpec, OverlayOpen, Request, Table};
-use arachne::view::{CardView, Piles};
+use arachne::spider::hint::AskHint;
+use arachne::spider::layout::Layout;
+use arachne::spider::piles::{CardView, Piles};
+use arachne::spider::playback::Control;
+use arachne::spider::saves::{Statistics, load_game};
+use arachne::spider::table::{GameFinished, GameRecord, GameSpec, Request, Table};
 use arachne_engine::{Numbering, variant};
 use bevy::input::ButtonState;
 use bevy::input::InputPlugin;
@@ -90,7 +93,7 @@ fn app(table: Table, record: GameRecord, stats: Statistics, size: Vec2) -> (App,
     logic_plugin(&mut app);
     // Fast motion keeps the storm short; the timings do not change what happens.
     app.world_mut()
-        .resource_mut::<arachne::settings::Settings>()
+        .resource_mut::<arachne::core::settings::Settings>()
         .animation
         .speed = 3.0;
     app.update();
@@ -121,7 +124,7 @@ fn target(app: &App, rng: &mut Rng) -> Vec2 {
             layout
                 .position(
                     &shape,
-                    arachne::layout::PileId::Column(c as u8),
+                    arachne::spider::layout::PileId::Column(c as u8),
                     index.max(len.saturating_sub(1 + rng.below(3))),
                 )
                 .truncate()
@@ -253,9 +256,9 @@ fn quit_and_resume(app: &mut App, w: Entity, counts: &mut Counts) -> (App, Entit
     let record = *app.world().resource::<GameRecord>();
     let stats = app.world().resource::<Statistics>().clone();
     let storage = MemoryStorage::default();
-    arachne::persist::Storage::write(
+    arachne::core::persist::Storage::write(
         &storage,
-        arachne::persist::GAME_KEY,
+        arachne::spider::saves::GAME_KEY,
         &record.replay_of(&table).to_ron(),
     )
     .unwrap();
@@ -407,23 +410,25 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
                 let c = match rng.below(5) {
                     0 => {
                         app.world_mut()
-                            .write_message(arachne::assist::Ask::AutoComplete);
+                            .write_message(arachne::spider::assist::Ask::AutoComplete);
                         None
                     }
                     1 => Some(Control::history(app.world().resource::<Table>(), true)),
                     2 => {
-                        app.world_mut().write_message(arachne::assist::Ask::Demo);
+                        app.world_mut()
+                            .write_message(arachne::spider::assist::Ask::Demo);
                         None
                     }
                     3 => Some(Control::Close),
                     4 if rng.chance(20) => {
                         let spec = app.world().resource::<Table>().spec.clone();
                         app.world_mut()
-                            .write_message(arachne::assist::Ask::WinnableDeal(spec));
+                            .write_message(arachne::spider::assist::Ask::WinnableDeal(spec));
                         None
                     }
                     _ => {
-                        app.world_mut().write_message(arachne::assist::Ask::Cancel);
+                        app.world_mut()
+                            .write_message(arachne::spider::assist::Ask::Cancel);
                         None
                     }
                 };
@@ -449,7 +454,7 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
         frames(&mut app, n.max(1), counts);
         if app
             .world()
-            .get_resource::<arachne::table::PendingConfirm>()
+            .get_resource::<arachne::spider::table::PendingConfirm>()
             .is_some_and(|p| p.0.is_some())
             && rng.chance(50)
         {

@@ -1,8 +1,9 @@
 //! Helpers the headless test files share (each file is its own test binary; `mod common;`).
 #![allow(dead_code)]
-use arachne::layout::{Layout, PileId};
-use arachne::table::Table;
-use arachne::view::{CardPose, CardView, Piles};
+use arachne::cards::motion::CardPose;
+use arachne::spider::layout::{Layout, PileId};
+use arachne::spider::piles::{CardView, Piles};
+use arachne::spider::table::Table;
 use bevy::prelude::*;
 use bevy_tweening::TweenAnim;
 

@@ -1,7 +1,7 @@
 //! Where every card goes: a pure function of the table's shape, the window size and the settings.
 use bevy::prelude::*;
 
-use crate::settings::LayoutSettings;
+use crate::core::settings::LayoutSettings;
 
 /// A pile on the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -251,7 +251,7 @@ fn fan(len: usize, down: usize, avail: f32, h: f32, s: &LayoutSettings) -> Fan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::Settings;
+    use crate::core::settings::Settings;
 
     fn shape(columns: &[(usize, usize)]) -> TableShape {
         TableShape {

@@ -10,9 +10,9 @@ use bevy::prelude::*;
 use bevy_tweening::TweenAnim;
 
 use crate::AppSystems;
-use crate::input::TableInput;
-use crate::table::{GameRecord, GameSpec, Request, Table, TableChanged, Watching};
-use crate::view::{Celebrating, MotionScale};
+use crate::cards::motion::{Celebrating, MotionScale};
+use crate::core::focus::TableInput;
+use crate::spider::table::{GameRecord, GameSpec, Request, Table, TableChanged, Watching};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<Control>().add_systems(
@@ -222,7 +222,7 @@ pub fn open_replay(
 fn stop_on_player_input(
     playback: Option<Res<Playback>>,
     input: Option<Res<TableInput>>,
-    on_overlay: Option<Res<crate::input::PointerOnOverlay>>,
+    on_overlay: Option<Res<crate::core::focus::PointerOnOverlay>>,
     mouse: Res<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
     touches: Option<Res<bevy::input::touch::Touches>>,

@@ -1,73 +1,43 @@
-//! Mouse and keyboard: drag and drop, click-to-move, double-click discard, the stock, and keys.
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-
-use arachne_engine::solver::{self, Budget};
+//! Spider's mouse, touch and keyboard: drag and drop, click-to-move, double-click discard, the
+//! stock, and keys.
 use arachne_engine::{DiscardMode, Move, Position};
-use bevy::input::touch::{TouchInput, Touches};
+use bevy::input::touch::Touches;
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy::window::PrimaryWindow;
 use bevy_tweening::TweenAnim;
 
 use crate::AppSystems;
-use crate::audio::Sfx;
-use crate::layout::{Layout, PileId, z};
-use crate::settings::Settings;
-use crate::table::{Rejected, Request, Table, TableChanged};
-use crate::view::{CardPose, CardView, Celebrating, Piles, PlaySfx, Relayout, Shake, pointer};
+use crate::audio::cues::{PlaySfx, Sfx};
+use crate::cards::motion::{CardPose, Celebrating, Shake};
+use crate::cards::pointer::pointer_state;
+use crate::core::focus::TableInput;
+use crate::core::settings::Settings;
+use crate::spider::assist::{Ask, new_deal};
+use crate::spider::highlights::Highlights;
+use crate::spider::hint::{AskHint, HintSystems, HintTask};
+use crate::spider::layout::{Layout, PileId, z};
+use crate::spider::piles::{CardView, Piles};
+use crate::spider::table::{Rejected, Request, Table, TableChanged, Watching};
+use crate::spider::view::Relayout;
 
-pub(super) fn plugin(app: &mut App) {
-    touch_support(app);
-    app.add_message::<AskHint>()
-        .init_resource::<Highlights>()
-        .init_resource::<PointerOnOverlay>()
-        .init_resource::<Drag>()
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Drag>()
         .init_resource::<Clicks>()
-        .init_resource::<Celebrating>()
         .add_systems(
             Update,
             (
-                (
-                    (pointer_input, keyboard_input).run_if(input_enabled),
-                    start_hint,
-                    poll_hint,
-                )
+                (pointer_input, keyboard_input)
                     .chain()
-                    .in_set(AppSystems::Input),
-                (cancel_stale_drag, rejected_sound, tick_highlights).in_set(AppSystems::Plan),
+                    .run_if(input_enabled)
+                    .in_set(AppSystems::Input)
+                    .before(HintSystems),
+                (cancel_stale_drag, rejected_sound).in_set(AppSystems::Plan),
             ),
         );
 }
 
-/// Whether the table takes the pointer and keys (off while an overlay has them, issue 5).
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableInput(pub bool);
-
-/// The pointer is over the overlay (a window, the bar): a click there is not on the table.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PointerOnOverlay(pub bool);
-
-/// Asks the solver for a hint (the H key, the bar's button).
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AskHint;
-
-fn input_enabled(enabled: Option<Res<TableInput>>, watching: Res<crate::table::Watching>) -> bool {
+fn input_enabled(enabled: Option<Res<TableInput>>, watching: Res<Watching>) -> bool {
     enabled.is_none_or(|e| e.0) && !watching.0
-}
-
-/// What the table shows over the cards: drop targets, the keyboard's column, a hint.
-#[derive(Resource, Default, Debug, Clone, PartialEq)]
-pub struct Highlights {
-    /// Columns the dragged run may drop on.
-    pub targets: Vec<u8>,
-    /// The column chosen with the keyboard.
-    pub selected: Option<u8>,
-    /// The hint being shown and for how much longer (seconds).
-    pub hint: Option<(Move, f32)>,
-    /// The solver is thinking about a hint.
-    pub thinking: bool,
 }
 
 /// A run being dragged.
@@ -94,18 +64,6 @@ pub struct Dragging {
 #[derive(Resource, Default)]
 struct Clicks {
     last: Option<(u8, f64)>,
-}
-
-#[derive(Resource)]
-struct HintTask {
-    task: Task<Option<Move>>,
-    cancel: Arc<AtomicBool>,
-}
-
-impl Drop for HintTask {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
 }
 
 /// The move a click on card `index` of `column` makes: the run from that card to the best
@@ -182,59 +140,6 @@ fn card_under(
         .filter(|(_, _, pose)| layout.hits(pose.translation.truncate(), p))
         .max_by(|a, b| a.2.translation.z.total_cmp(&b.2.translation.z))
         .map(|(e, view, _)| (e, view.pile, view.index))
-}
-
-/// The pointer as the table sees it: the mouse, or the first finger on a touch screen (a tap
-/// is a click, a drag with a finger is a drag).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PointerState {
-    /// Where it is, in world coordinates (origin at the window's centre, y up).
-    pub at: Option<Vec2>,
-    /// Pressed this frame.
-    pub just_pressed: bool,
-    /// Held down.
-    pub pressed: bool,
-}
-
-/// Reads the first touch if a finger is (or was just) on the screen, else the mouse.
-pub fn pointer_state(
-    window: &Window,
-    buttons: &ButtonInput<MouseButton>,
-    touches: Option<&Touches>,
-) -> PointerState {
-    let to_world = |p: Vec2| Vec2::new(p.x - window.width() / 2.0, window.height() / 2.0 - p.y);
-    if let Some(t) = touches {
-        let finger = t
-            .iter()
-            .next()
-            .map(|f| (f.position(), true))
-            .or_else(|| t.iter_just_released().next().map(|f| (f.position(), false)));
-        if let Some((at, down)) = finger {
-            return PointerState {
-                at: Some(to_world(at)),
-                just_pressed: t.any_just_pressed(),
-                pressed: down,
-            };
-        }
-    }
-    PointerState {
-        at: pointer(window),
-        just_pressed: buttons.just_pressed(MouseButton::Left),
-        pressed: buttons.pressed(MouseButton::Left),
-    }
-}
-
-/// Touch input without Bevy's `touch` feature (which would rebuild all of Bevy): its types
-/// are there with `mouse`, and bevy_winit sends `TouchInput` messages; register them here.
-fn touch_support(app: &mut App) {
-    if !app.world().contains_resource::<Touches>() {
-        app.add_message::<TouchInput>()
-            .init_resource::<Touches>()
-            .add_systems(
-                PreUpdate,
-                bevy::input::touch::touch_screen_input_system.in_set(bevy::input::InputSystems),
-            );
-    }
 }
 
 fn pointer_input(
@@ -422,9 +327,9 @@ fn keyboard_input(
     settings: Res<Settings>,
     mut highlights: ResMut<Highlights>,
     mut celebrating: ResMut<Celebrating>,
-    hint: Option<ResMut<HintTask>>,
+    hint: Option<Res<HintTask>>,
     mut hints: MessageWriter<AskHint>,
-    mut asks: MessageWriter<crate::assist::Ask>,
+    mut asks: MessageWriter<crate::spider::assist::Ask>,
     mut requests: MessageWriter<Request>,
     mut relayout: MessageWriter<Relayout>,
     mut sfx: MessageWriter<PlaySfx>,
@@ -497,114 +402,16 @@ fn keyboard_input(
                 hints.write(AskHint);
             }
             KeyCode::KeyA => {
-                asks.write(crate::assist::Ask::AutoComplete);
+                asks.write(Ask::AutoComplete);
             }
             KeyCode::Escape => {
                 highlights.selected = None;
                 highlights.hint = None;
                 if let Some(h) = &hint {
-                    h.cancel.store(true, Ordering::Relaxed);
+                    h.cancel();
                 }
             }
             _ => {}
-        }
-    }
-}
-
-/// A new deal of the table's variant: with "winnable deals only", one the solver has won.
-pub fn new_deal(
-    table: &Table,
-    settings: &Settings,
-    asks: &mut MessageWriter<crate::assist::Ask>,
-    requests: &mut MessageWriter<Request>,
-) {
-    if settings.game.winnable_only {
-        let mut spec = table.spec.clone();
-        spec.options = settings.game.options_for(&spec.variant);
-        asks.write(crate::assist::Ask::WinnableDeal(spec));
-    } else {
-        requests.write(Request::NewDeal);
-    }
-}
-
-/// Shows a hint on the table; the moves a marker alone does not explain get a word too.
-fn show_hint(highlights: &mut Highlights, notices: &mut crate::assist::Notices, mv: Move) {
-    highlights.hint = Some((mv, 2.5));
-    match mv {
-        Move::Discard { column } => notices.push(format!(
-            "Hint: double-click the completed run in column {} (or choose the column and press Enter) to discard it",
-            column + 1
-        )),
-        Move::Deal => notices.push("Hint: deal a row from the stock (click it or press D)"),
-        Move::Transfer { .. } => {}
-    }
-}
-
-fn start_hint(
-    mut commands: Commands,
-    mut asks: MessageReader<AskHint>,
-    table: Res<Table>,
-    watching: Res<crate::table::Watching>,
-    mut highlights: ResMut<Highlights>,
-    hint: Option<Res<HintTask>>,
-    outlook: Res<crate::assist::Outlook>,
-    mut search: ResMut<crate::assist::OutlookSearch>,
-    mut notices: ResMut<crate::assist::Notices>,
-) {
-    if asks.read().count() == 0 || hint.is_some() || watching.0 || table.game.is_won() {
-        return;
-    }
-    // The background search already knows a winning line: its next move is the hint.
-    if let crate::assist::Outlook::Winnable(line) = &*outlook
-        && let Some(&mv) = line.first()
-    {
-        show_hint(&mut highlights, &mut notices, mv);
-        return;
-    }
-    search.yield_to_player();
-    let game = table.game.clone();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    let task = AsyncComputeTaskPool::get().spawn(async move {
-        solver::hint(
-            &game,
-            Budget::time(Duration::from_millis(1500)),
-            Some(&flag),
-        )
-    });
-    commands.insert_resource(HintTask { task, cancel });
-    highlights.thinking = true;
-}
-
-fn poll_hint(
-    mut commands: Commands,
-    task: Option<ResMut<HintTask>>,
-    mut highlights: ResMut<Highlights>,
-    mut changed: MessageReader<TableChanged>,
-    mut sfx: MessageWriter<PlaySfx>,
-    mut notices: ResMut<crate::assist::Notices>,
-) {
-    let Some(mut task) = task else { return };
-    // Read, not peeked at: an unread message would still be there next frame and cancel a
-    // hint asked for after it.
-    if changed.read().count() > 0 {
-        // The table moved on: this hint is for a position that is gone.
-        task.cancel.store(true, Ordering::Relaxed);
-    }
-    if let Some(result) = check_ready(&mut task.task) {
-        commands.remove_resource::<HintTask>();
-        highlights.thinking = false;
-        if task.cancel.load(Ordering::Relaxed) {
-            return;
-        }
-        match result {
-            Some(mv) => show_hint(&mut highlights, &mut notices, mv),
-            None => {
-                sfx.write(PlaySfx {
-                    sfx: Sfx::Invalid,
-                    pitch: 1.0,
-                });
-            }
         }
     }
 }
@@ -628,21 +435,5 @@ fn rejected_sound(mut rejected: MessageReader<Rejected>, mut sfx: MessageWriter<
             sfx: Sfx::Invalid,
             pitch: 1.0,
         });
-    }
-}
-
-fn tick_highlights(
-    time: Res<Time>,
-    mut highlights: ResMut<Highlights>,
-    mut changed: MessageReader<TableChanged>,
-) {
-    if changed.read().count() > 0 {
-        highlights.hint = None;
-    }
-    if let Some((_, left)) = highlights.hint.as_mut() {
-        *left -= time.delta_secs();
-        if *left <= 0.0 {
-            highlights.hint = None;
-        }
     }
 }

@@ -2,18 +2,23 @@
 //! score, time, moves and the variant's win rate, and offers a new game, this game's replay
 //! and the statistics.
 use bevy::prelude::*;
-use bevy_egui::egui;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_tweening::TweenAnim;
 
-use crate::persist::Statistics;
-use crate::playback::Control;
-use crate::table::{Cause, GameFinished, GameRecord, Request, Table, TableChanged, Watching};
-use crate::ui::Windows;
-use crate::view::Celebrating;
+use crate::cards::motion::Celebrating;
+use crate::core::settings::Settings;
+use crate::shell::{Overlay, Windows};
+use crate::spider::assist::Ask;
+use crate::spider::playback::Control;
+use crate::spider::saves::Statistics;
+use crate::spider::table::{
+    Cause, GameFinished, GameRecord, Request, Table, TableChanged, Watching,
+};
 
-pub(super) fn plugin(app: &mut App) {
+pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<WinPending>()
-        .add_systems(Update, announce.after(crate::AppSystems::Plan));
+        .add_systems(Update, announce.after(crate::AppSystems::Plan))
+        .add_systems(EguiPrimaryContextPass, win_message.in_set(Overlay::Windows));
 }
 
 /// A win was counted and its message waits for the table to come to rest.
@@ -51,6 +56,33 @@ fn announce(
     }
 }
 
+fn win_message(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    table: Res<Table>,
+    record: Res<GameRecord>,
+    stats: Res<Statistics>,
+    settings: Res<Settings>,
+    mut asks: MessageWriter<Ask>,
+    mut requests: MessageWriter<Request>,
+    mut controls: MessageWriter<Control>,
+) -> Result {
+    if windows.won {
+        window(
+            contexts.ctx_mut()?,
+            &mut windows,
+            &table,
+            &record,
+            &stats,
+            &settings,
+            &mut asks,
+            &mut requests,
+            &mut controls,
+        );
+    }
+    Ok(())
+}
+
 /// The window itself (drawn by the overlay, in its order).
 pub(crate) fn window(
     ctx: &egui::Context,
@@ -58,8 +90,8 @@ pub(crate) fn window(
     table: &Table,
     record: &GameRecord,
     stats: &Statistics,
-    settings: &crate::settings::Settings,
-    asks: &mut MessageWriter<crate::assist::Ask>,
+    settings: &crate::core::settings::Settings,
+    asks: &mut MessageWriter<crate::spider::assist::Ask>,
     requests: &mut MessageWriter<Request>,
     controls: &mut MessageWriter<Control>,
 ) {
@@ -69,22 +101,22 @@ pub(crate) fn window(
     let game = &table.game;
     let variant = &table.spec.variant;
     let mut open = true;
-    crate::ui::fixed_window("You won!", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+    crate::shell::widgets::fixed_window("You won!", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .open(&mut open)
         .show(ctx, |ui| {
             ui.label(format!("{}, deal {}", variant.name, table.spec.seed));
             ui.label(format!(
                 "Score {}  ·  time {}  ·  {}",
                 game.score(),
-                crate::ui::clock(record.clock()),
-                crate::ui::count(game.move_count(), "move", "moves"),
+                crate::shell::widgets::clock(record.clock()),
+                crate::shell::widgets::count(game.move_count(), "move", "moves"),
             ));
             if let Some(s) = stats.variants.get(&variant.id) {
                 ui.label(format!(
                     "{}: {:.0}% won of {}",
                     variant.name,
                     s.win_percent(),
-                    crate::ui::count(s.played as usize, "game", "games")
+                    crate::shell::widgets::count(s.played as usize, "game", "games")
                 ));
             }
             if record.assisted {
@@ -99,7 +131,7 @@ pub(crate) fn window(
                 }
                 if new_game.clicked() {
                     windows.won = false;
-                    crate::input::new_deal(table, settings, asks, requests);
+                    crate::spider::assist::new_deal(table, settings, asks, requests);
                 }
                 if ui.button("Watch this game").clicked() {
                     windows.won = false;

@@ -1,6 +1,16 @@
 //! The rules of each variant in plain words, written from the variant's own data (so the help
-//! always says what the engine does), and the controls.
+//! always says what the engine does), the controls, and the help window that shows them.
 use arachne_engine::{DiscardMode, GameOptions, Grouping, Scoring, Variant};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::shell::widgets::fixed_window;
+use crate::shell::{Overlay, Windows};
+use crate::spider::table::Table;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, help.in_set(Overlay::Windows));
+}
 
 /// A titled section of the help.
 pub type Section = (&'static str, String);
@@ -196,6 +206,48 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "Space play/pause, arrows step, Home/End jump, +/- speed, Esc close",
     ),
 ];
+
+/// The help window: this variant's rules and the controls.
+fn help(mut contexts: EguiContexts, mut windows: ResMut<Windows>, table: Res<Table>) -> Result {
+    if !windows.help {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let v = &table.spec.variant;
+    fixed_window(
+        format!("Rules: {}", v.name),
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .default_width(520.0)
+    .open(&mut open)
+    .show(ctx, |ui| {
+        egui::ScrollArea::vertical()
+            .max_height(440.0)
+            .show(ui, |ui| {
+                ui.set_max_width(520.0);
+                for (title, text) in crate::spider::rules::rules(v, &table.game.options()) {
+                    ui.strong(title);
+                    ui.label(text);
+                    ui.add_space(4.0);
+                }
+                ui.separator();
+                ui.strong("Controls");
+                egui::Grid::new("controls").striped(true).show(ui, |ui| {
+                    for (keys, what) in crate::spider::rules::CONTROLS {
+                        ui.label(*keys);
+                        ui.label(*what);
+                        ui.end_row();
+                    }
+                });
+            });
+    });
+    if !open {
+        windows.help = false;
+    }
+    Ok(())
+}
 
 #[cfg(test)]
 mod tests {

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// The defaults shipped with the game (embedded, so the browser build has them too).
-pub const DEFAULT_SETTINGS: &str = include_str!("../assets/settings.ron");
+pub const DEFAULT_SETTINGS: &str = include_str!("../../assets/settings.ron");
 
 /// Everything the player can tune; the settings window edits it and the game saves it. Fields
 /// added after the first version have defaults, so older saved files still load.
@@ -17,7 +17,7 @@ pub struct Settings {
     pub theme: String,
     /// The cards' look, over the theme's.
     #[serde(default)]
-    pub cards: CardSettings,
+    pub cards: crate::core::theme::CardSettings,
     /// Rules options and questions.
     #[serde(default)]
     pub game: GameSettings,
@@ -40,6 +40,11 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The theme these settings choose, with the player's card choices over it.
+    pub fn chosen_theme(&self) -> crate::core::theme::Theme {
+        crate::core::theme::Theme::chosen(&self.theme, &self.cards)
+    }
+
     /// Parses settings; the error names the file, line, column and field.
     pub fn from_ron(text: &str, source: &str) -> Result<Settings, String> {
         ron::from_str(text).map_err(|e| format!("{source}:{e}"))
@@ -74,18 +79,6 @@ impl Easing {
             Easing::BackOut => EaseFunction::BackOut,
         }
     }
-}
-
-/// The card back and deck colours, each either the theme's or the player's choice.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CardSettings {
-    /// The pattern on the backs (`None`: the theme's).
-    pub back_pattern: Option<crate::theme::BackPattern>,
-    /// The colour of the backs, `#rrggbb` (`None`: the theme's).
-    pub back_colour: Option<String>,
-    /// Four-colour deck (`None`: the theme's choice).
-    pub four_colour: Option<bool>,
 }
 
 /// How many undos a game allows.

@@ -1,48 +1,18 @@
 //! Sound effects, synthesized at start-up (no recorded or copied samples), played on their own
 //! `bevy_kira_audio` channel with the volume from the settings.
+pub mod cues;
+
 use std::f32::consts::TAU;
 use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy_kira_audio::prelude::*;
 
-use crate::settings::Settings;
-use crate::view::PlaySfx;
+use crate::audio::cues::{PlaySfx, Sfx};
+use crate::core::settings::Settings;
 
 /// Sample rate of the synthesized sounds.
 pub const SAMPLE_RATE: u32 = 44_100;
-
-/// The game's sound effects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Sfx {
-    /// A card picked up.
-    Pick,
-    /// Cards put down.
-    Drop,
-    /// A card turned over.
-    Flip,
-    /// A card dealt from the stock.
-    Deal,
-    /// A move the rules refuse.
-    Invalid,
-    /// A run went to the foundation.
-    RunCompleted,
-    /// The game is won.
-    Win,
-}
-
-impl Sfx {
-    /// Every effect.
-    pub const ALL: [Sfx; 7] = [
-        Sfx::Pick,
-        Sfx::Drop,
-        Sfx::Flip,
-        Sfx::Deal,
-        Sfx::Invalid,
-        Sfx::RunCompleted,
-        Sfx::Win,
-    ];
-}
 
 /// The table's sounds: pick, drop, flip, deal, invalid.
 #[derive(Resource)]
@@ -52,19 +22,12 @@ pub struct EffectsChannel;
 #[derive(Resource)]
 pub struct FanfareChannel;
 
-impl Sfx {
-    /// Whether the effect is a fanfare (played on [`FanfareChannel`]).
-    pub fn is_fanfare(self) -> bool {
-        matches!(self, Sfx::RunCompleted | Sfx::Win)
-    }
-}
-
 /// Handles of the synthesized sounds.
 #[derive(Resource)]
 struct SoundBank(Vec<(Sfx, Handle<AudioSource>)>);
 
 /// Playing sound: the audio output plugin, the channel, the synthesized bank.
-pub(super) fn plugin(app: &mut App) {
+pub(crate) fn plugin(app: &mut App) {
     app.add_plugins(AudioPlugin)
         .add_audio_channel::<EffectsChannel>()
         .add_audio_channel::<FanfareChannel>()

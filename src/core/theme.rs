@@ -7,8 +7,8 @@ use arachne_engine::Suit;
 
 /// The theme files shipped in `assets/themes/`, embedded at build time: (file stem, text).
 pub const BUILTIN_THEMES: &[(&str, &str)] = &[
-    ("classic", include_str!("../assets/themes/classic.ron")),
-    ("midnight", include_str!("../assets/themes/midnight.ron")),
+    ("classic", include_str!("../../assets/themes/classic.ron")),
+    ("midnight", include_str!("../../assets/themes/midnight.ron")),
 ];
 
 /// The pattern on the card backs.
@@ -137,14 +137,13 @@ impl Theme {
             })
     }
 
-    /// The theme the settings ask for: their theme (the default one if it is unknown) with the
+    /// The theme the player chose: theme `id` (the default one if it is unknown) with the
     /// player's card back and deck colours over it. An unusable back colour is ignored.
-    pub fn for_settings(settings: &crate::settings::Settings) -> Theme {
-        let mut theme = Theme::builtin(&settings.theme).unwrap_or_else(|| {
-            tracing::warn!("settings: no theme `{}`, using the default", settings.theme);
+    pub fn chosen(id: &str, cards: &CardSettings) -> Theme {
+        let mut theme = Theme::builtin(id).unwrap_or_else(|| {
+            tracing::warn!("settings: no theme `{id}`, using the default");
             Theme::default()
         });
-        let cards = &settings.cards;
         if let Some(p) = cards.back_pattern {
             theme.back_pattern = p;
         }
@@ -183,6 +182,18 @@ impl Default for Theme {
     }
 }
 
+/// The card back and deck colours, each either the theme's or the player's choice.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardSettings {
+    /// The pattern on the backs (`None`: the theme's).
+    pub back_pattern: Option<BackPattern>,
+    /// The colour of the backs, `#rrggbb` (`None`: the theme's).
+    pub back_colour: Option<String>,
+    /// Four-colour deck (`None`: the theme's choice).
+    pub four_colour: Option<bool>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,21 +226,20 @@ mod tests {
     }
 
     #[test]
-    fn the_settings_choices_override_the_theme() {
-        let mut s = crate::settings::Settings::default();
-        assert_eq!(Theme::for_settings(&s), Theme::default());
-        s.theme = "midnight".into();
-        s.cards.back_pattern = Some(BackPattern::Dots);
-        s.cards.back_colour = Some("#123456".into());
-        s.cards.four_colour = Some(false);
-        let t = Theme::for_settings(&s);
+    fn the_players_card_choices_override_the_theme() {
+        let mut s = CardSettings::default();
+        assert_eq!(Theme::chosen("classic", &s), Theme::default());
+        s.back_pattern = Some(BackPattern::Dots);
+        s.back_colour = Some("#123456".into());
+        s.four_colour = Some(false);
+        let t = Theme::chosen("midnight", &s);
         assert_eq!(t.id, "midnight");
         assert_eq!(t.back_pattern, BackPattern::Dots);
         assert_eq!(t.back, Color::from(Srgba::hex("#123456").unwrap()));
         assert!(!t.four_colour);
-        s.cards.back_colour = Some("nonsense".into());
+        s.back_colour = Some("nonsense".into());
         assert_eq!(
-            Theme::for_settings(&s).back,
+            Theme::chosen("midnight", &s).back,
             Theme::builtin("midnight").unwrap().back
         );
     }

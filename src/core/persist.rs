@@ -370,161 +370,9 @@ pub fn load<T: DeserializeOwned>(storage: &dyn Storage, key: &str) -> Loaded<T> 
     Loaded::Recovered { message, backup }
 }
 
-/// Results per variant, as the statistics window shows them.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct VariantStats {
-    /// Games finished (won or given up).
-    pub played: u32,
-    /// Games won.
-    pub won: u32,
-    /// Wins in a row now.
-    pub current_streak: u32,
-    /// Most wins in a row.
-    pub best_streak: u32,
-    /// Losses in a row now.
-    pub current_loss_streak: u32,
-    /// Fastest win, seconds.
-    pub best_time_secs: Option<u64>,
-    /// Highest winning score.
-    pub best_score: Option<i64>,
-    /// Fewest moves in a win.
-    pub fewest_moves: Option<u32>,
-    /// Wins the solver helped with (auto-complete, the demo): counted in `played` and `won`,
-    /// never in the bests or the streaks.
-    pub assisted_wins: u32,
-}
-
-impl VariantStats {
-    /// Counts a finished game. An assisted win counts as played and won, and nothing else.
-    pub fn record(&mut self, won: bool, secs: u64, score: i64, moves: u32, assisted: bool) {
-        self.played += 1;
-        if won && assisted {
-            self.won += 1;
-            self.assisted_wins += 1;
-        } else if won {
-            self.won += 1;
-            self.current_streak += 1;
-            self.best_streak = self.best_streak.max(self.current_streak);
-            self.current_loss_streak = 0;
-            self.best_time_secs = Some(self.best_time_secs.map_or(secs, |b| b.min(secs)));
-            self.best_score = Some(self.best_score.map_or(score, |b| b.max(score)));
-            self.fewest_moves = Some(self.fewest_moves.map_or(moves, |b| b.min(moves)));
-        } else {
-            self.current_streak = 0;
-            self.current_loss_streak += 1;
-        }
-    }
-
-    /// Wins per game played, in percent.
-    pub fn win_percent(&self) -> f64 {
-        if self.played == 0 {
-            0.0
-        } else {
-            100.0 * self.won as f64 / self.played as f64
-        }
-    }
-}
-
-/// Statistics of every variant, by variant id.
-#[derive(bevy::prelude::Resource, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Statistics {
-    /// Per variant.
-    pub variants: BTreeMap<String, VariantStats>,
-}
-
 /// The storage the game saves to.
 #[derive(bevy::prelude::Resource, Clone)]
 pub struct Saves(pub std::sync::Arc<dyn Storage>);
-
-/// Key of the statistics.
-pub const STATS_KEY: &str = "stats";
-
-/// Key of the game in progress. Its text is an engine replay file (`arachne-cli replay` reads it).
-pub const GAME_KEY: &str = "game";
-
-/// Finished games are kept as engine replay files under `replay-NNNNNN` keys.
-pub const REPLAY_PREFIX: &str = "replay-";
-
-/// How many finished games are kept (the oldest go first).
-pub const REPLAYS_KEPT: usize = 50;
-
-/// Saves a finished game's replay under the next `replay-NNNNNN` key and drops the oldest
-/// beyond [`REPLAYS_KEPT`]; returns the key.
-pub fn save_replay(storage: &dyn Storage, replay: &arachne_engine::Replay) -> io::Result<String> {
-    let existing = replay_keys(storage)?;
-    let next = existing
-        .last()
-        .and_then(|k| k[REPLAY_PREFIX.len()..].parse::<u64>().ok())
-        .map_or(1, |n| n + 1);
-    let key = format!("{REPLAY_PREFIX}{next:06}");
-    storage.write(&key, &replay.to_ron())?;
-    let excess = (existing.len() + 1).saturating_sub(REPLAYS_KEPT);
-    for old in existing.iter().take(excess) {
-        storage.remove(old)?;
-    }
-    Ok(key)
-}
-
-/// The keys of the saved replays, oldest first.
-pub fn replay_keys(storage: &dyn Storage) -> io::Result<Vec<String>> {
-    Ok(storage
-        .keys()?
-        .into_iter()
-        .filter(|k| {
-            k.strip_prefix(REPLAY_PREFIX)
-                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .collect())
-}
-
-/// A saved replay as the replay list shows it.
-#[derive(Clone, Debug)]
-pub struct SavedReplay {
-    /// Its storage key.
-    pub key: String,
-    /// The replay.
-    pub replay: arachne_engine::Replay,
-    /// Whether its moves win the game.
-    pub won: bool,
-}
-
-/// Reads the saved replays, newest first; an unreadable one is skipped with a warning (the
-/// viewer reports it when it is opened).
-pub fn saved_replays(storage: &dyn Storage) -> Vec<SavedReplay> {
-    let variants = arachne_engine::Variants::default();
-    let mut out = Vec::new();
-    for key in replay_keys(storage).unwrap_or_default().into_iter().rev() {
-        let Ok(Some(text)) = storage.read(&key) else {
-            continue;
-        };
-        match arachne_engine::Replay::from_ron(&text) {
-            Ok(replay) => {
-                let won = replay.verify(&variants).is_ok_and(|g| g.is_won());
-                out.push(SavedReplay { key, replay, won });
-            }
-            Err(e) => tracing::warn!("saved replay {key}: {e}"),
-        }
-    }
-    out
-}
-
-/// Autosaves the game after every change, when the app has a [`Saves`] resource.
-pub(super) fn plugin(app: &mut bevy::prelude::App) {
-    use bevy::prelude::*;
-    app.init_resource::<Statistics>()
-        .init_resource::<SaveSettings>()
-        .add_systems(
-            Update,
-            (
-                autosave.run_if(resource_exists::<Saves>),
-                count_games,
-                save_settings,
-            )
-                .in_set(crate::AppSystems::Plan),
-        );
-}
 
 /// Settings the player changed, saved after half a second of calm (a slider being dragged
 /// is not saved at every step).
@@ -546,7 +394,7 @@ impl SaveSettings {
 fn save_settings(
     mut pending: bevy::prelude::ResMut<SaveSettings>,
     time: bevy::prelude::Res<bevy::prelude::Time>,
-    settings: bevy::prelude::Res<crate::settings::Settings>,
+    settings: bevy::prelude::Res<crate::core::settings::Settings>,
     saves: Option<bevy::prelude::Res<Saves>>,
 ) {
     let Some(left) = pending.0.as_mut() else {
@@ -558,156 +406,20 @@ fn save_settings(
     }
     pending.0 = None;
     if let Some(saves) = saves
-        && let Err(e) = save(saves.0.as_ref(), crate::settings::SETTINGS_KEY, &*settings)
+        && let Err(e) = save(
+            saves.0.as_ref(),
+            crate::core::settings::SETTINGS_KEY,
+            &*settings,
+        )
     {
         tracing::warn!("could not save the settings: {e}");
     }
 }
 
-/// Adds finished games to the statistics, and saves them when there is storage.
-fn count_games(
-    mut ended: bevy::prelude::MessageReader<crate::table::GameFinished>,
-    mut stats: bevy::prelude::ResMut<Statistics>,
-    saves: Option<bevy::prelude::Res<Saves>>,
-) {
-    let mut any = false;
-    for f in ended.read() {
-        count_finished(saves.as_ref().map(|s| s.0.as_ref()), &mut stats, f);
-        any = true;
-    }
-    if any
-        && let Some(saves) = saves
-        && let Err(e) = save(saves.0.as_ref(), STATS_KEY, &*stats)
-    {
-        tracing::warn!("could not save the statistics: {e}");
-    }
-}
-
-/// Counts a finished game in `stats` and keeps its replay (when there is storage). The caller
-/// saves the statistics.
-fn count_finished(
-    storage: Option<&dyn Storage>,
-    stats: &mut Statistics,
-    f: &crate::table::GameFinished,
-) {
-    if let Some(storage) = storage
-        && let Err(e) = save_replay(storage, &f.replay)
-    {
-        tracing::warn!("could not save the finished game's replay: {e}");
-    }
-    stats
-        .variants
-        .entry(f.variant.clone())
-        .or_default()
-        .record(f.won, f.secs, f.score, f.moves, f.assisted);
-}
-
-/// Seconds of play between two saves of the clock alone (a change saves at once).
-const CLOCK_SAVE_SECS: u64 = 10;
-
-fn autosave(
-    mut changes: bevy::prelude::MessageReader<crate::table::TableChanged>,
-    table: bevy::prelude::Res<crate::table::Table>,
-    record: bevy::prelude::Res<crate::table::GameRecord>,
-    saves: bevy::prelude::Res<Saves>,
-    watching: bevy::prelude::Res<crate::table::Watching>,
-    mut saved_clock: bevy::prelude::Local<u64>,
-) {
-    // While a replay or demo is shown, the player's game stays saved as it was.
-    let changed = changes.read().count() > 0;
-    if watching.0 {
-        return;
-    }
-    // Every change is saved; so is the clock now and then, so that a crash costs seconds.
-    let clock = record.clock();
-    if !changed && clock < *saved_clock + CLOCK_SAVE_SECS {
-        return;
-    }
-    *saved_clock = clock;
-    if let Err(e) = saves.0.write(GAME_KEY, &record.replay_of(&table).to_ron()) {
-        tracing::warn!("could not save the game: {e}");
-    }
-}
-
-/// The saved game, if there is a usable one, with its clock and whether it was counted; an
-/// unusable one is set aside and the message says so.
-pub fn load_game(
-    storage: &dyn Storage,
-) -> (
-    Option<(crate::table::Table, crate::table::GameRecord)>,
-    Option<String>,
-) {
-    let text = match storage.read(GAME_KEY) {
-        Ok(Some(t)) => t,
-        Ok(None) => return (None, None),
-        Err(e) => return (None, Some(format!("could not read the saved game: {e}"))),
-    };
-    let variants = arachne_engine::Variants::default();
-    let table = arachne_engine::Replay::from_ron(&text).and_then(|replay| {
-        let game = replay.verify(&variants)?;
-        let variant = variants
-            .get(&replay.variant)
-            .cloned()
-            .ok_or_else(|| arachne_engine::ReplayError::UnknownVariant(replay.variant.clone()))?;
-        let record = crate::table::GameRecord::resumed(&game, &replay);
-        Ok((
-            crate::table::Table {
-                game,
-                spec: crate::table::GameSpec {
-                    variant,
-                    seed: replay.seed,
-                    numbering: replay.numbering,
-                    options: replay.options,
-                },
-            },
-            record,
-        ))
-    });
-    match table {
-        Ok(t) => (Some(t), None),
-        Err(e) => {
-            let backup = storage.set_aside(GAME_KEY).ok().flatten();
-            let kept = backup.map_or(String::new(), |b| format!("; it was kept as {b}"));
-            (
-                None,
-                Some(format!("the saved game could not be resumed ({e}){kept}")),
-            )
-        }
-    }
-}
-
-/// The saved game to resume at start: the one in progress, exactly as it was left. A finished
-/// game (won, even if undone since) is not resumed: the player gets a fresh deal.
-pub fn resume_game(
-    storage: &dyn Storage,
-) -> (
-    Option<(crate::table::Table, crate::table::GameRecord)>,
-    Option<String>,
-) {
-    let (saved, message) = load_game(storage);
-    (saved.filter(|(_, record)| !record.counted), message)
-}
-
-/// A deal asked for on the command line replaces the saved game: if that game was in
-/// progress it counts as given up (as leaving any game does), with its replay kept. Returns
-/// what to tell the player.
-pub fn give_up_saved_game(storage: &dyn Storage, stats: &mut Statistics) -> Option<String> {
-    let (saved, message) = resume_game(storage);
-    let Some((table, mut record)) = saved else {
-        return message;
-    };
-    // Counted as the table counts leaving a game: not at all without a move.
-    let Some(finished) = crate::table::finished(&table, &mut record, false) else {
-        return message;
-    };
-    count_finished(Some(storage), stats, &finished);
-    if let Err(e) = save(storage, STATS_KEY, stats) {
-        tracing::warn!("could not save the statistics: {e}");
-    }
-    Some(format!(
-        "the saved game ({}, deal {}, {} moves) counts as given up: the command line asked for another deal",
-        table.spec.variant.name,
-        table.spec.seed,
-        table.game.move_count()
-    ))
+/// Saves the settings when they change (after a moment of calm); the storage itself is the
+/// [`Saves`] resource the app inserts.
+pub fn plugin(app: &mut bevy::prelude::App) {
+    use bevy::prelude::*;
+    app.init_resource::<SaveSettings>()
+        .add_systems(Update, save_settings.in_set(crate::AppSystems::Plan));
 }

@@ -11,14 +11,14 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 
 use crate::AppSystems;
-use crate::playback::{Control, Kind, Playback, watch_from_start};
-use crate::settings::Settings;
-use crate::table::{Cause, GameSpec, Request, Table, TableChanged, Watching, next_seed};
+use crate::core::focus::Notices;
+use crate::core::settings::Settings;
+use crate::spider::playback::{Control, Kind, Playback, watch_from_start};
+use crate::spider::table::{Cause, GameSpec, Request, Table, TableChanged, Watching, next_seed};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<Ask>()
         .init_resource::<Outlook>()
-        .init_resource::<Notices>()
         .insert_resource(OutlookSearch {
             task: None,
             start_in: Some(0.0),
@@ -28,9 +28,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 start_jobs.before(AppSystems::Input),
-                (follow_table, finish_jobs, tick_notices)
-                    .chain()
-                    .in_set(AppSystems::Plan),
+                (follow_table, finish_jobs).chain().in_set(AppSystems::Plan),
             ),
         );
 }
@@ -129,27 +127,6 @@ enum Found {
     /// The demo's deal and the solver's line for it.
     Demo(Box<Table>, Vec<Move>),
     Deal(Option<(GameSpec, Vec<Move>)>),
-}
-
-/// Short messages for the player (a search that found nothing, a file set aside).
-#[derive(Resource, Debug, Default, Clone)]
-pub struct Notices(pub Vec<(String, f32)>);
-
-impl Notices {
-    /// Shows `text` for a few seconds.
-    pub fn push(&mut self, text: impl Into<String>) {
-        let text = text.into();
-        tracing::info!("{text}");
-        self.0.push((text, 6.0));
-    }
-}
-
-fn tick_notices(time: Res<Time>, mut notices: ResMut<Notices>) {
-    let dt = time.delta_secs();
-    notices.0.retain_mut(|(_, left)| {
-        *left -= dt;
-        *left > 0.0
-    });
 }
 
 /// The running outlook search, and when the next one may start.
@@ -459,5 +436,21 @@ fn follow_table(
                 Verdict::Unknown => Outlook::Unknown,
             };
         }
+    }
+}
+
+/// A new deal of the table's variant: with "winnable deals only", one the solver has won.
+pub fn new_deal(
+    table: &Table,
+    settings: &Settings,
+    asks: &mut MessageWriter<Ask>,
+    requests: &mut MessageWriter<Request>,
+) {
+    if settings.game.winnable_only {
+        let mut spec = table.spec.clone();
+        spec.options = settings.game.options_for(&spec.variant);
+        asks.write(Ask::WinnableDeal(spec));
+    } else {
+        requests.write(Request::NewDeal);
     }
 }

@@ -6,6 +6,7 @@ use arachne_engine::{DealError, Event, Game, GameOptions, Move, Numbering, Varia
 use bevy::prelude::*;
 
 use crate::AppSystems;
+use crate::core::focus::OverlayOpen;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<Request>()
@@ -15,7 +16,6 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<GameRecord>()
         .init_resource::<Watching>()
         .init_resource::<PendingConfirm>()
-        .init_resource::<OverlayOpen>()
         .add_systems(Update, apply_requests.in_set(AppSystems::Apply))
         .add_systems(Update, tick_clock.in_set(AppSystems::Plan));
 }
@@ -218,10 +218,6 @@ impl GameRecord {
     }
 }
 
-/// A window or a question is over the table: the game's clock stops (the overlay sets it).
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct OverlayOpen(pub bool);
-
 /// Advances the game's clock by the frame's real time while the player is playing.
 pub fn tick_clock(
     time: Res<Time<Real>>,
@@ -272,7 +268,7 @@ fn apply_requests(
     mut record: ResMut<GameRecord>,
     mut pending: ResMut<PendingConfirm>,
     watching: Res<Watching>,
-    settings: Res<crate::settings::Settings>,
+    settings: Res<crate::core::settings::Settings>,
     time: Res<Time<Real>>,
 ) {
     let queued: Vec<Request> = requests.read().cloned().collect();

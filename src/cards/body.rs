@@ -1,0 +1,217 @@
+//! A card's body and back, shared by both games: the rounded body and border, the back with
+//! its pattern, the two sides shown one at a time, and the renderer check that turns
+//! multisampling off when drawing in software. Render-only: headless tests leave this out.
+use bevy::prelude::*;
+
+use crate::cards::motion::CardPose;
+use crate::cards::shapes::{Shape, lozenge, placed, rounded_rect, shapes_mesh};
+use crate::core::theme::{BackPattern, Theme};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(Update, fit_multisampling_to_renderer)
+        .add_systems(
+            Update,
+            show_side.after(bevy_tweening::AnimationSystem::AnimationUpdate),
+        );
+}
+
+/// Whether the adapter draws in software (Mesa's llvmpipe, SwiftShader in a browser without a
+/// GPU, or any adapter that says it is the CPU).
+pub fn software_renderer(info: &bevy::render::renderer::RenderAdapterInfo) -> bool {
+    let name = info.name.to_lowercase();
+    // wgpu's DeviceType is not re-exported by Bevy: its name will do.
+    format!("{:?}", info.device_type) == "Cpu"
+        || ["llvmpipe", "swiftshader", "softpipe"]
+            .iter()
+            .any(|s| name.contains(s))
+}
+
+/// Turns multisampling off on a software renderer, once the renderer is known: 4x MSAA made
+/// each frame about 2.7 times slower under llvmpipe (159 against 60 ms for a dealt table), and
+/// a browser without a GPU fell to about one frame a second. A GPU keeps Bevy's default.
+fn fit_multisampling_to_renderer(
+    info: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+    mut cameras: Query<&mut Msaa, With<Camera2d>>,
+    mut done: Local<bool>,
+) {
+    let Some(info) = info else { return };
+    if *done || cameras.is_empty() {
+        return;
+    }
+    *done = true;
+    if software_renderer(&info) {
+        tracing::info!("{} draws in software: multisampling off", info.name);
+        for mut msaa in &mut cameras {
+            *msaa = Msaa::Off;
+        }
+    }
+}
+
+/// The meshes and materials every card of one size and theme shares: its body, its border and
+/// its back. A game's faces are drawn on top of `inner`.
+pub struct Body {
+    /// Card size in pixels.
+    pub size: Vec2,
+    /// The whole card (drawn in the border colour).
+    pub outer: Handle<Mesh>,
+    /// The face, inside the border.
+    pub inner: Handle<Mesh>,
+    /// The back's field, inside its margin.
+    pub back_inner: Handle<Mesh>,
+    /// The back's pattern as one mesh (none for a plain back).
+    pub back_pattern: Option<Handle<Mesh>>,
+    /// Face colour.
+    pub face: Handle<ColorMaterial>,
+    /// Face border colour.
+    pub face_border: Handle<ColorMaterial>,
+    /// Back colour.
+    pub back: Handle<ColorMaterial>,
+    /// Back pattern colour.
+    pub back_accent: Handle<ColorMaterial>,
+    /// Back border colour.
+    pub back_border: Handle<ColorMaterial>,
+}
+
+impl Body {
+    /// The body of cards of `size` in `theme`.
+    pub fn new(
+        size: Vec2,
+        theme: &Theme,
+        meshes: &mut Assets<Mesh>,
+        materials: &mut Assets<ColorMaterial>,
+    ) -> Body {
+        let r = theme.corner_radius * size.x;
+        let inset = (size.x * 0.05).max(2.0);
+        let mut mat = |c: Color| materials.add(ColorMaterial::from_color(c));
+        Body {
+            size,
+            outer: meshes.add(rounded_rect(size, r)),
+            inner: meshes.add(rounded_rect(size - Vec2::splat(2.0), (r - 1.0).max(0.0))),
+            back_inner: meshes.add(rounded_rect(
+                size - Vec2::splat(2.0 * inset),
+                (r - inset).max(1.0),
+            )),
+            back_pattern: back_pattern(theme.back_pattern, size)
+                .map(|p| meshes.add(shapes_mesh(&p))),
+            face: mat(theme.face),
+            face_border: mat(theme.face_border),
+            back: mat(theme.back),
+            back_accent: mat(theme.back_accent),
+            back_border: mat(theme.back_border),
+        }
+    }
+
+    /// Spawns a back (hidden or shown by [`CardSides`]).
+    pub fn spawn_back(&self, commands: &mut Commands) -> Entity {
+        commands
+            .spawn((Transform::default(), Visibility::Inherited))
+            .with_children(|p| {
+                p.spawn(part(&self.outer, &self.back_border, Transform::default()));
+                p.spawn(part(
+                    &self.back_inner,
+                    &self.back,
+                    Transform::from_xyz(0.0, 0.0, 0.001),
+                ));
+                if let Some(pattern) = &self.back_pattern {
+                    p.spawn(part(
+                        pattern,
+                        &self.back_accent,
+                        Transform::from_xyz(0.0, 0.0, 0.002),
+                    ));
+                }
+            })
+            .id()
+    }
+}
+
+/// The two sides of a card, shown one at a time.
+#[derive(Component)]
+pub struct CardSides {
+    /// The face's root entity.
+    pub face: Entity,
+    /// The back's root entity.
+    pub back: Entity,
+}
+
+/// One mesh of a card's art.
+pub fn part(
+    mesh: &Handle<Mesh>,
+    material: &Handle<ColorMaterial>,
+    transform: Transform,
+) -> impl Bundle {
+    (
+        Mesh2d(mesh.clone()),
+        MeshMaterial2d(material.clone()),
+        transform,
+    )
+}
+
+/// A back's pattern for cards of `size`, as shapes: a grid of lozenges or dots.
+fn back_pattern(pattern: BackPattern, size: Vec2) -> Option<Vec<Shape>> {
+    let mark = match pattern {
+        BackPattern::Plain => return None,
+        BackPattern::Lattice => lozenge(),
+        BackPattern::Dots => Shape::Circle(Vec2::ZERO, 0.5),
+    };
+    let (w, h) = (size.x, size.y);
+    let step = (w * 0.16).max(5.0);
+    let nx = ((w * 0.78) / step).floor() as i32;
+    let ny = ((h * 0.84) / step).floor() as i32;
+    let mut shapes = Vec::new();
+    for i in 0..=nx {
+        for j in 0..=ny {
+            let at = Vec2::new(
+                (i as f32 - nx as f32 / 2.0) * step,
+                (j as f32 - ny as f32 / 2.0) * step,
+            );
+            shapes.extend(placed(std::slice::from_ref(&mark), at, step * 0.55, false));
+        }
+    }
+    Some(shapes)
+}
+
+fn show_side(
+    cards: Query<(&CardPose, &CardSides), Changed<CardPose>>,
+    mut vis: Query<&mut Visibility>,
+) {
+    for (pose, sides) in &cards {
+        let (f, b) = if pose.face_shown {
+            (Visibility::Inherited, Visibility::Hidden)
+        } else {
+            (Visibility::Hidden, Visibility::Inherited)
+        };
+        if let Ok(mut v) = vis.get_mut(sides.face) {
+            v.set_if_neq(f);
+        }
+        if let Ok(mut v) = vis.get_mut(sides.back) {
+            v.set_if_neq(b);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every point a shape covers lies within `limit` of the origin on each axis.
+    fn inside(shapes: &[Shape], limit: Vec2) -> bool {
+        shapes.iter().all(|shape| match shape {
+            Shape::Circle(c, r) => c.x.abs() + r <= limit.x && c.y.abs() + r <= limit.y,
+            Shape::Poly(points) => points
+                .iter()
+                .all(|p| p.x.abs() <= limit.x && p.y.abs() <= limit.y),
+        })
+    }
+
+    #[test]
+    fn a_back_pattern_is_one_set_of_marks_inside_the_card() {
+        let size = Vec2::new(100.0, 140.0);
+        assert!(back_pattern(BackPattern::Plain, size).is_none());
+        for pattern in [BackPattern::Lattice, BackPattern::Dots] {
+            let marks = back_pattern(pattern, size).expect("a patterned back");
+            // 16 px apart: 5 across (78 px of width), 8 down (117.6 px of height).
+            assert_eq!(marks.len(), 5 * 8);
+            assert!(inside(&marks, size * Vec2::new(0.45, 0.47)));
+        }
+    }
+}

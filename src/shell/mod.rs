@@ -1,0 +1,124 @@
+//! The egui overlay both games share: fonts, which windows are open, the pointer and keyboard
+//! shared with the table, the settings window and the notices. Each game draws its own bar
+//! and windows into the [`Overlay`] sets, in order.
+pub mod settings_window;
+pub mod widgets;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui, input::EguiWantsInput};
+
+use crate::core::focus::{Notices, OverlayOpen, PointerOnOverlay, TableInput};
+
+/// The order the overlay draws in: later parts are on top.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Overlay {
+    /// Fonts.
+    Setup,
+    /// Labels on the table and the bar.
+    Bar,
+    /// Windows.
+    Windows,
+    /// Questions and notices, over everything.
+    Top,
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_plugins(EguiPlugin::default())
+        .init_resource::<Windows>()
+        .insert_resource(TableInput(true))
+        .configure_sets(
+            EguiPrimaryContextPass,
+            (Overlay::Setup, Overlay::Bar, Overlay::Windows, Overlay::Top).chain(),
+        )
+        .add_systems(
+            PreUpdate,
+            share_pointer.after(bevy_egui::EguiPreUpdateSet::ProcessInput),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                widgets::install_fonts.in_set(Overlay::Setup),
+                settings_window::settings_window.in_set(Overlay::Windows),
+                notices.in_set(Overlay::Top),
+            ),
+        );
+}
+
+/// Which windows of the overlay are open.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Windows {
+    /// The main menu.
+    pub menu: bool,
+    /// Statistics.
+    pub stats: bool,
+    /// Settings.
+    pub settings: bool,
+    /// Saved replays.
+    pub replays: bool,
+    /// Rules and help.
+    pub help: bool,
+    /// The win message.
+    pub won: bool,
+    /// A question waits for an answer (the game sets it while it asks).
+    pub question: bool,
+}
+
+impl Windows {
+    /// Opens one window by name (`menu`, `stats`, `settings`, `replays`, `help`, `won`); false if the
+    /// name is unknown. (A game fills its window from the table when the window first shows.)
+    pub fn open(&mut self, name: &str) -> bool {
+        match name {
+            "menu" => self.menu = true,
+            "stats" | "statistics" => self.stats = true,
+            "settings" => self.settings = true,
+            "replays" => self.replays = true,
+            "help" | "rules" => self.help = true,
+            "won" => self.won = true,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Whether any window is open.
+    pub fn any(&self) -> bool {
+        self.menu || self.stats || self.settings || self.replays || self.help || self.won
+    }
+}
+
+/// Window names `Windows::open` knows.
+pub const WINDOW_NAMES: &[&str] = &["menu", "stats", "settings", "replays", "help", "won"];
+
+fn share_pointer(
+    wants: Option<Res<EguiWantsInput>>,
+    windows: Res<Windows>,
+    mut input: ResMut<TableInput>,
+    mut overlay: ResMut<OverlayOpen>,
+    mut on_overlay: ResMut<PointerOnOverlay>,
+) {
+    let open = windows.any() || windows.question;
+    let pointer = wants.as_ref().is_some_and(|w| w.wants_any_pointer_input());
+    on_overlay.set_if_neq(PointerOnOverlay(pointer));
+    let busy =
+        open || wants.is_some_and(|w| w.wants_any_pointer_input() || w.wants_any_keyboard_input());
+    input.set_if_neq(TableInput(!busy));
+    // A window or question over the table stops the game's clock; the pointer over the bar
+    // does not.
+    overlay.set_if_neq(OverlayOpen(open));
+}
+
+fn notices(mut contexts: EguiContexts, notices: Res<Notices>) -> Result {
+    if notices.0.is_empty() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new(egui::Id::new("notices"))
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 10.0))
+        .show(ctx, |ui| {
+            for (text, _) in &notices.0 {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(text);
+                });
+            }
+        });
+    Ok(())
+}

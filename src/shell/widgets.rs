@@ -1,0 +1,214 @@
+//! The overlay's small parts: its one font, painted icons, fixed windows, the bar's buttons,
+//! and the words for times and counts.
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+/// The overlay's one face, Ubuntu Light, for proportional and monospace text alike (the few
+/// symbols it needs beyond Latin text are painted: see [`Icon`]).
+pub fn font_definitions() -> egui::FontDefinitions {
+    const FACE: &str = "Ubuntu-Light";
+    let mut fonts = egui::FontDefinitions::empty();
+    fonts.font_data.insert(
+        FACE.to_owned(),
+        std::sync::Arc::new(egui::FontData::from_static(
+            epaint_default_fonts::UBUNTU_LIGHT,
+        )),
+    );
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        fonts.families.insert(family, vec![FACE.to_owned()]);
+    }
+    fonts
+}
+
+/// Gives egui its fonts once, on its first pass (they apply from the next one).
+pub(crate) fn install_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if !*done {
+        contexts.ctx_mut()?.set_fonts(font_definitions());
+        *done = true;
+    }
+    Ok(())
+}
+
+/// The replay viewer's media symbols, painted rather than taken from an emoji font.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Icon {
+    /// Bar, then two triangles pointing left.
+    ToStart,
+    /// One triangle pointing left.
+    Back,
+    /// One triangle pointing right.
+    Play,
+    /// Two bars.
+    Pause,
+    /// A triangle pointing right, then a bar.
+    Forward,
+    /// Two triangles pointing right, then a bar.
+    ToEnd,
+}
+
+impl Icon {
+    /// The icon's parts in a unit square (x right, y down): triangles as three points and
+    /// bars as rectangles (min, max).
+    pub fn parts(self) -> (Vec<[[f32; 2]; 3]>, Vec<[[f32; 2]; 2]>) {
+        let right = |x0: f32, x1: f32| [[x0, 0.0], [x1, 0.5], [x0, 1.0]];
+        let left = |x0: f32, x1: f32| [[x1, 0.0], [x1, 1.0], [x0, 0.5]];
+        let bar = |x0: f32, x1: f32| [[x0, 0.0], [x1, 1.0]];
+        match self {
+            Icon::ToStart => (vec![left(0.2, 0.6), left(0.6, 1.0)], vec![bar(0.0, 0.16)]),
+            Icon::Back => (vec![left(0.15, 0.85)], vec![]),
+            Icon::Play => (vec![right(0.15, 0.85)], vec![]),
+            Icon::Pause => (vec![], vec![bar(0.15, 0.4), bar(0.6, 0.85)]),
+            Icon::Forward => (vec![right(0.05, 0.7)], vec![bar(0.76, 0.92)]),
+            Icon::ToEnd => (vec![right(0.0, 0.4), right(0.4, 0.8)], vec![bar(0.84, 1.0)]),
+        }
+    }
+}
+
+/// A button showing `icon`, greyed out when not `enabled`.
+/// A button showing `icon`.
+pub fn icon_button(ui: &mut egui::Ui, icon: Icon, enabled: bool) -> egui::Response {
+    let height = ui.spacing().interact_size.y;
+    let response = ui.add_enabled(
+        enabled,
+        bar_button("").min_size(egui::vec2(height * 1.4, height)),
+    );
+    let colour = if enabled {
+        ui.style().interact(&response).fg_stroke.color
+    } else {
+        ui.visuals().weak_text_color()
+    };
+    let side = height * 0.5;
+    let square = egui::Rect::from_center_size(response.rect.center(), egui::vec2(side, side));
+    let at = |[x, y]: [f32; 2]| square.lerp_inside(egui::vec2(x, y));
+    let (triangles, bars) = icon.parts();
+    let painter = ui.painter();
+    for t in triangles {
+        painter.add(egui::Shape::convex_polygon(
+            t.map(at).to_vec(),
+            colour,
+            egui::Stroke::NONE,
+        ));
+    }
+    for [min, max] in bars {
+        painter.rect_filled(egui::Rect::from_min_max(at(min), at(max)), 0.0, colour);
+    }
+    response
+}
+
+/// A window of the overlay: fixed in place at `anchor`, neither collapsed nor resized.
+pub(crate) fn fixed_window(
+    title: impl Into<egui::WidgetText>,
+    anchor: egui::Align2,
+    offset: egui::Vec2,
+) -> egui::Window<'static> {
+    egui::Window::new(title)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(anchor, offset)
+}
+
+/// Seconds as minutes and seconds, `m:ss`.
+pub(crate) fn clock(secs: u64) -> String {
+    format!("{}:{:02}", secs / 60, secs % 60)
+}
+
+/// `n` with the noun that fits it: "1 move", "2 moves".
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A button of the bar. The mouse clicks it; the keyboard does not focus it, because on the
+/// table Tab, the arrows, Enter and Space choose and move runs, and each button has its key.
+/// A button of the bar: clicked, never focused (the keyboard stays with the table).
+pub fn bar_button<'a>(text: impl Into<egui::WidgetText>) -> egui::Button<'a> {
+    egui::Button::new(text).sense(egui::Sense::CLICK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file under `dir`, in its subfolders too.
+    fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                out.extend(files_under(&path));
+            } else {
+                out.push(path);
+            }
+        }
+        out
+    }
+
+    /// Every character beyond ASCII that the overlay can show: in the strings of our sources
+    /// (comment lines left out) and in the variant files' names and descriptions.
+    fn shown_characters() -> std::collections::BTreeSet<char> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut chars = std::collections::BTreeSet::new();
+        for dir in ["src", "levels"] {
+            for path in files_under(&root.join(dir)) {
+                let text = std::fs::read_to_string(path).unwrap();
+                for line in text.lines() {
+                    if !line.trim_start().starts_with("//") {
+                        chars.extend(line.chars().filter(|c| !c.is_ascii()));
+                    }
+                }
+            }
+        }
+        chars
+    }
+
+    #[test]
+    fn the_one_font_has_every_character_the_overlay_writes() {
+        use skrifa::MetadataProvider;
+        let defs = font_definitions();
+        let face = &defs.font_data["Ubuntu-Light"];
+        let charmap = skrifa::FontRef::new(&face.font).unwrap().charmap();
+        let shown = shown_characters();
+        assert!(shown.contains(&'…'), "the scan finds the sources' strings");
+        let missing: Vec<char> = shown
+            .iter()
+            .copied()
+            .filter(|&c| charmap.map(c).is_none())
+            .collect();
+        assert!(missing.is_empty(), "not in Ubuntu Light: {missing:?}");
+        // And the check itself can fail: the old pause symbol is not in the face.
+        assert!(charmap.map('\u{23F8}').is_none());
+        assert!(charmap.map('A').is_some());
+    }
+
+    #[test]
+    fn icons_stay_in_their_square_and_differ() {
+        let all = [
+            Icon::ToStart,
+            Icon::Back,
+            Icon::Play,
+            Icon::Pause,
+            Icon::Forward,
+            Icon::ToEnd,
+        ];
+        let mut seen = Vec::new();
+        for icon in all {
+            let (triangles, bars) = icon.parts();
+            assert!(
+                !triangles.is_empty() || !bars.is_empty(),
+                "{icon:?} is empty"
+            );
+            let points = triangles.iter().flatten().chain(bars.iter().flatten());
+            for &[x, y] in points {
+                assert!(
+                    (0.0..=1.0).contains(&x) && (0.0..=1.0).contains(&y),
+                    "{icon:?}"
+                );
+            }
+            for [min, max] in &bars {
+                assert!(min[0] < max[0] && min[1] < max[1], "{icon:?}: an empty bar");
+            }
+            let shape = format!("{:?}", icon.parts());
+            assert!(!seen.contains(&shape), "{icon:?} looks like another icon");
+            seen.push(shape);
+        }
+    }
+}

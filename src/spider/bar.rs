@@ -1,0 +1,344 @@
+//! Spider's bar along the bottom (variant, deal, score, moves, time, outlook, and the game's
+//! buttons; the replay viewer's transport while watching) and the label over the stock.
+use std::sync::atomic::Ordering;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::core::theme::Theme;
+use crate::shell::widgets::{Icon, bar_button, clock, icon_button};
+use crate::shell::{Overlay, Windows};
+use crate::spider::assist::{Ask, Outlook, Thinking};
+use crate::spider::highlights::Highlights;
+use crate::spider::hint::AskHint;
+use crate::spider::layout::Layout;
+use crate::spider::playback::{Control, Playback, SPEEDS};
+use crate::spider::table::{GameRecord, Request, Table};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (stock_label, bar).chain().in_set(Overlay::Bar),
+    );
+}
+
+/// "N deals left" above the stock, ending at its right edge (so Huge Spider's stays inside the
+/// window). Beneath every window, and never in the pointer's way.
+fn stock_label(
+    mut contexts: EguiContexts,
+    layout: Option<Res<Layout>>,
+    table: Res<Table>,
+    theme: Res<Theme>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+) -> Result {
+    let (Some(layout), Ok(window)) = (layout, window.single()) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let text = match table.game.position().deals_left() {
+        0 => "stock empty".to_string(),
+        1 => "1 deal left".to_string(),
+        n => format!("{n} deals left"),
+    };
+    // The layout's origin is the window's centre, y up; egui's is its top left, y down.
+    let at = egui::pos2(
+        layout.stock.x + layout.card.x / 2.0 + window.width() / 2.0,
+        window.height() / 2.0 - (layout.stock.y + layout.card.y / 2.0 + 12.0),
+    );
+    let [r, g, b, _] = theme.text.to_srgba().to_u8_array();
+    egui::Area::new(egui::Id::new("stock-label"))
+        .order(egui::Order::Background)
+        .fixed_pos(at)
+        .pivot(egui::Align2::RIGHT_CENTER)
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+            ui.label(
+                egui::RichText::new(text)
+                    .size(15.0)
+                    .color(egui::Color32::from_rgb(r, g, b)),
+            );
+        });
+    Ok(())
+}
+
+fn bar(
+    mut contexts: EguiContexts,
+    table: Res<Table>,
+    record: Res<GameRecord>,
+    highlights: Res<Highlights>,
+    outlook: Res<Outlook>,
+    thinking: Option<Res<Thinking>>,
+    playback: Option<Res<Playback>>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut windows: ResMut<Windows>,
+    mut requests: MessageWriter<Request>,
+    mut hints: MessageWriter<AskHint>,
+    mut asks: MessageWriter<Ask>,
+    mut controls: MessageWriter<Control>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    // With no window open the keyboard belongs to the table: a widget focused in a window
+    // that has closed must not take Enter or Space.
+    if !windows.any() {
+        ctx.memory_mut(|m| {
+            if let Some(id) = m.focused() {
+                m.surrender_focus(id);
+            }
+        });
+    }
+    // The table leaves the bar a band as tall as its rows (`layout::bar`): one row in a wide
+    // window, the facts above the buttons in a narrow one.
+    let one_row = window
+        .single()
+        .map_or(true, |w| crate::spider::layout::bar::one_row(w.width()));
+    egui::Area::new(egui::Id::new("bar"))
+        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -6.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                // Rows that grow with their text (a narrow first frame must not wrap them).
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                if let Some(p) = playback.as_deref().filter(|p| p.kind.watching()) {
+                    viewer_controls(ui, p, &mut controls);
+                    return;
+                }
+                let mut buttons = |ui: &mut egui::Ui| {
+                    bar_controls(
+                        ui,
+                        &table,
+                        &highlights,
+                        &outlook,
+                        thinking.as_deref(),
+                        playback.as_deref(),
+                        &mut windows,
+                        (&mut requests, &mut hints, &mut asks, &mut controls),
+                    )
+                };
+                if one_row {
+                    ui.horizontal(|ui| {
+                        bar_facts(ui, &table, &record, &outlook);
+                        ui.separator();
+                        buttons(ui);
+                    });
+                } else {
+                    ui.vertical_centered(|ui| {
+                        ui.horizontal(|ui| bar_facts(ui, &table, &record, &outlook));
+                        ui.horizontal(|ui| buttons(ui));
+                    });
+                }
+            });
+        });
+    Ok(())
+}
+
+/// The bar's facts: variant, deal, score, moves, time, and whether the game can still be won.
+fn bar_facts(ui: &mut egui::Ui, table: &Table, record: &GameRecord, outlook: &Outlook) {
+    let game = &table.game;
+    ui.label(format!(
+        "{} · deal {}  ·  score {}  ·  moves {}  ·  time {}",
+        table.spec.variant.name,
+        table.spec.seed,
+        game.score(),
+        game.move_count(),
+        clock(record.clock()),
+    ));
+    ui.separator();
+    if game.is_won() {
+        ui.colored_label(egui::Color32::from_rgb(90, 200, 110), "won!");
+    } else {
+        outlook_label(ui, outlook);
+    }
+}
+
+/// The bar's buttons, or what a running search or auto-complete offers instead.
+fn bar_controls(
+    ui: &mut egui::Ui,
+    table: &Table,
+    highlights: &Highlights,
+    outlook: &Outlook,
+    thinking: Option<&Thinking>,
+    playback: Option<&Playback>,
+    windows: &mut Windows,
+    (requests, hints, asks, controls): (
+        &mut MessageWriter<Request>,
+        &mut MessageWriter<AskHint>,
+        &mut MessageWriter<Ask>,
+        &mut MessageWriter<Control>,
+    ),
+) {
+    let game = &table.game;
+    if let Some(t) = thinking {
+        let tried = t.tried.load(Ordering::Relaxed);
+        ui.spinner();
+        if t.job == crate::spider::assist::Job::WinnableDeal {
+            ui.label(format!("{} ({tried} tried)", t.job.describe()));
+        } else {
+            ui.label(t.job.describe());
+        }
+        if ui.add(bar_button("Cancel")).clicked() {
+            asks.write(Ask::Cancel);
+        }
+        return;
+    }
+    if let Some(p) = playback {
+        ui.label("Auto-completing…");
+        speed_choice(ui, p, controls);
+        if ui
+            .add(bar_button("Stop"))
+            .on_hover_text("Or click the table or press a key")
+            .clicked()
+        {
+            controls.write(Control::Close);
+        }
+        return;
+    }
+    // With an undo limit the button says how many are left, and why it is
+    // grey once there are none.
+    let label = match game.undos_left() {
+        Some(n) => format!("Undo ({n} left)"),
+        None => "Undo".to_string(),
+    };
+    let undo = ui
+        .add_enabled(game.can_undo() && !game.is_won(), bar_button(label))
+        .on_hover_text("Take back the last move (Ctrl+Z or U)");
+    let undo = match game.undos_left() {
+        _ if game.is_won() => undo.on_disabled_hover_text("The game is won: start a new one"),
+        Some(0) => undo.on_disabled_hover_text(format!(
+            "No undos left: this game allows {}",
+            game.options().undo_limit.unwrap_or(0)
+        )),
+        _ => undo.on_disabled_hover_text("Nothing to undo yet"),
+    };
+    if undo.clicked() {
+        requests.write(Request::Undo);
+    }
+    if ui
+        .add_enabled(game.can_redo(), bar_button("Redo"))
+        .clicked()
+    {
+        requests.write(Request::Redo);
+    }
+    let hint = if highlights.thinking {
+        "Thinking…"
+    } else {
+        "Hint"
+    };
+    if ui.add_enabled(!game.is_won(), bar_button(hint)).clicked() {
+        hints.write(AskHint);
+    }
+    let can_finish = !game.is_won() && *outlook != Outlook::Lost;
+    if ui
+        .add_enabled(can_finish, bar_button("Auto-complete"))
+        .on_hover_text("The solver plays the rest of the game (A)")
+        .clicked()
+    {
+        asks.write(Ask::AutoComplete);
+    }
+    if ui.add(bar_button("Menu")).clicked() {
+        windows.open("menu");
+    }
+}
+
+fn outlook_label(ui: &mut egui::Ui, outlook: &Outlook) {
+    let (text, colour, tip) = match outlook {
+        Outlook::Off => return,
+        Outlook::Checking => (
+            "checking…",
+            egui::Color32::GRAY,
+            "The solver is looking at this position",
+        ),
+        Outlook::Winnable(_) => (
+            "winnable",
+            egui::Color32::from_rgb(90, 200, 110),
+            "The solver found a way to win from here",
+        ),
+        Outlook::Lost => (
+            "not winnable any more",
+            egui::Color32::from_rgb(230, 100, 90),
+            "Every line from here was searched: undo to find another way",
+        ),
+        Outlook::Unknown => (
+            "unknown",
+            egui::Color32::from_rgb(220, 190, 90),
+            "The solver ran out of time on this position",
+        ),
+    };
+    ui.colored_label(colour, text).on_hover_text(tip);
+}
+
+fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter<Control>) {
+    ui.horizontal(|ui| {
+        // Close comes first: at the bar's far left it is never where a button of the game's
+        // own bar appears once the viewer has gone (a second click there did something else).
+        if ui.add(bar_button("Close")).on_hover_text("Esc").clicked() {
+            controls.write(Control::Close);
+        }
+        ui.separator();
+        ui.label(egui::RichText::new(p.kind.title()).strong());
+        ui.separator();
+        if icon_button(ui, Icon::ToStart, true)
+            .on_hover_text("To the deal (Home)")
+            .clicked()
+        {
+            controls.write(Control::ToStart);
+        }
+        if icon_button(ui, Icon::Back, p.at > 0)
+            .on_hover_text("One move back (Left)")
+            .clicked()
+        {
+            controls.write(Control::StepBack);
+        }
+        let (icon, tip) = if p.playing {
+            (Icon::Pause, "Pause (Space)")
+        } else {
+            (Icon::Play, "Play (Space)")
+        };
+        if icon_button(ui, icon, true).on_hover_text(tip).clicked() {
+            controls.write(Control::Toggle);
+        }
+        if icon_button(ui, Icon::Forward, !p.at_end())
+            .on_hover_text("One move forward (Right)")
+            .clicked()
+        {
+            controls.write(Control::StepForward);
+        }
+        if icon_button(ui, Icon::ToEnd, true)
+            .on_hover_text("To the end (End)")
+            .clicked()
+        {
+            controls.write(Control::ToEnd);
+        }
+        ui.separator();
+        speed_choice(ui, p, controls);
+        ui.separator();
+        let mut at = p.at;
+        let total = p.moves.len();
+        let slider = egui::Slider::new(&mut at, 0..=total)
+            .show_value(false)
+            .trailing_fill(true);
+        let slider = ui.add(slider);
+        if slider.changed() {
+            controls.write(Control::Seek(at));
+        }
+        // A released slider gives the keyboard back at once (the first Esc only let go of it).
+        if slider.drag_stopped() || slider.clicked() {
+            slider.surrender_focus();
+        }
+        ui.label(format!("move {} of {}", p.at, total));
+    });
+}
+
+fn speed_choice(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter<Control>) {
+    let mut speed = p.speed;
+    egui::ComboBox::from_id_salt("speed")
+        .selected_text(format!("{}×", p.speed))
+        .width(60.0)
+        .show_ui(ui, |ui| {
+            for s in SPEEDS {
+                ui.selectable_value(&mut speed, s, format!("{s}×"));
+            }
+        });
+    if speed != p.speed {
+        controls.write(Control::Speed(speed));
+    }
+}

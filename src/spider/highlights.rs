@@ -1,0 +1,41 @@
+//! What Spider's table shows over its cards: the drop targets of a held run, the keyboard's
+//! column and a hint, each timed out or cleared when the table changes.
+use arachne_engine::Move;
+use bevy::prelude::*;
+
+use crate::AppSystems;
+use crate::spider::table::TableChanged;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Highlights>()
+        .add_systems(Update, tick_highlights.in_set(AppSystems::Plan));
+}
+
+/// What the table shows over the cards: drop targets, the keyboard's column, a hint.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Highlights {
+    /// Columns the dragged run may drop on.
+    pub targets: Vec<u8>,
+    /// The column chosen with the keyboard.
+    pub selected: Option<u8>,
+    /// The hint being shown and for how much longer (seconds).
+    pub hint: Option<(Move, f32)>,
+    /// The solver is thinking about a hint.
+    pub thinking: bool,
+}
+
+fn tick_highlights(
+    time: Res<Time>,
+    mut highlights: ResMut<Highlights>,
+    mut changed: MessageReader<TableChanged>,
+) {
+    if changed.read().count() > 0 {
+        highlights.hint = None;
+    }
+    if let Some((_, left)) = highlights.hint.as_mut() {
+        *left -= time.delta_secs();
+        if *left <= 0.0 {
+            highlights.hint = None;
+        }
+    }
+}

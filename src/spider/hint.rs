@@ -1,0 +1,137 @@
+//! The hint: the next move of the background search's winning line when it has one, else a
+//! short search of its own off the main thread. The table changing cancels it.
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use arachne_engine::Move;
+use arachne_engine::solver::{self, Budget};
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+
+use crate::AppSystems;
+use crate::audio::cues::{PlaySfx, Sfx};
+use crate::core::focus::Notices;
+use crate::spider::assist::{Outlook, OutlookSearch};
+use crate::spider::highlights::Highlights;
+use crate::spider::table::{Table, TableChanged, Watching};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_message::<AskHint>().add_systems(
+        Update,
+        (start_hint, poll_hint)
+            .chain()
+            .in_set(AppSystems::Input)
+            .in_set(HintSystems),
+    );
+}
+
+/// The hint's systems (the table's input, which asks for hints, runs before them).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HintSystems;
+
+/// Asks the solver for a hint (the H key, the bar's button).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AskHint;
+
+/// The hint search under way.
+#[derive(Resource)]
+pub struct HintTask {
+    task: Task<Option<Move>>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl HintTask {
+    /// Stops the search; its answer is dropped.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Drop for HintTask {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Shows a hint on the table; the moves a marker alone does not explain get a word too.
+fn show_hint(highlights: &mut Highlights, notices: &mut crate::core::focus::Notices, mv: Move) {
+    highlights.hint = Some((mv, 2.5));
+    match mv {
+        Move::Discard { column } => notices.push(format!(
+            "Hint: double-click the completed run in column {} (or choose the column and press Enter) to discard it",
+            column + 1
+        )),
+        Move::Deal => notices.push("Hint: deal a row from the stock (click it or press D)"),
+        Move::Transfer { .. } => {}
+    }
+}
+
+fn start_hint(
+    mut commands: Commands,
+    mut asks: MessageReader<AskHint>,
+    table: Res<Table>,
+    watching: Res<Watching>,
+    mut highlights: ResMut<Highlights>,
+    hint: Option<Res<HintTask>>,
+    outlook: Res<Outlook>,
+    mut search: ResMut<OutlookSearch>,
+    mut notices: ResMut<Notices>,
+) {
+    if asks.read().count() == 0 || hint.is_some() || watching.0 || table.game.is_won() {
+        return;
+    }
+    // The background search already knows a winning line: its next move is the hint.
+    if let Outlook::Winnable(line) = &*outlook
+        && let Some(&mv) = line.first()
+    {
+        show_hint(&mut highlights, &mut notices, mv);
+        return;
+    }
+    search.yield_to_player();
+    let game = table.game.clone();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let task = AsyncComputeTaskPool::get().spawn(async move {
+        solver::hint(
+            &game,
+            Budget::time(Duration::from_millis(1500)),
+            Some(&flag),
+        )
+    });
+    commands.insert_resource(HintTask { task, cancel });
+    highlights.thinking = true;
+}
+
+fn poll_hint(
+    mut commands: Commands,
+    task: Option<ResMut<HintTask>>,
+    mut highlights: ResMut<Highlights>,
+    mut changed: MessageReader<TableChanged>,
+    mut sfx: MessageWriter<PlaySfx>,
+    mut notices: ResMut<Notices>,
+) {
+    let Some(mut task) = task else { return };
+    // Read, not peeked at: an unread message would still be there next frame and cancel a
+    // hint asked for after it.
+    if changed.read().count() > 0 {
+        // The table moved on: this hint is for a position that is gone.
+        task.cancel.store(true, Ordering::Relaxed);
+    }
+    if let Some(result) = check_ready(&mut task.task) {
+        commands.remove_resource::<HintTask>();
+        highlights.thinking = false;
+        if task.cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        match result {
+            Some(mv) => show_hint(&mut highlights, &mut notices, mv),
+            None => {
+                sfx.write(PlaySfx {
+                    sfx: Sfx::Invalid,
+                    pitch: 1.0,
+                });
+            }
+        }
+    }
+}

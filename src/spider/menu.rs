@@ -1,0 +1,277 @@
+//! Spider's menu: the new-game form (variant, deal number, numbering, options), the way to the
+//! other windows, the keys that open and close windows, and the question before abandoning
+//! a game.
+use arachne_engine::{Numbering, variant};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::core::persist::SaveSettings;
+use crate::core::settings::Settings;
+use crate::shell::widgets::fixed_window;
+use crate::shell::{Overlay, Windows};
+use crate::spider::assist::{Ask, Thinking};
+use crate::spider::playback::{Control, Playback};
+use crate::spider::table::{GameSpec, PendingConfirm, Request, Table, Watching};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Form>()
+        .add_systems(Update, window_keys.before(crate::AppSystems::Input))
+        .add_systems(
+            EguiPrimaryContextPass,
+            (menu.in_set(Overlay::Windows), confirm.in_set(Overlay::Top)),
+        );
+}
+
+/// The menu's form and the other windows' state.
+#[derive(Resource, Debug, Clone)]
+pub struct Form {
+    /// The variant chosen in the menu.
+    pub variant: String,
+    /// The deal number typed in the menu.
+    pub seed: String,
+    /// KPatience numbering.
+    pub kpat: bool,
+    /// The variant whose statistics are about to be reset (asking first).
+    pub reset_stats: Option<String>,
+    /// The saved replays, read when the window opens.
+    pub saved: Option<Vec<crate::spider::saves::SavedReplay>>,
+}
+
+impl Default for Form {
+    fn default() -> Form {
+        Form {
+            variant: "spider-2suit".into(),
+            seed: String::new(),
+            kpat: false,
+            reset_stats: None,
+            saved: None,
+        }
+    }
+}
+
+/// Esc opens and closes the menu (or closes the window on top); F1 opens the help.
+fn window_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut windows: ResMut<Windows>,
+    mut form: ResMut<Form>,
+    playback: Option<Res<Playback>>,
+    mut pending: ResMut<PendingConfirm>,
+) {
+    if keys.just_pressed(KeyCode::F1) {
+        windows.help = !windows.help;
+    }
+    if !keys.just_pressed(KeyCode::Escape) {
+        return;
+    }
+    if pending.0.is_some() {
+        pending.0 = None;
+    } else if form.reset_stats.is_some() {
+        form.reset_stats = None;
+    } else if windows.settings || windows.stats || windows.replays || windows.help || windows.won {
+        windows.settings = false;
+        windows.stats = false;
+        windows.replays = false;
+        windows.help = false;
+        windows.won = false;
+    } else if playback.is_some_and(|p| p.kind.watching()) && !windows.menu {
+        // The viewer closes with Esc (its own key handler).
+    } else if windows.menu {
+        windows.menu = false;
+    } else {
+        windows.open("menu");
+    }
+}
+
+fn menu(
+    mut contexts: EguiContexts,
+    table: Res<Table>,
+    time: Res<Time<Real>>,
+    mut windows: ResMut<Windows>,
+    mut form: ResMut<Form>,
+    mut was_open: Local<bool>,
+    mut settings: ResMut<Settings>,
+    mut save_settings: ResMut<SaveSettings>,
+    thinking: Option<Res<Thinking>>,
+    watching: Res<Watching>,
+    mut requests: MessageWriter<Request>,
+    mut asks: MessageWriter<Ask>,
+    mut controls: MessageWriter<Control>,
+) -> Result {
+    if !windows.menu {
+        *was_open = false;
+        return Ok(());
+    }
+    // The form opens on the variant being played.
+    if !*was_open {
+        *was_open = true;
+        form.variant = table.spec.variant.id.clone();
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    fixed_window(
+        "Arachne",
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .open(&mut open)
+    .show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button("Continue").clicked() {
+                windows.menu = false;
+            }
+            if ui
+                .add_enabled(!watching.0, egui::Button::new("Restart this deal"))
+                .clicked()
+            {
+                requests.write(Request::Restart);
+                windows.menu = false;
+            }
+            if ui
+                .add_enabled(
+                    !watching.0 && thinking.is_none(),
+                    egui::Button::new("Watch the solver play it"),
+                )
+                .on_hover_text("A demo of this deal from the start")
+                .clicked()
+            {
+                asks.write(Ask::Demo);
+                windows.menu = false;
+            }
+            if ui
+                .add_enabled(
+                    !watching.0 && table.game.move_count() > 0,
+                    egui::Button::new("Replay this game"),
+                )
+                .clicked()
+            {
+                controls.write(Control::history(&table, true));
+                windows.menu = false;
+            }
+        });
+        ui.separator();
+        ui.heading("New game");
+        egui::Grid::new("variants").striped(true).show(ui, |ui| {
+            for v in variant::builtin() {
+                let selected = form.variant == v.id;
+                if ui.selectable_label(selected, v.name.as_str()).clicked() {
+                    form.variant = v.id.clone();
+                }
+                ui.label(format!("{:?}", v.difficulty));
+                ui.end_row();
+            }
+        });
+        if let Some(v) = variant::builtin().iter().find(|v| v.id == form.variant) {
+            ui.label(egui::RichText::new(&v.description).italics());
+        }
+        ui.horizontal(|ui| {
+            ui.label("Deal number");
+            ui.add(
+                egui::TextEdit::singleline(&mut form.seed)
+                    .desired_width(110.0)
+                    .hint_text("random"),
+            );
+            ui.checkbox(&mut form.kpat, "KPatience numbering");
+        });
+        let mut winnable = settings.game.winnable_only;
+        ui.checkbox(&mut winnable, "Winnable deals only")
+            .on_hover_text("Random deals are ones the solver has won (a few seconds at most)");
+        if winnable != settings.game.winnable_only {
+            settings.game.winnable_only = winnable;
+            save_settings.soon();
+        }
+        let seed = form.seed.trim().to_string();
+        let numbering = if form.kpat {
+            Numbering::Kpat
+        } else {
+            Numbering::Arachne
+        };
+        let typed = if seed.is_empty() {
+            Ok(None)
+        } else {
+            seed.parse::<u64>()
+                .map(Some)
+                .map_err(|_| format!("`{seed}` is not a deal number"))
+        };
+        let spec = typed.and_then(|typed| {
+            let seed = typed.unwrap_or_else(|| {
+                crate::spider::table::next_seed(table.spec.seed, time.elapsed().as_nanos() as u64)
+            });
+            let mut spec = GameSpec::builtin(&form.variant, seed, numbering)
+                .ok_or_else(|| format!("no variant `{}`", form.variant))?;
+            spec.options = settings.game.options_for(&spec.variant);
+            spec.start().map_err(|e| e.to_string())?;
+            Ok((spec, typed.is_none()))
+        });
+        if let Err(e) = &spec {
+            ui.colored_label(egui::Color32::LIGHT_RED, e);
+        }
+        let label = match &spec {
+            Ok((_, true)) if winnable => "Deal a winnable game",
+            _ => "Deal",
+        };
+        if ui
+            .add_enabled(
+                spec.is_ok() && !watching.0 && thinking.is_none(),
+                egui::Button::new(label),
+            )
+            .clicked()
+            && let Ok((spec, random)) = spec
+        {
+            if random && winnable {
+                asks.write(Ask::WinnableDeal(spec));
+            } else {
+                requests.write(Request::NewGame(spec));
+            }
+            windows.menu = false;
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui.button("Statistics").clicked() {
+                windows.stats = true;
+            }
+            if ui.button("Settings").clicked() {
+                windows.settings = true;
+            }
+            if ui.button("Replays").clicked() {
+                windows.open("replays");
+            }
+            if ui.button("Rules and help").clicked() {
+                windows.help = true;
+            }
+        });
+    });
+    if !open {
+        windows.menu = false;
+    }
+    Ok(())
+}
+
+fn confirm(
+    mut contexts: EguiContexts,
+    pending: Res<PendingConfirm>,
+    mut windows: ResMut<Windows>,
+    mut requests: MessageWriter<Request>,
+) -> Result {
+    windows.question = pending.0.is_some();
+    if pending.0.is_none() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    fixed_window(
+        "Abandon this game?",
+        egui::Align2::CENTER_CENTER,
+        egui::Vec2::ZERO,
+    )
+    .show(ctx, |ui| {
+        ui.label("The game in progress will count as a loss in the statistics.");
+        ui.horizontal(|ui| {
+            if ui.button("Abandon it").clicked() {
+                requests.write(Request::Confirm(true));
+            }
+            if ui.button("Keep playing").clicked() {
+                requests.write(Request::Confirm(false));
+            }
+        });
+    });
+    Ok(())
+}

@@ -1,0 +1,229 @@
+//! Spider's records: the statistics window (per variant, reset asked twice) and the saved
+//! replays of finished games, each opened in the viewer.
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use arachne_engine::variant;
+
+use crate::core::focus::Notices;
+use crate::core::persist::{Saves, save};
+use crate::shell::widgets::{clock, count, fixed_window};
+use crate::shell::{Overlay, Windows};
+use crate::spider::menu::Form;
+use crate::spider::playback::{Control, open_replay};
+use crate::spider::saves::{STATS_KEY, Statistics, saved_replays};
+use crate::spider::table::{Table, Watching};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (statistics, replays).chain().in_set(Overlay::Windows),
+    );
+}
+
+fn statistics(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    mut form: ResMut<Form>,
+    mut stats: ResMut<Statistics>,
+    saves: Option<Res<Saves>>,
+    mut notices: ResMut<Notices>,
+) -> Result {
+    if !windows.stats {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let mut reset = None;
+    // The table of every variant is wider than a small window: it scrolls inside one that fits.
+    let screen = ctx.content_rect().size();
+    let width = (screen.x - 48.0).clamp(200.0, 1040.0);
+    fixed_window(
+        "Statistics",
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .min_width(width)
+    .max_width(width)
+    .open(&mut open)
+    .show(ctx, |ui| {
+        egui::ScrollArea::both()
+            .max_width(width)
+            .max_height((screen.y - 160.0).max(120.0))
+            .show(ui, |ui| statistics_table(ui, &mut form, &stats, &mut reset));
+    });
+    if let Some(id) = reset {
+        stats.variants.remove(&id);
+        form.reset_stats = None;
+        if let Some(saves) = saves
+            && let Err(e) = save(saves.0.as_ref(), STATS_KEY, &*stats)
+        {
+            notices.push(format!("Could not save the statistics: {e}"));
+        }
+    }
+    if !open {
+        windows.stats = false;
+        form.reset_stats = None;
+    }
+    Ok(())
+}
+
+/// The statistics window's table: one row per variant, with its reset (asked twice).
+fn statistics_table(
+    ui: &mut egui::Ui,
+    form: &mut Form,
+    stats: &Statistics,
+    reset: &mut Option<String>,
+) {
+    egui::Grid::new("stats")
+        .striped(true)
+        .spacing([14.0, 4.0])
+        .show(ui, |ui| {
+            for h in [
+                "Variant",
+                "Played",
+                "Won",
+                "Win %",
+                "Streak",
+                "Best streak",
+                "Losses in a row",
+                "Best time",
+                "Best score",
+                "Fewest moves",
+                "",
+            ] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for v in variant::builtin() {
+                let s = stats.variants.get(&v.id).cloned().unwrap_or_default();
+                ui.label(v.name.as_str());
+                ui.label(s.played.to_string());
+                ui.label(if s.assisted_wins > 0 {
+                    format!("{} ({} helped)", s.won, s.assisted_wins)
+                } else {
+                    s.won.to_string()
+                });
+                ui.label(if s.played == 0 {
+                    "–".to_string()
+                } else {
+                    format!("{:.0}%", s.win_percent())
+                });
+                ui.label(s.current_streak.to_string());
+                ui.label(s.best_streak.to_string());
+                ui.label(s.current_loss_streak.to_string());
+                ui.label(s.best_time_secs.map_or("–".into(), clock));
+                ui.label(s.best_score.map_or("–".into(), |x| x.to_string()));
+                ui.label(s.fewest_moves.map_or("–".into(), |x| x.to_string()));
+                if form.reset_stats.as_deref() == Some(v.id.as_str()) {
+                    ui.horizontal(|ui| {
+                        ui.label("Reset?");
+                        if ui.button("Yes, reset").clicked() {
+                            *reset = Some(v.id.clone());
+                        }
+                        if ui.button("No").clicked() {
+                            form.reset_stats = None;
+                        }
+                    });
+                } else if ui
+                    .add_enabled(s.played > 0, egui::Button::new("Reset…"))
+                    .clicked()
+                {
+                    form.reset_stats = Some(v.id.clone());
+                }
+                ui.end_row();
+            }
+        });
+    ui.label("A game counts when it is won, or left for another after at least one move.");
+    ui.label("Wins the solver helped with count as won, never as a best or in a streak.");
+}
+
+fn replays(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    mut form: ResMut<Form>,
+    mut was_open: Local<bool>,
+    saves: Option<Res<Saves>>,
+    table: Res<Table>,
+    watching: Res<Watching>,
+    mut controls: MessageWriter<Control>,
+    mut notices: ResMut<Notices>,
+) -> Result {
+    if !windows.replays {
+        *was_open = false;
+        return Ok(());
+    }
+    // Read afresh each time the window opens.
+    if !*was_open {
+        *was_open = true;
+        form.saved = None;
+    }
+    if form.saved.is_none() {
+        form.saved = Some(
+            saves
+                .as_ref()
+                .map(|s| saved_replays(s.0.as_ref()))
+                .unwrap_or_default(),
+        );
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let mut chosen = None;
+    fixed_window(
+        "Replays",
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .open(&mut open)
+    .show(ctx, |ui| {
+        if !watching.0
+            && table.game.move_count() > 0
+            && ui.button("Watch this game from the deal").clicked()
+        {
+            controls.write(Control::history(&table, true));
+            windows.replays = false;
+        }
+        ui.separator();
+        let saved = form.saved.as_deref().unwrap_or_default();
+        if saved.is_empty() {
+            ui.label("Finished games are kept here (the last 50).");
+        }
+        egui::ScrollArea::vertical()
+            .max_height(360.0)
+            .show(ui, |ui| {
+                egui::Grid::new("replays").striped(true).show(ui, |ui| {
+                    for r in saved {
+                        let name = variant::builtin()
+                            .iter()
+                            .find(|v| v.id == r.replay.variant)
+                            .map_or(r.replay.variant.clone(), |v| v.name.clone());
+                        let title = format!(
+                            "{name}, deal {}: {} in {}",
+                            r.replay.seed,
+                            if r.won { "won" } else { "lost" },
+                            count(r.replay.moves.len(), "move", "moves")
+                        );
+                        ui.label(title.as_str());
+                        if ui.button("Watch").clicked() {
+                            chosen = Some((r.replay.clone(), title));
+                        }
+                        ui.end_row();
+                    }
+                });
+            });
+    });
+    if let Some((replay, title)) = chosen {
+        match open_replay(&replay, title, None) {
+            Ok(c) => {
+                controls.write(c);
+                windows.replays = false;
+                windows.menu = false;
+            }
+            Err(e) => notices.push(format!("This replay cannot be shown: {e}")),
+        }
+    }
+    if !open {
+        windows.replays = false;
+    }
+    Ok(())
+}
