@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy_tweening::TweenAnim;
 
+use crate::phase10::view::P10Card;
 use crate::spider::piles::CardView;
 
 /// Where to save, and how far along the capture is.
@@ -48,8 +49,8 @@ fn capture(
     mut commands: Commands,
     mut capture: ResMut<Capture>,
     anims: Query<(), With<TweenAnim>>,
-    cards: Query<&Children, With<CardView>>,
-    all_cards: Query<(), With<CardView>>,
+    cards: Query<&Children, Or<(With<CardView>, With<P10Card>)>>,
+    all_cards: Query<(), Or<(With<CardView>, With<P10Card>)>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     capture.frames += 1;

@@ -27,10 +27,12 @@ pub struct Launch {
     pub open: Option<String>,
     /// The window's size in logical pixels (`--window 800x600`; 1280x720 by default).
     pub window: (u32, u32),
+    /// Pro Spider 10 on the table at start (`--game pro-spider-10`), with its game.
+    pub phase10: Option<crate::phase10::round::P10Table>,
 }
 
 /// Usage text.
-pub const USAGE: &str = "usage: arachne [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron [--at N]] [--theme ID] [--open menu|stats|settings|replays|help|won] [--window WxH] [--capture PATH.png] [--mute]";
+pub const USAGE: &str = "usage: arachne [--game spider|pro-spider-10] [--players 2-6] [--ai LEVEL,...] [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron [--at N]] [--theme ID] [--open menu|stats|settings|replays|help|won] [--window WxH] [--capture PATH.png] [--mute]";
 
 /// Parses the arguments after the program name. `default_seed` is used without `--seed`.
 pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
@@ -45,6 +47,10 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
     let mut at = None;
     let mut open = None;
     let mut window = (1280, 720);
+    let mut game = "spider".to_string();
+    let mut players: Option<usize> = None;
+    let mut levels: Option<Vec<String>> = None;
+    let mut variant_given = false;
     let chose_deal = args.iter().any(|a| {
         matches!(
             a.as_str(),
@@ -59,7 +65,26 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
                 .ok_or_else(|| format!("{name} needs a value\n{USAGE}"))
         };
         match arg.as_str() {
-            "--variant" => variant_id = value("--variant")?,
+            "--variant" => {
+                variant_id = value("--variant")?;
+                variant_given = true;
+            }
+            "--game" => game = value("--game")?,
+            "--players" => {
+                let v = value("--players")?;
+                players = Some(
+                    v.parse()
+                        .map_err(|_| format!("--players: `{v}` is not 2 to 6"))?,
+                );
+            }
+            "--ai" => {
+                levels = Some(
+                    value("--ai")?
+                        .split(',')
+                        .map(|l| l.trim().to_string())
+                        .collect(),
+                );
+            }
             "--seed" => {
                 let v = value("--seed")?;
                 seed = v.parse().map_err(|_| {
@@ -124,6 +149,30 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
         }
     }
+    let phase10 = match game.as_str() {
+        "spider" => {
+            if players.is_some() || levels.is_some() {
+                return Err("--players and --ai are for --game pro-spider-10".into());
+            }
+            None
+        }
+        "pro-spider-10" | "phase10" => Some(phase10_table(
+            variant_given.then_some(variant_id.as_str()),
+            players,
+            levels,
+            seed,
+        )?),
+        other => {
+            return Err(format!(
+                "--game: no game `{other}`; the games are: spider, pro-spider-10"
+            ));
+        }
+    };
+    if phase10.is_some() {
+        // Spider waits with its default deal (or the saved game) behind the other game.
+        variant_id = "spider-2suit".into();
+        moves.clear();
+    }
     let spec = GameSpec::builtin(&variant_id, seed, numbering).ok_or_else(|| {
         let ids: Vec<&str> = variant::builtin().iter().map(|v| v.id.as_str()).collect();
         format!(
@@ -169,7 +218,39 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         replay,
         open,
         window,
+        phase10,
     })
+}
+
+/// The Pro Spider 10 game the command line asks for: the variant (standard by default), the
+/// seats (4 by default), each computer seat's level (one level for all, or one per seat; the
+/// strongest by default).
+fn phase10_table(
+    variant_id: Option<&str>,
+    players: Option<usize>,
+    levels: Option<Vec<String>>,
+    seed: u64,
+) -> Result<crate::phase10::round::P10Table, String> {
+    use arachne_engine::phase10::{ai, variant};
+    let id = variant_id.unwrap_or("pro-spider-10");
+    let v = variant::by_id(id).ok_or_else(|| {
+        let ids: Vec<&str> = variant::builtin().iter().map(|v| v.id.as_str()).collect();
+        format!(
+            "--variant: no Pro Spider 10 variant `{id}`; they are: {}",
+            ids.join(", ")
+        )
+    })?;
+    let players = players.unwrap_or(4);
+    let levels = match levels {
+        None => vec![ai::STRONGEST.to_string(); players.saturating_sub(1)],
+        Some(l) if l.len() == 1 => vec![l[0].clone(); players.saturating_sub(1)],
+        Some(l) => l,
+    };
+    let spec = crate::phase10::round::P10Spec::new(v.clone(), players, seed, levels)
+        .map_err(|e| format!("--game pro-spider-10: {e}"))?;
+    crate::phase10::round::P10Table::new(spec)
+        .map(|(table, _)| table)
+        .map_err(|e| format!("--game pro-spider-10: {e}"))
 }
 
 #[cfg(test)]
@@ -279,5 +360,29 @@ mod tests {
         let e = parse(&args(&format!("--replay {}", bad.display())), 1).unwrap_err();
         assert!(e.contains("bad.ron:") && e.contains("muves"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn pro_spider_10_starts_from_the_command_line() {
+        let launch = parse(
+            &args("--game pro-spider-10 --players 3 --seed 9 --ai petra,random"),
+            1,
+        )
+        .unwrap();
+        let t = launch.phase10.expect("a Pro Spider 10 game");
+        assert_eq!(t.spec.players, 3);
+        assert_eq!(t.spec.seed, 9);
+        assert_eq!(t.spec.levels, ["petra", "random"]);
+        let all = parse(&args("--game pro-spider-10 --players 6 --ai petra"), 1).unwrap();
+        assert_eq!(all.phase10.unwrap().spec.levels, vec!["petra"; 5]);
+        for bad in [
+            "--game pro-spider-10 --players 7",
+            "--game pro-spider-10 --ai petra,petra --players 4",
+            "--game pro-spider-10 --ai nobody",
+            "--game chess",
+            "--players 3",
+        ] {
+            assert!(parse(&args(bad), 1).is_err(), "{bad}");
+        }
     }
 }

@@ -12,6 +12,7 @@ pub mod capture;
 pub mod cards;
 pub mod cli;
 pub mod core;
+pub mod phase10;
 pub mod shell;
 pub mod spider;
 #[cfg(target_arch = "wasm32")]
@@ -30,9 +31,27 @@ pub enum AppSystems {
     Motion,
 }
 
+/// Which game is on the table. Each game's systems run only in its state and its entities
+/// despawn on leaving it; its resources stay, so switching back resumes the game.
+#[derive(States, Default, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// The Spider family.
+    #[default]
+    Spider,
+    /// Pro Spider 10, the rummy game.
+    ProSpider10,
+}
+
 /// Everything but drawing and sound: the table, its events, motion and input. Headless tests
 /// and benchmarks use this with `MinimalPlugins`.
 pub fn logic_plugin(app: &mut App) {
+    // `MinimalPlugins` (headless tests) has no states; `DefaultPlugins` has.
+    if !app.is_plugin_added::<bevy::state::app::StatesPlugin>() {
+        app.add_plugins(bevy::state::app::StatesPlugin);
+    }
+    if !app.world().contains_resource::<State<GameKind>>() {
+        app.init_state::<GameKind>();
+    }
     app.add_plugins(bevy_tweening::TweeningPlugin)
         .init_resource::<core::settings::Settings>()
         .configure_sets(
@@ -53,6 +72,7 @@ pub fn logic_plugin(app: &mut App) {
             cards::motion::plugin,
             cards::pointer::plugin,
             spider::logic_plugin,
+            phase10::logic_plugin,
         ));
     app.add_systems(Startup, wall_clock_motion);
     // The settings name the theme and the player's card choices; the theme follows them live.
@@ -84,7 +104,12 @@ fn follow_settings(settings: Res<core::settings::Settings>, mut theme: ResMut<co
 /// The whole game: logic, drawing, and (unless `sound` is false) audio.
 pub fn game_plugin(app: &mut App, sound: bool) {
     logic_plugin(app);
-    app.add_plugins((cards::body::plugin, shell::plugin, spider::render_plugin));
+    app.add_plugins((
+        cards::body::plugin,
+        shell::plugin,
+        spider::render_plugin,
+        phase10::render_plugin,
+    ));
     if sound {
         app.add_plugins(audio::plugin);
     }

@@ -112,6 +112,10 @@ fn main() -> AppExit {
     if let Some(saves) = saves {
         app.insert_resource(saves);
     }
+    if let Some(phase10) = launch.phase10 {
+        app.insert_resource(phase10)
+            .insert_state(arachne::GameKind::ProSpider10);
+    }
     game_plugin(&mut app, !launch.mute && launch.capture.is_none());
     #[cfg(target_arch = "wasm32")]
     arachne::web::plugin(&mut app);

@@ -444,3 +444,51 @@ fn a_move_right_behind_a_new_game_in_one_frame() {
     );
     assert_matches_engine(&mut app);
 }
+
+#[test]
+fn leaving_spider_despawns_its_cards_and_coming_back_resumes_the_game() {
+    use arachne::GameKind;
+    use arachne::spider::piles::CardView;
+    use arachne::spider::table::GameRecord;
+    let cards = |app: &mut App| {
+        app.world_mut()
+            .query_filtered::<(), With<CardView>>()
+            .iter(app.world())
+            .count()
+    };
+    let mut app = app("spider-1suit", 3);
+    run_to_rest(&mut app);
+    let mv = first_transfer(&app);
+    request(&mut app, Request::Move(mv));
+    run_to_rest(&mut app);
+    let deck = cards(&mut app);
+    assert_eq!(deck, 104);
+    let clock = app.world().resource::<GameRecord>().elapsed;
+
+    app.world_mut()
+        .resource_mut::<NextState<GameKind>>()
+        .set(GameKind::ProSpider10);
+    app.update();
+    assert_eq!(cards(&mut app), 0, "Spider's cards leave with it");
+    // Spider's systems are off: a request waits for nobody, the clock stands still.
+    request(&mut app, Request::Undo);
+    for _ in 0..30 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 1);
+    assert_eq!(app.world().resource::<GameRecord>().elapsed, clock);
+
+    app.world_mut()
+        .resource_mut::<NextState<GameKind>>()
+        .set(GameKind::Spider);
+    app.update();
+    run_to_rest(&mut app);
+    assert_eq!(cards(&mut app), deck);
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 1);
+    assert_matches_engine(&mut app);
+    // And it plays on.
+    request(&mut app, Request::Undo);
+    run_to_rest(&mut app);
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 0);
+    assert_matches_engine(&mut app);
+}

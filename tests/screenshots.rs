@@ -213,3 +213,72 @@ fn a_replay_in_progress_is_drawn_with_the_viewer_bar() {
     let bar = panel_share(&img, img.height - 50..img.height);
     assert!(bar > 0.2, "bottom rows: {bar:.3} bar");
 }
+
+#[test]
+fn pro_spider_10_is_drawn_for_two_four_and_six_seats_at_both_sizes() {
+    use arachne::phase10::layout::{P10Layout, P10Shape, Place};
+    let table = Theme::default().table.to_srgba();
+    let table = [table.red, table.green, table.blue].map(|c| (c * 255.0).round() as u8);
+    let mut failures = Vec::new();
+    for (w, h) in [(1280, 720), (800, 600)] {
+        for players in [2, 4, 6] {
+            let name = format!("pro-spider-10-{players}-seats-{w}x{h}");
+            let size = format!("{w}x{h}");
+            let seats = players.to_string();
+            let args = [
+                "--game",
+                "pro-spider-10",
+                "--players",
+                &seats,
+                "--ai",
+                "petra",
+                "--seed",
+                "3",
+                "--window",
+                &size,
+            ];
+            let img = match capture(&name, &args) {
+                Ok(img) => img,
+                Err(e) => {
+                    failures.push(e);
+                    continue;
+                }
+            };
+            assert_eq!((img.width, img.height), (w, h), "{name}");
+            let band = arachne::phase10::layout::BAR_BAND;
+            let layout = P10Layout::compute(players, Vec2::new(w as f32, h as f32), band);
+            // Ten cards in every hand, the stock, one up-card.
+            let shape = P10Shape {
+                hands: vec![10; players],
+                groups: vec![Vec::new(); players],
+                stock: 1,
+                discard: 1,
+            };
+            let pixel = |p: Vec2| {
+                let (x, y) = (
+                    (p.x + w as f32 / 2.0) as usize,
+                    (h as f32 / 2.0 - p.y) as usize,
+                );
+                img.rgb[y * img.width + x]
+            };
+            let mut spots = vec![
+                ("stock", layout.position(&shape, Place::Stock(0))),
+                ("discard pile", layout.position(&shape, Place::Discard(0))),
+            ];
+            for seat in 0..players {
+                for i in [0, 9] {
+                    spots.push(("a hand", layout.position(&shape, Place::Hand(seat, i))));
+                }
+            }
+            for (what, at) in spots {
+                // Just inside the card's left edge, a third of the way down: the card's own
+                // border or face, whatever overlaps it.
+                let p = at.truncate() + Vec2::new(-layout.card.x / 2.0 + 3.0, layout.card.y / 6.0);
+                if close(pixel(p), table) {
+                    failures.push(format!("{name}: no card drawn for {what} at {p}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,4 +1,4 @@
-//! The card indices (A, 2-10, J, Q, K) as stroked outlines: each glyph is a few centre lines
+//! The card indices (A, 2-10, J, Q, K, and Pro Spider 10's numerals 1-12) as stroked outlines: each glyph is a few centre lines
 //! (straight runs and elliptical arcs) drawn with a round-ended pen. Meshes instead of a font
 //! keep the indices crisp at any size and through a flip (a squashed text sprite blurs), share
 //! one mesh per rank among all cards, and leave Bevy's text stack out of the game.
@@ -87,17 +87,7 @@ pub fn strokes(rank: Rank) -> Vec<Vec<Vec2>> {
             arc(v(0.0, -0.2), v(0.23, 0.22), 90.0, 450.0),
         ],
         Rank::Nine => turned(six()),
-        Rank::Ten => {
-            let mut s = shifted(
-                vec![vec![v(-0.1, 0.27), v(0.03, H), v(0.03, -H)]],
-                v(-0.26, 0.0),
-            );
-            s.extend(shifted(
-                vec![arc(Vec2::ZERO, v(0.17, H), 90.0, 450.0)],
-                v(0.17, 0.0),
-            ));
-            s
-        }
+        Rank::Ten => pair(one(), vec![arc(Vec2::ZERO, v(0.17, H), 90.0, 450.0)]),
         Rank::Jack => vec![join(
             vec![v(0.15, H)],
             arc(v(-0.04, -0.19), v(0.19, 0.235), 0.0, -180.0),
@@ -112,6 +102,54 @@ pub fn strokes(rank: Rank) -> Vec<Vec<Vec2>> {
             vec![v(-0.06, 0.08), v(0.26, -H)],
         ],
     }
+}
+
+/// The digit 1: a flag and a stem, narrow.
+fn one() -> Vec<Vec<Vec2>> {
+    let v = Vec2::new;
+    vec![vec![v(-0.1, 0.27), v(0.03, H), v(0.03, -H)]]
+}
+
+/// Two digits side by side, squeezed into the width of a "10".
+fn pair(first: Vec<Vec<Vec2>>, second: Vec<Vec<Vec2>>) -> Vec<Vec<Vec2>> {
+    let narrow = |strokes: Vec<Vec<Vec2>>, dx: f32, squeeze: f32| -> Vec<Vec<Vec2>> {
+        strokes
+            .into_iter()
+            .map(|s| {
+                s.into_iter()
+                    .map(|p| Vec2::new(p.x * squeeze + dx, p.y))
+                    .collect()
+            })
+            .collect()
+    };
+    let mut s = shifted(first, Vec2::new(-0.26, 0.0));
+    let second_is_one = second.len() == 1 && second[0].len() == 3 && second[0][0].x < 0.0;
+    s.extend(if second_is_one {
+        shifted(second, Vec2::new(0.14, 0.0))
+    } else {
+        narrow(second, 0.17, 0.7)
+    });
+    s
+}
+
+/// The centre lines of a numeral from 1 to 12 (Pro Spider 10's cards), height 1, centred.
+pub fn numeral(n: u8) -> Vec<Vec<Vec2>> {
+    match n {
+        1 => one(),
+        2..=9 => strokes(Rank::from_value(n).expect("2 to 9 are ranks")),
+        10 => strokes(Rank::Ten),
+        11 => pair(one(), one()),
+        _ => pair(one(), strokes(Rank::Two)),
+    }
+}
+
+/// The letter S (the skip card's index), height 1, centred.
+pub fn letter_s() -> Vec<Vec<Vec2>> {
+    let v = Vec2::new;
+    vec![join(
+        arc(v(0.0, 0.21), v(0.22, 0.2), 20.0, 270.0),
+        arc(v(0.0, -0.2), v(0.24, 0.22), 90.0, -160.0),
+    )]
 }
 
 /// Convex pieces that ink the strokes: a quad per segment and a disc at each end and at each
@@ -197,5 +235,27 @@ mod tests {
         // A closed loop (the 8's rings) has no end to round twice.
         let (_, discs) = pieces(&strokes(Rank::Eight));
         assert_eq!(discs.len(), 2);
+    }
+
+    #[test]
+    fn numerals_fit_their_box_and_differ() {
+        let mut seen = Vec::new();
+        for n in 1..=12u8 {
+            let lines = numeral(n);
+            assert!(!lines.is_empty());
+            for p in lines.iter().flatten() {
+                assert!(p.y.abs() <= H + 1e-4, "{n}: {p:?}");
+                assert!(p.x.abs() + PEN / 2.0 <= 0.5, "{n}: {p:?}");
+            }
+            let shape = format!("{lines:?}");
+            assert!(!seen.contains(&shape), "{n} looks like another numeral");
+            seen.push(shape);
+        }
+        for p in letter_s().iter().flatten() {
+            assert!(
+                p.y.abs() <= H + 1e-4 && p.x.abs() + PEN / 2.0 <= 0.5,
+                "{p:?}"
+            );
+        }
     }
 }

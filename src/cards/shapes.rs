@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use crate::cards::glyphs;
 
 /// Convex pieces a suit is made of, in a 1x1 box.
+#[derive(Clone, Debug)]
 pub enum Shape {
     /// Centre and radius.
     Circle(Vec2, f32),
@@ -158,7 +159,12 @@ pub fn shapes_mesh(shapes: &[Shape]) -> Mesh {
 
 /// A rank's index as convex pieces, height 1, centred on the origin (see `glyphs`).
 pub fn glyph_shapes(rank: Rank) -> Vec<Shape> {
-    let (quads, discs) = glyphs::pieces(&glyphs::strokes(rank));
+    stroke_shapes(&glyphs::strokes(rank))
+}
+
+/// Stroked centre lines (see `glyphs`) as convex pieces.
+pub fn stroke_shapes(strokes: &[Vec<Vec2>]) -> Vec<Shape> {
+    let (quads, discs) = glyphs::pieces(strokes);
     quads
         .into_iter()
         .map(|q| Shape::Poly(q.to_vec()))
@@ -168,6 +174,29 @@ pub fn glyph_shapes(rank: Rank) -> Vec<Shape> {
                 .map(|c| Shape::Circle(c, glyphs::PEN / 2.0)),
         )
         .collect()
+}
+
+/// A ring of `width` (both in a unit box), as quads around a circle.
+pub fn ring(radius: f32, width: f32) -> Vec<Shape> {
+    let steps = 28;
+    let (outer, inner) = (radius, radius - width);
+    (0..steps)
+        .map(|k| {
+            let a0 = k as f32 / steps as f32 * std::f32::consts::TAU;
+            let a1 = (k + 1) as f32 / steps as f32 * std::f32::consts::TAU;
+            let p = |r: f32, a: f32| Vec2::new(a.cos(), a.sin()) * r;
+            Shape::Poly(vec![p(outer, a0), p(outer, a1), p(inner, a1), p(inner, a0)])
+        })
+        .collect()
+}
+
+/// A six-pointed star in a unit box: two triangles.
+pub fn star() -> Vec<Shape> {
+    let v = Vec2::new;
+    vec![
+        Shape::Poly(vec![v(0.0, 0.5), v(-0.433, -0.25), v(0.433, -0.25)]),
+        Shape::Poly(vec![v(0.0, -0.5), v(0.433, 0.25), v(-0.433, 0.25)]),
+    ]
 }
 
 fn finish_mesh(positions: Vec<[f32; 3]>, indices: Vec<u32>) -> Mesh {

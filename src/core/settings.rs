@@ -27,6 +27,9 @@ pub struct Settings {
     pub layout: LayoutSettings,
     /// Volumes.
     pub sound: SoundSettings,
+    /// Pro Spider 10 at the table.
+    #[serde(default)]
+    pub phase10: Phase10Settings,
 }
 
 impl Default for Settings {
@@ -228,6 +231,32 @@ pub struct SoundSettings {
 
 /// The key the player's settings are saved under.
 pub const SETTINGS_KEY: &str = "settings";
+
+/// Pro Spider 10 at the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Phase10Settings {
+    /// The pause before each computer decision, in milliseconds at speed 1.
+    pub computer_pause_ms: u32,
+    /// The player's hand sorted by colour (else by value).
+    pub sort_by_colour: bool,
+}
+
+impl Default for Phase10Settings {
+    fn default() -> Phase10Settings {
+        Phase10Settings {
+            computer_pause_ms: 700,
+            sort_by_colour: false,
+        }
+    }
+}
+
+impl Phase10Settings {
+    /// The pause before a computer decision, in seconds, at the animation's speed.
+    pub fn pause_secs(&self, a: &AnimationSettings) -> f32 {
+        a.secs(self.computer_pause_ms)
+    }
+}
 
 #[cfg(test)]
 mod tests {

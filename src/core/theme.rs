@@ -48,8 +48,16 @@ pub struct ThemeFile {
     /// get the default.
     #[serde(default = "default_hint_target")]
     pub hint_target: String,
+    /// Pro Spider 10's fourth colour (its red, blue and green are `red` and the four-colour
+    /// deck's diamonds and clubs). Older files without it get the default.
+    #[serde(default = "default_yellow")]
+    pub yellow: String,
     pub text: String,
     pub corner_radius: f32,
+}
+
+fn default_yellow() -> String {
+    "#d89a00".into()
 }
 
 fn default_hint_target() -> String {
@@ -79,6 +87,7 @@ pub struct Theme {
     pub highlight: Color,
     pub selection: Color,
     pub hint_target: Color,
+    pub yellow: Color,
     pub text: Color,
     pub corner_radius: f32,
 }
@@ -117,6 +126,7 @@ impl Theme {
             highlight: c("highlight", &f.highlight)?,
             selection: c("selection", &f.selection)?,
             hint_target: c("hint_target", &f.hint_target)?,
+            yellow: c("yellow", &f.yellow)?,
             text: c("text", &f.text)?,
             corner_radius: f.corner_radius,
             name: f.name,

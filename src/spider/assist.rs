@@ -13,6 +13,7 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use crate::AppSystems;
 use crate::core::focus::Notices;
 use crate::core::settings::Settings;
+use crate::spider::SpiderSystems;
 use crate::spider::playback::{Control, Kind, Playback, watch_from_start};
 use crate::spider::table::{Cause, GameSpec, Request, Table, TableChanged, Watching, next_seed};
 
@@ -26,10 +27,11 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(
             Update,
-            (
+            ((
                 start_jobs.before(AppSystems::Input),
                 (follow_table, finish_jobs).chain().in_set(AppSystems::Plan),
-            ),
+            ))
+                .in_set(SpiderSystems),
         );
 }
 

@@ -8,6 +8,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::core::theme::Theme;
 use crate::shell::widgets::{Icon, bar_button, clock, icon_button};
 use crate::shell::{Overlay, Windows};
+use crate::spider::SpiderSystems;
 use crate::spider::assist::{Ask, Outlook, Thinking};
 use crate::spider::highlights::Highlights;
 use crate::spider::hint::AskHint;
@@ -18,7 +19,7 @@ use crate::spider::table::{GameRecord, Request, Table};
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        (stock_label, bar).chain().in_set(Overlay::Bar),
+        ((stock_label, bar).chain().in_set(Overlay::Bar)).in_set(SpiderSystems),
     );
 }
 

@@ -9,15 +9,17 @@ use crate::cards::shapes::{
     Shape, glyph_shapes, lozenge, placed, rounded_rect, shapes_mesh, suit_shapes,
 };
 use crate::core::theme::Theme;
+use crate::spider::SpiderSystems;
 use crate::spider::layout::Layout;
 use crate::spider::piles::CardView;
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (rebuild_art, dress_new_cards)
+        ((rebuild_art, dress_new_cards)
             .chain()
-            .after(bevy_tweening::AnimationSystem::AnimationUpdate),
+            .after(bevy_tweening::AnimationSystem::AnimationUpdate))
+        .in_set(SpiderSystems),
     );
 }
 

@@ -3,7 +3,9 @@
 use arachne_engine::Move;
 use bevy::prelude::*;
 
+use crate::GameKind;
 use crate::cards::shapes::{ring_mesh, rounded_rect};
+use crate::spider::SpiderSystems;
 use crate::spider::faces::CardArt;
 use crate::spider::highlights::Highlights;
 use crate::spider::layout::{Layout, PileId, z};
@@ -12,9 +14,10 @@ use crate::spider::piles::Piles;
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        place_fixtures
+        (place_fixtures
             .after(crate::spider::faces::rebuild_art)
-            .after(bevy_tweening::AnimationSystem::AnimationUpdate),
+            .after(bevy_tweening::AnimationSystem::AnimationUpdate))
+        .in_set(SpiderSystems),
     );
 }
 
@@ -49,7 +52,8 @@ fn place_fixtures(
     let columns = layout.column_x.len();
     let (_, theme) = art.made_for();
     let key = (layout.card, columns, theme.table);
-    if *built_for != Some(key) {
+    // (Leaving Spider despawns them: coming back makes them again.)
+    if *built_for != Some(key) || fixtures.is_empty() {
         // New size, variant or theme: make placeholders and markers again.
         for (e, f, ..) in &fixtures {
             if matches!(
@@ -69,12 +73,14 @@ fn place_fixtures(
         for c in 0..columns {
             commands.spawn((
                 Fixture::Placeholder(PileId::Column(c as u8)),
+                DespawnOnExit(GameKind::Spider),
                 Mesh2d(ring.clone()),
                 MeshMaterial2d(ring_mat.clone()),
                 Transform::default(),
             ));
             commands.spawn((
                 Fixture::Marker(c as u8),
+                DespawnOnExit(GameKind::Spider),
                 Mesh2d(fill.clone()),
                 MeshMaterial2d(marker_mat(&mut materials)),
                 Transform::default(),
@@ -83,18 +89,21 @@ fn place_fixtures(
         }
         commands.spawn((
             Fixture::Placeholder(PileId::Stock),
+            DespawnOnExit(GameKind::Spider),
             Mesh2d(ring.clone()),
             MeshMaterial2d(ring_mat.clone()),
             Transform::default(),
         ));
         commands.spawn((
             Fixture::Placeholder(PileId::Foundation(0)),
+            DespawnOnExit(GameKind::Spider),
             Mesh2d(ring),
             MeshMaterial2d(ring_mat),
             Transform::default(),
         ));
         commands.spawn((
             Fixture::StockMarker,
+            DespawnOnExit(GameKind::Spider),
             Mesh2d(fill),
             MeshMaterial2d(marker_mat(&mut materials)),
             Transform::default(),

@@ -4,11 +4,16 @@ use arachne_engine::Move;
 use bevy::prelude::*;
 
 use crate::AppSystems;
+use crate::spider::SpiderSystems;
 use crate::spider::table::TableChanged;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Highlights>()
-        .add_systems(Update, tick_highlights.in_set(AppSystems::Plan));
+    app.init_resource::<Highlights>().add_systems(
+        Update,
+        tick_highlights
+            .in_set(AppSystems::Plan)
+            .in_set(SpiderSystems),
+    );
 }
 
 /// What the table shows over the cards: drop targets, the keyboard's column, a hint.

@@ -12,6 +12,7 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use crate::AppSystems;
 use crate::audio::cues::{PlaySfx, Sfx};
 use crate::core::focus::Notices;
+use crate::spider::SpiderSystems;
 use crate::spider::assist::{Outlook, OutlookSearch};
 use crate::spider::highlights::Highlights;
 use crate::spider::table::{Table, TableChanged, Watching};
@@ -19,10 +20,11 @@ use crate::spider::table::{Table, TableChanged, Watching};
 pub(crate) fn plugin(app: &mut App) {
     app.add_message::<AskHint>().add_systems(
         Update,
-        (start_hint, poll_hint)
+        ((start_hint, poll_hint)
             .chain()
             .in_set(AppSystems::Input)
-            .in_set(HintSystems),
+            .in_set(HintSystems))
+        .in_set(SpiderSystems),
     );
 }
 

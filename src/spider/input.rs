@@ -12,6 +12,7 @@ use crate::cards::motion::{CardPose, Celebrating, Shake};
 use crate::cards::pointer::pointer_state;
 use crate::core::focus::TableInput;
 use crate::core::settings::Settings;
+use crate::spider::SpiderSystems;
 use crate::spider::assist::{Ask, new_deal};
 use crate::spider::highlights::Highlights;
 use crate::spider::hint::{AskHint, HintSystems, HintTask};
@@ -25,14 +26,15 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<Clicks>()
         .add_systems(
             Update,
-            (
+            ((
                 (pointer_input, keyboard_input)
                     .chain()
                     .run_if(input_enabled)
                     .in_set(AppSystems::Input)
                     .before(HintSystems),
                 (cancel_stale_drag, rejected_sound).in_set(AppSystems::Plan),
-            ),
+            ))
+                .in_set(SpiderSystems),
         );
 }
 

@@ -9,16 +9,22 @@ use crate::core::persist::SaveSettings;
 use crate::core::settings::Settings;
 use crate::shell::widgets::fixed_window;
 use crate::shell::{Overlay, Windows};
+use crate::spider::SpiderSystems;
 use crate::spider::assist::{Ask, Thinking};
 use crate::spider::playback::{Control, Playback};
 use crate::spider::table::{GameSpec, PendingConfirm, Request, Table, Watching};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Form>()
-        .add_systems(Update, window_keys.before(crate::AppSystems::Input))
+        .add_systems(
+            Update,
+            window_keys
+                .before(crate::AppSystems::Input)
+                .in_set(SpiderSystems),
+        )
         .add_systems(
             EguiPrimaryContextPass,
-            (menu.in_set(Overlay::Windows), confirm.in_set(Overlay::Top)),
+            ((menu.in_set(Overlay::Windows), confirm.in_set(Overlay::Top))).in_set(SpiderSystems),
         );
 }
 

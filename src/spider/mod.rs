@@ -21,9 +21,17 @@ pub mod view;
 pub mod won;
 
 use bevy::prelude::*;
+use bevy_egui::EguiPrimaryContextPass;
+
+use crate::GameKind;
+
+/// Every system of Spider's: they run while Spider is on the table.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SpiderSystems;
 
 /// Spider's rules, motion and input: everything the headless tests run.
 pub fn logic_plugin(app: &mut App) {
+    app.configure_sets(Update, SpiderSystems.run_if(in_state(GameKind::Spider)));
     app.add_plugins((
         table::plugin,
         view::plugin,
@@ -38,6 +46,10 @@ pub fn logic_plugin(app: &mut App) {
 
 /// Spider's drawing and overlay.
 pub fn render_plugin(app: &mut App) {
+    app.configure_sets(
+        EguiPrimaryContextPass,
+        SpiderSystems.run_if(in_state(GameKind::Spider)),
+    );
     app.add_plugins((
         faces::plugin,
         fixtures::plugin,

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_tweening::TweenAnim;
 
+use crate::GameKind;
 use crate::audio::cues::Sfx;
 use crate::cards::motion::{CardPose, Plan, Segment, SegmentKind};
 use crate::cards::pointer::window_size;
@@ -43,6 +44,7 @@ pub(crate) fn new_game(
                     },
                     Transform::from_translation(at),
                     Visibility::default(),
+                    DespawnOnExit(GameKind::Spider),
                 ))
                 .id()
         };

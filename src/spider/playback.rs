@@ -12,14 +12,16 @@ use bevy_tweening::TweenAnim;
 use crate::AppSystems;
 use crate::cards::motion::{Celebrating, MotionScale};
 use crate::core::focus::TableInput;
+use crate::spider::SpiderSystems;
 use crate::spider::table::{GameRecord, GameSpec, Request, Table, TableChanged, Watching};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<Control>().add_systems(
         Update,
-        (stop_on_player_input, viewer_keys, control, advance)
+        ((stop_on_player_input, viewer_keys, control, advance)
             .chain()
-            .before(AppSystems::Input),
+            .before(AppSystems::Input))
+        .in_set(SpiderSystems),
     );
 }
 

@@ -9,6 +9,7 @@ use crate::core::focus::Notices;
 use crate::core::persist::{Saves, save};
 use crate::shell::widgets::{clock, count, fixed_window};
 use crate::shell::{Overlay, Windows};
+use crate::spider::SpiderSystems;
 use crate::spider::menu::Form;
 use crate::spider::playback::{Control, open_replay};
 use crate::spider::saves::{STATS_KEY, Statistics, saved_replays};
@@ -17,7 +18,7 @@ use crate::spider::table::{Table, Watching};
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        (statistics, replays).chain().in_set(Overlay::Windows),
+        ((statistics, replays).chain().in_set(Overlay::Windows)).in_set(SpiderSystems),
     );
 }
 

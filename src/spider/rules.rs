@@ -6,10 +6,14 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::shell::widgets::fixed_window;
 use crate::shell::{Overlay, Windows};
+use crate::spider::SpiderSystems;
 use crate::spider::table::Table;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, help.in_set(Overlay::Windows));
+    app.add_systems(
+        EguiPrimaryContextPass,
+        help.in_set(Overlay::Windows).in_set(SpiderSystems),
+    );
 }
 
 /// A titled section of the help.

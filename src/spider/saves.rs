@@ -7,6 +7,7 @@ use std::io;
 use serde::{Deserialize, Serialize};
 
 use crate::core::persist::{Saves, Storage, save};
+use crate::spider::SpiderSystems;
 
 /// Results per variant, as the statistics window shows them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -149,7 +150,8 @@ pub(super) fn plugin(app: &mut bevy::prelude::App) {
     use bevy::prelude::*;
     app.init_resource::<Statistics>().add_systems(
         Update,
-        (autosave.run_if(resource_exists::<Saves>), count_games).in_set(crate::AppSystems::Plan),
+        ((autosave.run_if(resource_exists::<Saves>), count_games).in_set(crate::AppSystems::Plan))
+            .in_set(SpiderSystems),
     );
 }
 

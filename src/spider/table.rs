@@ -7,6 +7,7 @@ use bevy::prelude::*;
 
 use crate::AppSystems;
 use crate::core::focus::OverlayOpen;
+use crate::spider::SpiderSystems;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<Request>()
@@ -16,8 +17,16 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<GameRecord>()
         .init_resource::<Watching>()
         .init_resource::<PendingConfirm>()
-        .add_systems(Update, apply_requests.in_set(AppSystems::Apply))
-        .add_systems(Update, tick_clock.in_set(AppSystems::Plan));
+        .add_systems(
+            Update,
+            apply_requests
+                .in_set(AppSystems::Apply)
+                .in_set(SpiderSystems),
+        )
+        .add_systems(
+            Update,
+            tick_clock.in_set(AppSystems::Plan).in_set(SpiderSystems),
+        );
 }
 
 /// Which deal of which variant.

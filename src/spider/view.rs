@@ -4,30 +4,32 @@ use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowResized};
 use bevy_tweening::TweenAnim;
 
-use crate::AppSystems;
 use crate::audio::cues::PendingSounds;
 use crate::cards::motion::{
     CardPose, Celebrating, MotionScale, Segment, SegmentKind, build, commit, motion_settings,
 };
 use crate::cards::pointer::window_size;
 use crate::core::settings::Settings;
+use crate::spider::SpiderSystems;
 use crate::spider::layout::Layout;
 use crate::spider::piles::{CardView, Piles, rest_pose};
 use crate::spider::plan::{new_game, plan_events};
 use crate::spider::table::{Cause, Table, TableChanged};
+use crate::{AppSystems, GameKind};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Piles>()
         .add_message::<Relayout>()
         // Present with a window; added here too so the headless logic runs without one.
         .add_message::<WindowResized>()
-        .add_systems(Startup, spawn_first_game)
+        .add_systems(OnEnter(GameKind::Spider), show_table)
         .add_systems(
             Update,
-            (
+            ((
                 track_window.in_set(AppSystems::Input),
                 (show_changes, relayout).chain().in_set(AppSystems::Plan),
-            ),
+            ))
+                .in_set(SpiderSystems),
         );
 }
 
@@ -39,9 +41,13 @@ pub struct Relayout {
     pub instant: bool,
 }
 
-fn spawn_first_game(mut changed: MessageWriter<TableChanged>) {
+/// Puts the table's cards out when Spider comes on the table: dealt the first time, at rest when
+/// the player comes back to the game (its cards were despawned on leaving).
+fn show_table(mut changed: MessageWriter<TableChanged>, mut dealt: Local<bool>) {
+    let cause = if *dealt { Cause::Shown } else { Cause::NewGame };
+    *dealt = true;
     changed.write(TableChanged {
-        cause: Cause::NewGame,
+        cause,
         events: Vec::new(),
     });
 }

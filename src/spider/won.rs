@@ -8,6 +8,7 @@ use bevy_tweening::TweenAnim;
 use crate::cards::motion::Celebrating;
 use crate::core::settings::Settings;
 use crate::shell::{Overlay, Windows};
+use crate::spider::SpiderSystems;
 use crate::spider::assist::Ask;
 use crate::spider::playback::Control;
 use crate::spider::saves::Statistics;
@@ -17,8 +18,16 @@ use crate::spider::table::{
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<WinPending>()
-        .add_systems(Update, announce.after(crate::AppSystems::Plan))
-        .add_systems(EguiPrimaryContextPass, win_message.in_set(Overlay::Windows));
+        .add_systems(
+            Update,
+            announce
+                .after(crate::AppSystems::Plan)
+                .in_set(SpiderSystems),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            win_message.in_set(Overlay::Windows).in_set(SpiderSystems),
+        );
 }
 
 /// A win was counted and its message waits for the table to come to rest.

@@ -1,0 +1,266 @@
+//! Pro Spider 10's card faces, drawn like Spider's: numbers 1-12 in four colours (a large numeral
+//! in the middle, the index and a mark of the colour's own shape in two corners, so that colour
+//! is never the only sign), the joker (a star) and the skip (a barred ring). Bodies and backs are
+//! the shared ones, in the same theme as Spider's.
+use arachne_engine::Suit;
+use arachne_engine::phase10::{Card, Colour};
+use bevy::prelude::*;
+
+use crate::cards::body::{Body, CardSides, part};
+use crate::cards::glyphs;
+use crate::cards::motion::CardPose;
+use crate::cards::shapes::{Shape, placed, ring, shapes_mesh, star, stroke_shapes, suit_shapes};
+use crate::core::theme::Theme;
+use crate::phase10::P10Systems;
+use crate::phase10::layout::P10Layout;
+use crate::phase10::view::P10Card;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (rebuild_art, dress_cards)
+            .chain()
+            .after(bevy_tweening::AnimationSystem::AnimationUpdate)
+            .in_set(P10Systems),
+    );
+}
+
+/// The card each entity was dressed as (a stock card takes on its card when drawn).
+#[derive(Component)]
+struct Dressed(Card);
+
+/// Meshes and materials for the current card size and theme.
+#[derive(Resource)]
+struct P10Art {
+    body: Body,
+    theme: Theme,
+    /// One ink mesh per kind of card, by [`Card::index`].
+    ink: Vec<Handle<Mesh>>,
+    /// Ink of each colour, then the joker's and the skip's.
+    colours: [Handle<ColorMaterial>; 6],
+}
+
+/// The mark that tells a colour without its colour.
+pub fn colour_mark(colour: Colour) -> Suit {
+    match colour {
+        Colour::Red => Suit::Hearts,
+        Colour::Blue => Suit::Spades,
+        Colour::Green => Suit::Clubs,
+        Colour::Yellow => Suit::Diamonds,
+    }
+}
+
+/// The theme's colour for a card's ink.
+pub fn ink_colour(theme: &Theme, card: Card) -> Color {
+    match card.colour() {
+        Some(Colour::Red) => theme.red,
+        Some(Colour::Blue) => theme.four_colour_diamonds,
+        Some(Colour::Green) => theme.four_colour_clubs,
+        Some(Colour::Yellow) => theme.yellow,
+        None if card.is_wild() => theme.court_frame,
+        None => theme.black,
+    }
+}
+
+fn material_index(card: Card) -> usize {
+    match card.colour() {
+        Some(c) => c as usize,
+        None if card.is_wild() => 4,
+        None => 5,
+    }
+}
+
+/// Everything inked on a face of `size`: the index and the mark in the top left corner and,
+/// turned round, the bottom right; the large sign in the middle.
+pub fn face_ink(card: Card, size: Vec2) -> Vec<Shape> {
+    let (w, h) = (size.x, size.y);
+    let (index, mark, middle): (Vec<Shape>, Vec<Shape>, Vec<Shape>) =
+        match (card.value(), card.colour()) {
+            (Some(v), Some(c)) => {
+                let numeral = stroke_shapes(&glyphs::numeral(v));
+                (numeral.clone(), suit_shapes(colour_mark(c)), numeral)
+            }
+            _ if card.is_wild() => (star(), star(), star()),
+            _ => {
+                let mut sign = ring(0.5, 0.12);
+                sign.push(Shape::Poly(vec![
+                    Vec2::new(-0.31, 0.39),
+                    Vec2::new(-0.39, 0.31),
+                    Vec2::new(0.31, -0.39),
+                    Vec2::new(0.39, -0.31),
+                ]));
+                (stroke_shapes(&glyphs::letter_s()), sign.clone(), sign)
+            }
+        };
+    let small = (h * 0.14).max((h * 0.17).min(11.0)).max(8.0);
+    let index_y = 0.38 * h;
+    let mark_y = index_y - small / 2.0 - 0.03 * h - 0.065 * w;
+    let mut ink = Vec::new();
+    for (sign, turned) in [(1.0, false), (-1.0, true)] {
+        ink.extend(placed(
+            &index,
+            Vec2::new(sign * -0.33 * w, sign * index_y),
+            small,
+            turned,
+        ));
+        ink.extend(placed(
+            &mark,
+            Vec2::new(sign * -0.33 * w, sign * mark_y),
+            0.13 * w,
+            turned,
+        ));
+    }
+    let big = if card.value().is_some() {
+        0.38 * h
+    } else {
+        0.5 * w
+    };
+    ink.extend(placed(&middle, Vec2::new(0.04 * w, -0.01 * h), big, false));
+    ink
+}
+
+fn rebuild_art(
+    mut commands: Commands,
+    layout: Option<Res<P10Layout>>,
+    theme: Res<Theme>,
+    art: Option<Res<P10Art>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut clear: ResMut<ClearColor>,
+    cards: Query<(Entity, &CardSides), With<P10Card>>,
+) {
+    let Some(layout) = layout else { return };
+    let size = layout.card;
+    if art
+        .as_ref()
+        .is_some_and(|a| a.body.size == size && a.theme == *theme)
+    {
+        return;
+    }
+    clear.0 = theme.table;
+    let body = Body::new(size, &theme, &mut meshes, &mut materials);
+    let ink = (0..50)
+        .filter_map(Card::from_index)
+        .map(|card| meshes.add(shapes_mesh(&face_ink(card, size))))
+        .collect();
+    let colours = [
+        Card::number(Colour::Red, 1),
+        Card::number(Colour::Blue, 1),
+        Card::number(Colour::Green, 1),
+        Card::number(Colour::Yellow, 1),
+        Some(Card::WILD),
+        Some(Card::SKIP),
+    ]
+    .map(|c| {
+        let colour = ink_colour(&theme, c.unwrap_or(Card::SKIP));
+        materials.add(ColorMaterial::from_color(colour))
+    });
+    for (e, sides) in &cards {
+        commands.entity(sides.face).despawn();
+        commands.entity(sides.back).despawn();
+        commands.entity(e).remove::<(CardSides, Dressed)>();
+    }
+    commands.insert_resource(P10Art {
+        body,
+        theme: theme.clone(),
+        ink,
+        colours,
+    });
+}
+
+fn dress_cards(
+    mut commands: Commands,
+    art: Option<Res<P10Art>>,
+    cards: Query<(
+        Entity,
+        &P10Card,
+        &CardPose,
+        Option<&Dressed>,
+        Option<&CardSides>,
+    )>,
+) {
+    let Some(art) = art else { return };
+    for (e, view, pose, dressed, sides) in &cards {
+        if dressed.is_some_and(|d| d.0 == view.card) {
+            continue;
+        }
+        if let Some(sides) = sides {
+            // Dressed as another card: a stock card that turned out to be this one.
+            commands.entity(sides.face).despawn();
+            commands.entity(sides.back).despawn();
+        }
+        let face = spawn_face(&mut commands, &art, view.card);
+        let back = art.body.spawn_back(&mut commands);
+        let (fv, bv) = if pose.face_shown {
+            (Visibility::Inherited, Visibility::Hidden)
+        } else {
+            (Visibility::Hidden, Visibility::Inherited)
+        };
+        commands.entity(face).insert(fv);
+        commands.entity(back).insert(bv);
+        commands
+            .entity(e)
+            .add_children(&[face, back])
+            .insert((CardSides { face, back }, Dressed(view.card)));
+    }
+}
+
+fn spawn_face(commands: &mut Commands, art: &P10Art, card: Card) -> Entity {
+    commands
+        .spawn((Transform::default(), Visibility::Inherited))
+        .with_children(|p| {
+            p.spawn(part(
+                &art.body.outer,
+                &art.body.face_border,
+                Transform::default(),
+            ));
+            p.spawn(part(
+                &art.body.inner,
+                &art.body.face,
+                Transform::from_xyz(0.0, 0.0, 0.001),
+            ));
+            p.spawn(part(
+                &art.ink[card.index()],
+                &art.colours[material_index(card)],
+                Transform::from_xyz(0.0, 0.0, 0.003),
+            ));
+        })
+        .id()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inside(shapes: &[Shape], limit: Vec2) -> bool {
+        shapes.iter().all(|shape| match shape {
+            Shape::Circle(c, r) => c.x.abs() + r <= limit.x && c.y.abs() + r <= limit.y,
+            Shape::Poly(points) => points
+                .iter()
+                .all(|p| p.x.abs() <= limit.x && p.y.abs() <= limit.y),
+        })
+    }
+
+    #[test]
+    fn every_face_is_inked_inside_its_card() {
+        for size in [
+            Vec2::new(40.0, 56.0),
+            Vec2::new(65.0, 91.0),
+            Vec2::new(93.0, 130.0),
+        ] {
+            let inner = size / 2.0 - Vec2::splat(1.0);
+            for card in (0..50).filter_map(Card::from_index) {
+                assert!(inside(&face_ink(card, size), inner), "{card} at {size}");
+            }
+        }
+    }
+
+    #[test]
+    fn each_colour_has_its_own_mark() {
+        let marks: std::collections::BTreeSet<_> = Colour::ALL
+            .iter()
+            .map(|&c| format!("{:?}", colour_mark(c)))
+            .collect();
+        assert_eq!(marks.len(), 4);
+    }
+}

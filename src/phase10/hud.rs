@@ -1,0 +1,274 @@
+//! Pro Spider 10's part of the overlay: a label by each seat (name, phase, points, cards in hand,
+//! a skip waiting), the ten phases with each seat's progress, and the bar: what the player can do
+//! now and the buttons for it (lay, find it, sort, next round, new game, back to Spider).
+use arachne_engine::phase10::{Need, Phase, Stage};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::GameKind;
+use crate::core::focus::Notices;
+use crate::core::persist::SaveSettings;
+use crate::core::settings::Settings;
+use crate::core::theme::Theme;
+use crate::phase10::P10Systems;
+use crate::phase10::input::{chosen_cards, find_lay, lay_for};
+use crate::phase10::layout::P10Layout;
+use crate::phase10::round::{P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER};
+use crate::phase10::seats::Seats;
+use crate::phase10::view::{P10Piles, Selection, sort_hand};
+use crate::shell::Overlay;
+use crate::shell::widgets::bar_button;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            seat_labels.in_set(Overlay::Bar),
+            phases.in_set(Overlay::Bar),
+            bar.in_set(Overlay::Bar),
+        )
+            .in_set(P10Systems),
+    );
+}
+
+/// A phase in words: "2 sets of 3", "1 set of 3 + 1 run of 4".
+pub fn describe(phase: &Phase) -> String {
+    let mut parts: Vec<(Need, usize)> = Vec::new();
+    for &need in &phase.groups {
+        match parts.last_mut() {
+            Some((n, count)) if *n == need => *count += 1,
+            _ => parts.push((need, 1)),
+        }
+    }
+    parts
+        .iter()
+        .map(|(need, count)| {
+            let kind = match need {
+                Need::Set(_) => "set",
+                Need::Run(_) => "run",
+                Need::Colour(_) => "colour group",
+            };
+            let plural = if *count == 1 { "" } else { "s" };
+            format!("{count} {kind}{plural} of {}", need.size())
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+fn to_screen(p: Vec2, window: &Window) -> egui::Pos2 {
+    egui::pos2(p.x + window.width() / 2.0, window.height() / 2.0 - p.y)
+}
+
+fn text_colour(theme: &Theme) -> egui::Color32 {
+    let [r, g, b, _] = theme.text.to_srgba().to_u8_array();
+    egui::Color32::from_rgb(r, g, b)
+}
+
+fn seat_labels(
+    mut contexts: EguiContexts,
+    table: Res<P10Table>,
+    layout: Option<Res<P10Layout>>,
+    piles: Res<P10Piles>,
+    theme: Res<Theme>,
+    window: Query<&Window, With<PrimaryWindow>>,
+) -> Result {
+    let (Some(layout), Ok(window)) = (layout, window.single()) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let game = &table.game;
+    let colour = text_colour(&theme);
+    for (seat, spot) in layout.seats.iter().enumerate() {
+        let st = &game.standings()[seat];
+        let cards = piles.hands.get(seat).map_or(0, Vec::len);
+        let to_move = game.to_move() == Some(seat);
+        let mut text = format!(
+            "{} · phase {} · {} pts · {} cards",
+            table.name(seat),
+            game.next_text(seat),
+            st.points,
+            cards
+        );
+        if game.skips().get(seat) == Some(&true) {
+            text.push_str(" · skipped next");
+        }
+        let rich = egui::RichText::new(text).size(13.0);
+        let rich = if to_move {
+            rich.strong().color(egui::Color32::from_rgb(255, 224, 74))
+        } else {
+            rich.color(colour)
+        };
+        egui::Area::new(egui::Id::new(("p10-seat", seat)))
+            .order(egui::Order::Background)
+            .fixed_pos(to_screen(spot.label, window))
+            .interactable(false)
+            .show(ctx, |ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+                ui.set_max_width(if seat == PLAYER {
+                    layout.window.x / 2.0
+                } else {
+                    layout.window.x / (layout.seats.len() - 1).max(1) as f32 - 8.0
+                });
+                ui.label(rich);
+            });
+    }
+    Ok(())
+}
+
+/// The ten phases, with the seats now at each one.
+fn phases(
+    mut contexts: EguiContexts,
+    table: Res<P10Table>,
+    layout: Option<Res<P10Layout>>,
+    theme: Res<Theme>,
+    window: Query<&Window, With<PrimaryWindow>>,
+) -> Result {
+    let (Some(layout), Ok(window)) = (layout, window.single()) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let game = &table.game;
+    let colour = text_colour(&theme);
+    let at = Vec2::new(
+        layout.discard.x + layout.card.x * 0.9,
+        layout.stock.y + layout.card.y / 2.0,
+    );
+    egui::Area::new(egui::Id::new("p10-phases"))
+        .order(egui::Order::Background)
+        .fixed_pos(to_screen(at, window))
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.spacing_mut().item_spacing.y = 0.0;
+            for (i, phase) in game.variant().phases.iter().enumerate() {
+                let here: Vec<String> = (0..game.players())
+                    .filter(|&s| game.phases_open(s).first().is_some_and(|(k, _)| *k == i))
+                    .map(|s| {
+                        if s == PLAYER {
+                            "you".into()
+                        } else {
+                            (s + 1).to_string()
+                        }
+                    })
+                    .collect();
+                let mut line = format!("{:>2}  {}", phase.number, describe(phase));
+                if !here.is_empty() {
+                    line.push_str(&format!("   ◂ {}", here.join(", ")));
+                }
+                let mine = here.first().is_some_and(|h| h == "you");
+                let rich = egui::RichText::new(line).size(11.5).color(if mine {
+                    egui::Color32::from_rgb(255, 224, 74)
+                } else {
+                    colour
+                });
+                ui.label(rich);
+            }
+        });
+    Ok(())
+}
+
+/// What the player may do now, in words.
+fn status(table: &P10Table, seats: Option<&Seats>) -> String {
+    let game = &table.game;
+    match game.stage() {
+        Stage::Over => {
+            let winners: Vec<String> = game.winners().iter().map(|&s| table.name(s)).collect();
+            format!("Game over: {} won", winners.join(" and "))
+        }
+        Stage::RoundOver => "Round over: Next round (Enter) deals the next one".into(),
+        _ if !table.players_turn() => {
+            let seat = game.to_move().unwrap_or(0);
+            let thinking = seats.and_then(Seats::deciding) == Some(seat);
+            format!(
+                "{} {}… (click to hurry)",
+                table.name(seat),
+                if thinking { "is thinking" } else { "plays" }
+            )
+        }
+        Stage::Draw => "Your turn: take the stock (D) or the discard pile's top card (T)".into(),
+        Stage::Knock { card, .. } => format!("Take the {card} out of turn (K) or pass (P)?"),
+        Stage::Play if game.laid_phase()[PLAYER].is_none() => {
+            "Choose cards and Lay (L), or discard: double-click a card".into()
+        }
+        Stage::Play => {
+            "Hit: choose a card, click a group. End: double-click a card to discard".into()
+        }
+    }
+}
+
+fn bar(
+    mut contexts: EguiContexts,
+    table: Res<P10Table>,
+    seats: Option<Res<Seats>>,
+    mut piles: ResMut<P10Piles>,
+    mut selection: ResMut<Selection>,
+    mut settings: ResMut<Settings>,
+    mut save_settings: ResMut<SaveSettings>,
+    mut requests: MessageWriter<P10Request>,
+    mut notices: ResMut<Notices>,
+    mut next: ResMut<NextState<GameKind>>,
+    time: Res<Time<Real>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let game = &table.game;
+    egui::Area::new(egui::Id::new("p10-bar"))
+        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -6.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                ui.vertical_centered(|ui| {
+                    ui.label(format!(
+                        "Pro Spider 10 · round {} · {}",
+                        game.round(),
+                        status(&table, seats.as_deref())
+                    ));
+                    ui.horizontal(|ui| {
+                        let play = table.players_turn() && game.stage() == Stage::Play;
+                        if ui.add_enabled(play, bar_button("Lay phase")).clicked() {
+                            match lay_for(&table, &chosen_cards(&selection, &piles)) {
+                                Ok(action) => {
+                                    requests.write(P10Request::Act(action));
+                                }
+                                Err(why) => notices.push(why),
+                            }
+                        }
+                        if ui.add_enabled(play, bar_button("Find it")).clicked() {
+                            match find_lay(&table, &piles) {
+                                Ok(chosen) => selection.0 = chosen,
+                                Err(why) => notices.push(why),
+                            }
+                        }
+                        let by_colour = settings.phase10.sort_by_colour;
+                        let sort = if by_colour {
+                            "Sort by value"
+                        } else {
+                            "Sort by colour"
+                        };
+                        if ui.add(bar_button(sort)).clicked() {
+                            settings.phase10.sort_by_colour = !by_colour;
+                            save_settings.soon();
+                            sort_hand(&mut piles, !by_colour);
+                            requests.write(P10Request::Relayout);
+                        }
+                        if game.stage() == Stage::RoundOver
+                            && ui.add(bar_button("Next round")).clicked()
+                        {
+                            requests.write(P10Request::NextRound);
+                        }
+                        if ui.add(bar_button("New game")).clicked() {
+                            let spec = P10Spec {
+                                seed: time.elapsed().as_nanos() as u64
+                                    ^ table.spec.seed.rotate_left(17),
+                                ..table.spec.clone()
+                            };
+                            requests.write(P10Request::NewGame(Box::new(P10SpecMsg(spec))));
+                        }
+                        if ui.add(bar_button("Spider")).clicked() {
+                            next.set(GameKind::Spider);
+                        }
+                    });
+                });
+            });
+        });
+    Ok(())
+}

@@ -1,0 +1,329 @@
+//! The player's hands on Pro Spider 10's table, mouse, touch and keyboard: take from the stock or
+//! the discard pile; click cards to choose them and lay the phase (the game checks the choice; "find
+//! it" proposes one); hit by choosing a card and clicking a group; discard by double-clicking a
+//! card (or choosing it and clicking the pile); a skip asks for its seat. During the computer
+//! seats' turns a click hurries them to the player's turn.
+use arachne_engine::phase10::{Action, Card, Counts, Seat, Stage};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+use crate::AppSystems;
+use crate::cards::motion::CardPose;
+use crate::cards::pointer::pointer_state;
+use crate::core::focus::{Notices, PointerOnOverlay, TableInput};
+use crate::phase10::P10Systems;
+use crate::phase10::layout::{P10Layout, Place};
+use crate::phase10::round::{P10Rejected, P10Request, P10Table, PLAYER};
+use crate::phase10::seats::Hurry;
+use crate::phase10::view::{P10Card, P10Piles, Selection};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<SkipTarget>()
+        .init_resource::<LastClick>()
+        .add_systems(
+            Update,
+            (
+                (pointer_input, keyboard_input)
+                    .chain()
+                    .run_if(|input: Option<Res<TableInput>>| input.is_none_or(|i| i.0))
+                    .in_set(AppSystems::Input),
+                tell_refusals.in_set(AppSystems::Plan),
+            )
+                .in_set(P10Systems),
+        );
+}
+
+/// A skip was chosen to play: the next click on a seat says in front of whom.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SkipTarget(pub bool);
+
+#[derive(Resource, Default)]
+struct LastClick(Option<(Entity, f64)>);
+
+/// The cards of the chosen entities.
+pub fn chosen_cards(selection: &Selection, piles: &P10Piles) -> Vec<Card> {
+    selection
+        .0
+        .iter()
+        .filter_map(|e| piles.cards.get(e).copied())
+        .collect()
+}
+
+/// The lay that uses exactly `chosen` (or, with nothing chosen, the first way the hand has), or
+/// why there is none.
+pub fn lay_for(table: &P10Table, chosen: &[Card]) -> Result<Action, String> {
+    if !table.players_turn() || table.game.stage() != Stage::Play {
+        return Err("lay your phase after taking a card, on your turn".into());
+    }
+    if table.game.laid_phase()[PLAYER].is_some() {
+        return Err("your phase lies on the table already: hit or discard".into());
+    }
+    let lays: Vec<Action> = table
+        .game
+        .choices()
+        .into_iter()
+        .filter(|a| matches!(a, Action::Lay { .. }))
+        .collect();
+    let phase = table.game.next_text(PLAYER);
+    if lays.is_empty() {
+        return Err(format!("your hand does not make phase {phase} yet"));
+    }
+    if chosen.is_empty() {
+        return Ok(lays[0].clone());
+    }
+    let want = Counts::of(chosen);
+    lays.into_iter()
+        .find(|a| match a {
+            Action::Lay { groups, .. } => {
+                let cards: Vec<Card> = groups.iter().flat_map(|g| g.cards().to_vec()).collect();
+                Counts::of(&cards) == want
+            }
+            _ => false,
+        })
+        .ok_or_else(|| {
+            format!("those cards do not make phase {phase}: \"Find it\" shows a way your hand has")
+        })
+}
+
+/// The cards of the first lay the hand has, to choose (the "find it" button).
+pub fn find_lay(table: &P10Table, piles: &P10Piles) -> Result<Vec<Entity>, String> {
+    let Action::Lay { groups, .. } = lay_for(table, &[])? else {
+        return Err("no lay".into());
+    };
+    let mut hand = piles.hands.get(PLAYER).cloned().unwrap_or_default();
+    let mut chosen = Vec::new();
+    for card in groups.iter().flat_map(|g| g.cards().to_vec()) {
+        if let Some(i) = hand.iter().position(|e| piles.cards.get(e) == Some(&card)) {
+            chosen.push(hand.remove(i));
+        }
+    }
+    Ok(chosen)
+}
+
+/// The topmost card under `p`.
+fn card_under(
+    p: Vec2,
+    layout: &P10Layout,
+    cards: &Query<(Entity, &P10Card, &CardPose)>,
+) -> Option<(Entity, P10Card)> {
+    cards
+        .iter()
+        .filter(|(_, _, pose)| layout.hits(pose.translation.truncate(), p))
+        .max_by(|a, b| a.2.translation.z.total_cmp(&b.2.translation.z))
+        .map(|(e, view, _)| (e, *view))
+}
+
+/// The seat whose part of the table `p` is in (a computer seat's column along the top, or the
+/// player's lower half).
+fn seat_at(p: Vec2, layout: &P10Layout) -> Option<Seat> {
+    let top = layout.stock.y + layout.card.y / 2.0;
+    if p.y < top {
+        return None;
+    }
+    let opponents = layout.seats.len().saturating_sub(1).max(1);
+    let region = layout.window.x / opponents as f32;
+    let k = ((p.x + layout.window.x / 2.0) / region).floor() as i64;
+    (0..opponents as i64).contains(&k).then_some(k as usize + 1)
+}
+
+fn pointer_input(
+    windows: Query<&Window, With<PrimaryWindow>>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    touches: Option<Res<bevy::input::touch::Touches>>,
+    on_overlay: Res<PointerOnOverlay>,
+    time: Res<Time<Real>>,
+    table: Res<P10Table>,
+    piles: Res<P10Piles>,
+    layout: Option<Res<P10Layout>>,
+    cards: Query<(Entity, &P10Card, &CardPose)>,
+    mut selection: ResMut<Selection>,
+    mut skip_target: ResMut<SkipTarget>,
+    mut last: ResMut<LastClick>,
+    mut hurry: ResMut<Hurry>,
+    mut requests: MessageWriter<P10Request>,
+    mut notices: ResMut<Notices>,
+) {
+    let (Ok(window), Some(layout)) = (windows.single(), layout) else {
+        return;
+    };
+    let pointer = pointer_state(window, &buttons, touches.as_deref());
+    let (Some(at), true) = (pointer.at, pointer.just_pressed) else {
+        return;
+    };
+    if on_overlay.0 {
+        return;
+    }
+    if !table.players_turn() {
+        // The computer seats are playing: the click hurries them to the player's turn.
+        if table.game.to_move().is_some() {
+            hurry.0 = true;
+        }
+        return;
+    }
+    let hit = card_under(at, &layout, &cards);
+    let now = time.elapsed_secs_f64();
+    let double =
+        hit.is_some_and(|(e, _)| last.0.is_some_and(|(prev, t)| prev == e && now - t < 0.4));
+    last.0 = hit.map(|(e, _)| (e, now));
+    let stage = table.game.stage();
+    let act = |action: Action, requests: &mut MessageWriter<P10Request>| {
+        requests.write(P10Request::Act(action));
+    };
+    if skip_target.0 {
+        skip_target.0 = false;
+        match seat_at(at, &layout) {
+            Some(seat) => act(Action::Skip(seat), &mut requests),
+            None => notices.push("No skip played: click a computer seat's cards to skip it"),
+        }
+        return;
+    }
+    match (stage, hit.map(|(e, v)| (e, v.place, v.card))) {
+        (Stage::Knock { card, .. }, Some((_, Place::Discard(_), _))) => {
+            act(Action::Knock(card), &mut requests)
+        }
+        (Stage::Draw, Some((_, Place::Stock(_), _))) => act(Action::DrawStock, &mut requests),
+        (Stage::Draw, Some((_, Place::Discard(_), card))) => {
+            let top = table.game.discard_pile().last().copied().unwrap_or(card);
+            act(Action::DrawDiscard(top), &mut requests)
+        }
+        (Stage::Play, Some((e, Place::Hand(PLAYER, _), card))) => {
+            if double {
+                selection.0.retain(|&x| x != e);
+                discard(card, &table, &mut skip_target, &mut requests, &mut notices);
+            } else if let Some(i) = selection.0.iter().position(|&x| x == e) {
+                selection.0.remove(i);
+            } else {
+                selection.0.push(e);
+            }
+        }
+        (Stage::Play, Some((_, Place::Group(seat, group, _), _))) => {
+            let chosen = chosen_cards(&selection, &piles);
+            let [card] = chosen[..] else {
+                notices.push("To hit, choose one card of your hand, then click the group");
+                return;
+            };
+            let hit = table.game.choices().into_iter().find(|a| {
+                matches!(a, Action::Hit { seat: s, group: g, card: h } if *s == seat && *g == group && h.card == card)
+            });
+            match hit {
+                Some(action) => act(action, &mut requests),
+                None if table.game.laid_phase()[PLAYER].is_none() => {
+                    notices.push("Lay your own phase before you hit")
+                }
+                None => notices.push(format!("{card} does not fit that group")),
+            }
+        }
+        (Stage::Play, Some((_, Place::Discard(_), _))) => {
+            let chosen = chosen_cards(&selection, &piles);
+            match chosen[..] {
+                [card] => discard(card, &table, &mut skip_target, &mut requests, &mut notices),
+                _ => notices.push(
+                    "Choose one card, then click the pile to discard it (or double-click the card)",
+                ),
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Ends the turn with `card`: a discard, or for a skip, in front of the only seat it can go to
+/// (else the next click chooses the seat).
+fn discard(
+    card: Card,
+    table: &P10Table,
+    skip_target: &mut SkipTarget,
+    requests: &mut MessageWriter<P10Request>,
+    notices: &mut Notices,
+) {
+    if !card.is_skip() {
+        requests.write(P10Request::Act(Action::Discard(card)));
+        return;
+    }
+    let targets: Vec<Seat> = table
+        .game
+        .choices()
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Skip(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    match targets[..] {
+        [only] => {
+            requests.write(P10Request::Act(Action::Skip(only)));
+        }
+        [] => {
+            requests.write(P10Request::Act(Action::Discard(card)));
+        }
+        _ => {
+            skip_target.0 = true;
+            notices.push("Skip: click the cards of the seat that loses its next turn");
+        }
+    }
+}
+
+fn keyboard_input(
+    keys: Res<ButtonInput<KeyCode>>,
+    table: Res<P10Table>,
+    piles: Res<P10Piles>,
+    mut selection: ResMut<Selection>,
+    mut hurry: ResMut<Hurry>,
+    mut skip_target: ResMut<SkipTarget>,
+    mut requests: MessageWriter<P10Request>,
+    mut notices: ResMut<Notices>,
+) {
+    for key in keys.get_just_pressed() {
+        if !table.players_turn() {
+            match key {
+                KeyCode::Enter | KeyCode::NumpadEnter if table.game.stage() == Stage::RoundOver => {
+                    requests.write(P10Request::NextRound);
+                }
+                _ if table.game.to_move().is_some() => hurry.0 = true,
+                _ => {}
+            }
+            continue;
+        }
+        let stage = table.game.stage();
+        let act = |a: Action, requests: &mut MessageWriter<P10Request>| {
+            requests.write(P10Request::Act(a));
+        };
+        match key {
+            KeyCode::KeyD | KeyCode::Space if stage == Stage::Draw => {
+                act(Action::DrawStock, &mut requests)
+            }
+            KeyCode::KeyT if stage == Stage::Draw => match table.game.discard_pile().last() {
+                Some(&top) if !top.is_skip() => act(Action::DrawDiscard(top), &mut requests),
+                _ => notices.push("The discard pile's top card cannot be taken"),
+            },
+            KeyCode::KeyK => {
+                if let Stage::Knock { card, .. } = stage {
+                    act(Action::Knock(card), &mut requests);
+                }
+            }
+            KeyCode::KeyP => {
+                if matches!(stage, Stage::Knock { .. }) {
+                    act(Action::Pass, &mut requests);
+                }
+            }
+            KeyCode::KeyF => match find_lay(&table, &piles) {
+                Ok(chosen) => selection.0 = chosen,
+                Err(why) => notices.push(why),
+            },
+            KeyCode::KeyL => match lay_for(&table, &chosen_cards(&selection, &piles)) {
+                Ok(action) => act(action, &mut requests),
+                Err(why) => notices.push(why),
+            },
+            KeyCode::Escape => {
+                selection.0.clear();
+                skip_target.0 = false;
+            }
+            _ => {}
+        }
+    }
+}
+
+fn tell_refusals(mut refused: MessageReader<P10Rejected>, mut notices: ResMut<Notices>) {
+    for P10Rejected(why) in refused.read() {
+        notices.push(format!("Not allowed: {why}"));
+    }
+}

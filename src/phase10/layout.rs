@@ -1,0 +1,287 @@
+//! Where everything lies on Pro Spider 10's table: the player's hand fanned along the bottom with
+//! the player's groups above it, the computer seats in a row along the top (hand face down,
+//! groups in front), the stock and the discard pile in the middle. Origin at the window's
+//! centre, y up; the bar keeps its band at the bottom.
+use arachne_engine::phase10::Seat;
+use bevy::prelude::*;
+
+use crate::phase10::round::PLAYER;
+
+/// A card's place on the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// In the stock, from the bottom.
+    Stock(usize),
+    /// In the discard pile, from the bottom.
+    Discard(usize),
+    /// In a seat's hand, from the left.
+    Hand(Seat, usize),
+    /// In a seat's laid group: (seat, group, index in the group).
+    Group(Seat, usize, usize),
+    /// A skip lying in front of a seat.
+    Skip(Seat),
+}
+
+/// How many cards lie where: what the layout needs besides the window.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct P10Shape {
+    /// Cards in each hand.
+    pub hands: Vec<usize>,
+    /// Each seat's groups, by their card counts.
+    pub groups: Vec<Vec<usize>>,
+    /// Cards in the stock.
+    pub stock: usize,
+    /// Cards in the discard pile.
+    pub discard: usize,
+}
+
+/// Where one seat's things lie.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatSpot {
+    /// Centre of the hand's row.
+    pub hand: Vec2,
+    /// Width the hand may spread over.
+    pub hand_width: f32,
+    /// Most a hand's cards are apart.
+    pub hand_step: f32,
+    /// Centre of the first group's first card.
+    pub groups: Vec2,
+    /// Width the groups may spread over.
+    pub groups_width: f32,
+    /// Where a skip in front of the seat lies.
+    pub skip: Vec2,
+    /// Top left of the seat's label (name, phase, points).
+    pub label: Vec2,
+}
+
+/// The table's geometry for one window size and seat count.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct P10Layout {
+    /// Card size.
+    pub card: Vec2,
+    /// The stock's centre.
+    pub stock: Vec2,
+    /// The discard pile's centre.
+    pub discard: Vec2,
+    /// Each seat's spots.
+    pub seats: Vec<SeatSpot>,
+    /// The window's size.
+    pub window: Vec2,
+}
+
+/// z of the table's layers.
+pub mod z {
+    /// The stock's first card.
+    pub const STOCK: f32 = 1.0;
+    /// The discard pile's first card.
+    pub const DISCARD: f32 = 10.0;
+    /// Laid groups.
+    pub const GROUPS: f32 = 30.0;
+    /// Skips in front of a seat.
+    pub const SKIP: f32 = 50.0;
+    /// Hands.
+    pub const HAND: f32 = 60.0;
+    /// Step between the cards of a pile.
+    pub const STEP: f32 = 0.05;
+}
+
+/// The band at the bottom the bar keeps for itself: two rows (what to do, then the buttons).
+pub const BAR_BAND: f32 = 74.0;
+
+const MARGIN: f32 = 10.0;
+const LABEL: f32 = 24.0;
+
+impl P10Layout {
+    /// The layout for `players` seats in a window of `window` logical pixels, leaving `band`
+    /// pixels at the bottom to the bar.
+    pub fn compute(players: usize, window: Vec2, band: f32) -> P10Layout {
+        let (w, h) = (window.x, window.y);
+        // Five card heights stacked: computer hands, their groups, the middle, the player's
+        // groups and hand.
+        let ch = ((h - band - 2.0 * MARGIN - LABEL - 40.0) / 5.0).clamp(42.0, 130.0);
+        let opponents = players.saturating_sub(1).max(1);
+        let region = (w - 2.0 * MARGIN) / opponents as f32;
+        // Narrow windows with many seats: the cards shrink to leave each seat room to fan.
+        let cw = (ch / 1.4).min(region / 2.2).max(24.0);
+        let ch = cw * 1.4;
+        let card = Vec2::new(cw, ch);
+        let top = h / 2.0 - MARGIN - LABEL - ch / 2.0;
+        let bottom = -h / 2.0 + band + MARGIN + ch / 2.0;
+        let mut seats = Vec::with_capacity(players);
+        for seat in 0..players {
+            if seat == PLAYER {
+                let groups_y = bottom + ch + 14.0;
+                seats.push(SeatSpot {
+                    hand: Vec2::new(0.0, bottom),
+                    hand_width: w - 2.0 * MARGIN - 2.4 * cw,
+                    hand_step: cw * 0.72,
+                    groups: Vec2::new(-w / 2.0 + MARGIN + cw / 2.0, groups_y),
+                    groups_width: w - 2.0 * MARGIN - 1.6 * cw,
+                    skip: Vec2::new(w / 2.0 - MARGIN - cw / 2.0, bottom),
+                    label: Vec2::new(-w / 2.0 + MARGIN, groups_y + ch / 2.0 + LABEL),
+                });
+            } else {
+                let x = -w / 2.0 + MARGIN + region * (seat as f32 - 0.5);
+                seats.push(SeatSpot {
+                    hand: Vec2::new(x - cw * 0.25, top),
+                    hand_width: region - 1.9 * cw,
+                    hand_step: cw * 0.2,
+                    groups: Vec2::new(x - region / 2.0 + 4.0 + cw / 2.0, top - ch * 0.6),
+                    groups_width: region - 8.0 - cw,
+                    skip: Vec2::new(x + region / 2.0 - 4.0 - cw / 2.0, top),
+                    label: Vec2::new(x - region / 2.0 + 4.0, h / 2.0 - MARGIN),
+                });
+            }
+        }
+        // The middle lies between the computer seats' groups and the player's.
+        let upper = top - ch * 0.6 - ch * 0.45 - ch / 2.0;
+        let lower = bottom + ch + 14.0 + ch / 2.0;
+        let mid = (upper + lower) / 2.0;
+        P10Layout {
+            card,
+            stock: Vec2::new(-cw * 0.65, mid),
+            discard: Vec2::new(cw * 0.65, mid),
+            seats,
+            window,
+        }
+    }
+
+    /// Where a card at `place` rests (z orders it).
+    pub fn position(&self, shape: &P10Shape, place: Place) -> Vec3 {
+        let cw = self.card.x;
+        match place {
+            Place::Stock(i) => (self.stock + Vec2::new(0.0, (i / 12) as f32 * 1.5))
+                .extend(z::STOCK + i as f32 * z::STEP),
+            Place::Discard(i) => {
+                // A slightly untidy pile: each card a little off the one below.
+                let jitter = Vec2::new(((i * 7) % 5) as f32 - 2.0, ((i * 3) % 5) as f32 - 2.0);
+                (self.discard + jitter).extend(z::DISCARD + i as f32 * z::STEP)
+            }
+            Place::Hand(seat, i) => {
+                let spot = &self.seats[seat];
+                let n = shape.hands.get(seat).copied().unwrap_or(0).max(1);
+                let step = spread(n, spot.hand_width, spot.hand_step);
+                let x = spot.hand.x + (i as f32 - (n - 1) as f32 / 2.0) * step;
+                Vec3::new(x, spot.hand.y, z::HAND + i as f32 * z::STEP)
+            }
+            Place::Group(seat, g, i) => {
+                let spot = &self.seats[seat];
+                let sizes = shape.groups.get(seat).map_or(&[][..], |v| &v[..]);
+                if seat == PLAYER {
+                    // Side by side along the row above the hand.
+                    let steps = group_steps(sizes, spot.groups_width, cw);
+                    let mut x = spot.groups.x;
+                    for (k, &len) in sizes.iter().enumerate().take(g) {
+                        x += (len.max(1) - 1) as f32 * steps[k] + cw + 14.0;
+                    }
+                    let step = steps.get(g).copied().unwrap_or(cw * 0.3);
+                    Vec3::new(
+                        x + i as f32 * step,
+                        spot.groups.y,
+                        z::GROUPS + (g * 20 + i) as f32 * z::STEP,
+                    )
+                } else {
+                    // One row per group, each fanned across the seat's width.
+                    let len = sizes.get(g).copied().unwrap_or(1).max(1);
+                    let step = spread(len, spot.groups_width, cw * 0.3);
+                    Vec3::new(
+                        spot.groups.x + i as f32 * step,
+                        spot.groups.y - g as f32 * self.card.y * 0.45,
+                        z::GROUPS + (g * 20 + i) as f32 * z::STEP,
+                    )
+                }
+            }
+            Place::Skip(seat) => self.seats[seat].skip.extend(z::SKIP),
+        }
+    }
+
+    /// Whether `p` lies on a card resting at `at`.
+    pub fn hits(&self, at: Vec2, p: Vec2) -> bool {
+        let d = (p - at).abs();
+        d.x <= self.card.x / 2.0 && d.y <= self.card.y / 2.0
+    }
+}
+
+/// The step between `n` cards fanned over at most `width` (centre of first to centre of last),
+/// never more than `most`.
+fn spread(n: usize, width: f32, most: f32) -> f32 {
+    if n <= 1 {
+        return 0.0;
+    }
+    (width.max(0.0) / (n - 1) as f32).min(most)
+}
+
+/// Steps for groups laid side by side in `width`: equal, at most 0.32 card widths.
+fn group_steps(sizes: &[usize], width: f32, cw: f32) -> Vec<f32> {
+    let cards: usize = sizes.iter().map(|&n| n.max(1) - 1).sum();
+    let fixed = sizes.len() as f32 * (cw + 14.0);
+    let step = if cards == 0 {
+        0.0
+    } else {
+        ((width - fixed).max(0.0) / cards as f32).min(cw * 0.32)
+    };
+    vec![step; sizes.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full_shape(players: usize) -> P10Shape {
+        P10Shape {
+            hands: vec![11; players],
+            groups: vec![vec![9, 3]; players],
+            stock: 40,
+            discard: 10,
+        }
+    }
+
+    #[test]
+    fn every_card_stays_in_the_window_and_clear_of_the_bar() {
+        for (w, h, band) in [
+            (1280.0, 720.0, 44.0),
+            (800.0, 600.0, 74.0),
+            (1920.0, 1080.0, 44.0),
+        ] {
+            for players in 2..=6 {
+                let layout = P10Layout::compute(players, Vec2::new(w, h), band);
+                let shape = full_shape(players);
+                let half = layout.card / 2.0;
+                let mut places = vec![Place::Stock(39), Place::Discard(9)];
+                for s in 0..players {
+                    places.extend((0..11).map(|i| Place::Hand(s, i)));
+                    places.extend((0..9).map(|i| Place::Group(s, 0, i)));
+                    places.extend((0..3).map(|i| Place::Group(s, 1, i)));
+                    places.push(Place::Skip(s));
+                }
+                for place in places {
+                    let p = layout.position(&shape, place).truncate();
+                    let ctx = format!("{players} seats at {w}x{h}: {place:?} at {p}");
+                    assert!(p.x - half.x >= -w / 2.0 - 0.5, "{ctx}");
+                    assert!(p.x + half.x <= w / 2.0 + 0.5, "{ctx}");
+                    assert!(p.y + half.y <= h / 2.0 + 0.5, "{ctx}");
+                    assert!(p.y - half.y >= -h / 2.0 + band - 0.5, "{ctx}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_middle_keeps_clear_of_the_seats() {
+        for players in 2..=6 {
+            let layout = P10Layout::compute(players, Vec2::new(800.0, 600.0), 74.0);
+            let shape = full_shape(players);
+            let ch = layout.card.y;
+            let lowest_computer = layout.position(&shape, Place::Group(1, 1, 0)).y - ch / 2.0;
+            let highest_player = layout.position(&shape, Place::Group(0, 0, 0)).y + ch / 2.0;
+            assert!(
+                layout.stock.y + ch / 2.0 <= lowest_computer + 0.5,
+                "{players}"
+            );
+            assert!(
+                layout.stock.y - ch / 2.0 >= highest_player - 0.5,
+                "{players}"
+            );
+        }
+    }
+}

@@ -1,0 +1,742 @@
+//! Pro Spider 10's cards as entities, moved by the engine's events: the deal card by card to each
+//! seat, draws (the player's own card turns up on its way), phases laid out of a hand, hits,
+//! discards, skips flying to their seat and served, reshuffles, and the hands turned up at the
+//! round's end. At rest, every entity is where the engine has its card.
+use std::collections::HashMap;
+
+use arachne_engine::phase10::{Card, Event, Stage};
+use bevy::prelude::*;
+use bevy::window::{PrimaryWindow, WindowResized};
+use bevy_tweening::TweenAnim;
+
+use crate::audio::cues::{PendingSounds, Sfx};
+use crate::cards::motion::{CardPose, Plan, Segment, SegmentKind, build, commit, motion_settings};
+use crate::cards::pointer::window_size;
+use crate::core::settings::Settings;
+use crate::phase10::P10Systems;
+use crate::phase10::layout::{P10Layout, P10Shape, Place};
+use crate::phase10::round::{P10Changed, P10Table, PLAYER};
+use crate::phase10::seats::Hurry;
+use crate::{AppSystems, GameKind};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<P10Piles>()
+        .init_resource::<Selection>()
+        .add_message::<WindowResized>()
+        .add_systems(OnEnter(GameKind::ProSpider10), show_table)
+        .add_systems(
+            Update,
+            (
+                track_window.in_set(AppSystems::Input),
+                (show_changes, raise_chosen)
+                    .chain()
+                    .in_set(AppSystems::Plan),
+            )
+                .in_set(P10Systems),
+        );
+}
+
+/// A card of Pro Spider 10 on the table.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct P10Card {
+    /// The card.
+    pub card: Card,
+    /// Where it lies.
+    pub place: Place,
+    /// Whether it shows its face at rest (the player's hand, everything laid or discarded).
+    pub face_up: bool,
+}
+
+/// The view's copy of the table: which entity lies where.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct P10Piles {
+    /// The stock, top last.
+    pub stock: Vec<Entity>,
+    /// The discard pile, top last.
+    pub discard: Vec<Entity>,
+    /// Each seat's hand (the player's in the order shown).
+    pub hands: Vec<Vec<Entity>>,
+    /// Each seat's laid groups.
+    pub groups: Vec<Vec<Vec<Entity>>>,
+    /// A skip in front of each seat.
+    pub skips: Vec<Option<Entity>>,
+    /// The hands are shown face up (the round is over).
+    pub revealed: bool,
+    /// The card each entity shows. A card on the stock takes on its card when it is drawn or
+    /// dealt (face down, any card looks the same).
+    pub cards: HashMap<Entity, Card>,
+}
+
+impl P10Piles {
+    /// The counts the layout needs.
+    pub fn shape(&self) -> P10Shape {
+        P10Shape {
+            hands: self.hands.iter().map(Vec::len).collect(),
+            groups: self
+                .groups
+                .iter()
+                .map(|g| g.iter().map(Vec::len).collect())
+                .collect(),
+            stock: self.stock.len(),
+            discard: self.discard.len(),
+        }
+    }
+
+    /// Every entity with its place.
+    pub fn placed(&self) -> Vec<(Entity, Place)> {
+        let mut out = Vec::new();
+        out.extend(
+            self.stock
+                .iter()
+                .enumerate()
+                .map(|(i, &e)| (e, Place::Stock(i))),
+        );
+        out.extend(
+            self.discard
+                .iter()
+                .enumerate()
+                .map(|(i, &e)| (e, Place::Discard(i))),
+        );
+        for (s, hand) in self.hands.iter().enumerate() {
+            out.extend(
+                hand.iter()
+                    .enumerate()
+                    .map(|(i, &e)| (e, Place::Hand(s, i))),
+            );
+        }
+        for (s, groups) in self.groups.iter().enumerate() {
+            for (g, group) in groups.iter().enumerate() {
+                out.extend(
+                    group
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &e)| (e, Place::Group(s, g, i))),
+                );
+            }
+        }
+        for (s, skip) in self.skips.iter().enumerate() {
+            out.extend(skip.map(|e| (e, Place::Skip(s))));
+        }
+        out
+    }
+}
+
+/// The player's chosen cards (raised in the hand).
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Selection(pub Vec<Entity>);
+
+/// How far a chosen card rises, as a share of the card's height.
+pub const RAISE: f32 = 0.22;
+
+/// Where a card rests, and which side it shows there.
+pub fn rest_pose(
+    layout: &P10Layout,
+    shape: &P10Shape,
+    place: Place,
+    face_up: bool,
+    raised: bool,
+) -> CardPose {
+    let mut at = layout.position(shape, place);
+    if raised {
+        at.y += layout.card.y * RAISE;
+    }
+    CardPose {
+        translation: at,
+        flip: 1.0,
+        face_shown: face_up,
+    }
+}
+
+/// Whether a card at `place` shows its face at rest.
+fn face_up_at(place: Place, revealed: bool) -> bool {
+    match place {
+        Place::Stock(_) => false,
+        Place::Hand(seat, _) => seat == PLAYER || revealed,
+        _ => true,
+    }
+}
+
+fn show_table(mut commands: Commands, table: Res<P10Table>, mut piles: ResMut<P10Piles>) {
+    // Coming back to the game: its cards are put out again at rest.
+    *piles = P10Piles::default();
+    spawn_at_rest(&mut commands, &table, &mut piles);
+}
+
+fn track_window(
+    mut resized: MessageReader<WindowResized>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    table: Res<P10Table>,
+    layout: Option<ResMut<P10Layout>>,
+) {
+    if resized.read().count() == 0 {
+        return;
+    }
+    if let Some(mut layout) = layout {
+        let new = compute_layout(&table, window_size(&window));
+        if *layout != new {
+            *layout = new;
+        }
+    }
+}
+
+/// The layout for the table in a window of `size`.
+pub fn compute_layout(table: &P10Table, size: Vec2) -> P10Layout {
+    P10Layout::compute(table.spec.players, size, crate::phase10::layout::BAR_BAND)
+}
+
+/// Spawns one entity per card where the engine has it, at rest.
+fn spawn_at_rest(commands: &mut Commands, table: &P10Table, piles: &mut P10Piles) {
+    let game = &table.game;
+    let n = game.players();
+    let mut known = HashMap::new();
+    let mut spawn = |card: Card| {
+        let e = commands
+            .spawn((
+                P10Card {
+                    card,
+                    place: Place::Stock(0),
+                    face_up: false,
+                },
+                CardPose {
+                    translation: Vec3::ZERO,
+                    flip: 1.0,
+                    face_shown: false,
+                },
+                Transform::default(),
+                Visibility::default(),
+                DespawnOnExit(GameKind::ProSpider10),
+            ))
+            .id();
+        known.insert(e, card);
+        e
+    };
+    piles.stock = game.stock().iter().map(|&c| spawn(c)).collect();
+    piles.discard = game.discard_pile().iter().map(|&c| spawn(c)).collect();
+    piles.hands = (0..n)
+        .map(|s| game.hand(s).iter().map(|&c| spawn(c)).collect())
+        .collect();
+    piles.groups = game
+        .laid()
+        .iter()
+        .map(|groups| {
+            groups
+                .iter()
+                .map(|g| g.cards().iter().map(|&c| spawn(c)).collect())
+                .collect()
+        })
+        .collect();
+    piles.skips = game
+        .skips()
+        .iter()
+        .map(|&skip| skip.then(|| spawn(Card::SKIP)))
+        .collect();
+    piles.revealed = matches!(game.stage(), Stage::RoundOver | Stage::Over);
+    piles.cards = known;
+    // Places and poses are set by the first frame's settle (`place_all`).
+    commands.queue(|world: &mut World| place_all(world, true));
+}
+
+/// Puts every card at its resting place now (no motion).
+pub fn place_all(world: &mut World, drop_motion: bool) {
+    let piles = world.resource::<P10Piles>().clone();
+    let table = world.resource::<P10Table>().clone();
+    let size = world
+        .query_filtered::<&Window, With<PrimaryWindow>>()
+        .iter(world)
+        .next()
+        .map_or(Vec2::new(1280.0, 720.0), |w| {
+            Vec2::new(w.width(), w.height())
+        });
+    let layout = compute_layout(&table, size);
+    let shape = piles.shape();
+    let selection = world.resource::<Selection>().0.clone();
+    for (e, place) in piles.placed() {
+        let face_up = face_up_at(place, piles.revealed);
+        let raised = selection.contains(&e);
+        let Ok(mut entity) = world.get_entity_mut(e) else {
+            continue;
+        };
+        if drop_motion {
+            entity.remove::<TweenAnim>();
+        }
+        if let Some(mut view) = entity.get_mut::<P10Card>() {
+            view.place = place;
+            view.face_up = face_up;
+            if let Some(&card) = piles.cards.get(&e) {
+                view.card = card;
+            }
+        }
+        if let Some(mut pose) = entity.get_mut::<CardPose>() {
+            *pose = rest_pose(&layout, &shape, place, face_up, raised);
+        }
+    }
+    world.insert_resource(layout);
+}
+
+fn show_changes(
+    mut commands: Commands,
+    mut changes: MessageReader<P10Changed>,
+    table: Res<P10Table>,
+    settings: Res<Settings>,
+    hurry: Res<Hurry>,
+    mut piles: ResMut<P10Piles>,
+    mut selection: ResMut<Selection>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    mut cards: Query<(Entity, &mut P10Card, &mut CardPose, Has<TweenAnim>)>,
+    mut sounds: ResMut<PendingSounds>,
+) {
+    if changes.is_empty() {
+        return;
+    }
+    let mut settings = motion_settings(&settings, 1.0);
+    if hurry.0 {
+        settings.animation.instant = true;
+    }
+    let a = &settings.animation;
+    let layout = compute_layout(&table, window_size(&window));
+    let sort_by_colour = settings.phase10.sort_by_colour;
+    for change in changes.read() {
+        // A decision during an animation: the running motion finishes at once first.
+        let shape = piles.shape();
+        for (e, view, mut pose, animated) in cards.iter_mut() {
+            if animated {
+                commands.entity(e).remove::<TweenAnim>();
+                let raised = selection.0.contains(&e);
+                *pose = rest_pose(&layout, &shape, view.place, view.face_up, raised);
+            }
+        }
+        sounds.0.clear();
+        let fresh = change.new_game
+            || change
+                .events
+                .iter()
+                .any(|e| matches!(e, Event::RoundStarted { .. }));
+        if fresh {
+            for (e, ..) in cards.iter() {
+                commands.entity(e).despawn();
+            }
+            *piles = P10Piles::default();
+            selection.0.clear();
+        }
+        let mut plan = Plan::default();
+        for event in &change.events {
+            plan_event(
+                &mut plan,
+                &mut piles,
+                &mut commands,
+                &table,
+                &layout,
+                a,
+                event,
+            );
+        }
+        // Cards that left the hand are no longer chosen.
+        let in_hand = piles.hands.get(PLAYER).cloned().unwrap_or_default();
+        selection.0.retain(|e| in_hand.contains(e));
+        sort_hand(&mut piles, sort_by_colour);
+        order_groups(&mut piles, &table);
+        settle_plan(
+            &mut commands,
+            &mut plan,
+            &piles,
+            &layout,
+            &selection,
+            &mut cards,
+            a,
+        );
+        commit(&mut commands, plan, a, &mut sounds);
+    }
+    commands.insert_resource(layout);
+}
+
+/// The player's hand in the order the settings choose: by value (then colour) or by colour
+/// (then value); jokers, then skips, at the right.
+pub fn sort_hand(piles: &mut P10Piles, by_colour: bool) {
+    let cards = piles.cards.clone();
+    let key = |e: &Entity| {
+        let c = cards.get(e).copied().unwrap_or(Card::SKIP);
+        match (c.colour(), c.value()) {
+            (Some(colour), Some(v)) if by_colour => (0, colour as u8, v),
+            (Some(colour), Some(v)) => (0, v, colour as u8),
+            _ => (1, c.index() as u8, 0),
+        }
+    };
+    if let Some(hand) = piles.hands.get_mut(PLAYER) {
+        hand.sort_by_key(key);
+    }
+}
+
+/// Each laid group's entities in the engine's order (a hit at a run's low end goes first).
+fn order_groups(piles: &mut P10Piles, table: &P10Table) {
+    for (seat, groups) in table.game.laid().iter().enumerate() {
+        for (g, group) in groups.iter().enumerate() {
+            let Some(list) = piles.groups.get_mut(seat).and_then(|s| s.get_mut(g)) else {
+                continue;
+            };
+            let mut left = std::mem::take(list);
+            for &card in group.cards() {
+                let i = left
+                    .iter()
+                    .position(|e| piles.cards.get(e) == Some(&card))
+                    .unwrap_or(0);
+                if i < left.len() {
+                    list.push(left.remove(i));
+                }
+            }
+            list.extend(left);
+        }
+    }
+}
+
+/// Spawns a card on the stock (its card is set when it is dealt or drawn).
+fn spawn_on_stock(commands: &mut Commands, at: Vec3) -> Entity {
+    commands
+        .spawn((
+            P10Card {
+                card: Card::SKIP,
+                place: Place::Stock(0),
+                face_up: false,
+            },
+            CardPose {
+                translation: at,
+                flip: 1.0,
+                face_shown: false,
+            },
+            Transform::from_translation(at),
+            Visibility::default(),
+            DespawnOnExit(GameKind::ProSpider10),
+        ))
+        .id()
+}
+
+/// Takes an entity showing `card` out of `hand` (a computer's hand holds its cards in no
+/// particular order).
+fn take_card(hand: &mut Vec<Entity>, cards: &HashMap<Entity, Card>, card: Card) -> Option<Entity> {
+    let i = hand.iter().rposition(|e| cards.get(e) == Some(&card))?;
+    Some(hand.remove(i))
+}
+
+/// Applies one event to the piles and plans its motion.
+fn plan_event(
+    plan: &mut Plan,
+    piles: &mut P10Piles,
+    commands: &mut Commands,
+    table: &P10Table,
+    layout: &P10Layout,
+    a: &crate::core::settings::AnimationSettings,
+    event: &Event,
+) {
+    let n = table.spec.players;
+    let move_s = a.secs(a.move_ms);
+    let deal_s = a.secs(a.deal_ms);
+    let stagger = a.secs(a.initial_deal_stagger_ms);
+    match event {
+        Event::RoundStarted { .. } => {
+            piles.hands = vec![Vec::new(); n];
+            piles.groups = vec![Vec::new(); n];
+            piles.skips = vec![None; n];
+            piles.revealed = false;
+            // The whole deck waits on the stock; the deal takes from its top.
+            let deck = arachne_engine::phase10::Card::deck().len();
+            let shape = P10Shape {
+                hands: vec![0; n],
+                groups: vec![Vec::new(); n],
+                stock: deck,
+                discard: 0,
+            };
+            piles.stock = (0..deck)
+                .map(|i| spawn_on_stock(commands, layout.position(&shape, Place::Stock(i))))
+                .collect();
+        }
+        Event::Dealt { seat, card } => {
+            let Some(e) = piles.stock.pop() else { return };
+            piles.cards.insert(e, *card);
+            piles.hands[*seat].push(e);
+            let i = piles.hands[*seat].len() - 1;
+            let to = layout.position(&piles.shape(), Place::Hand(*seat, i));
+            plan.glide(e, plan.cursor, deal_s, to, Some(*seat == PLAYER));
+            let pitch = 0.9 + 0.2 * ((piles.stock.len() * 7) % 5) as f32 / 4.0;
+            plan.sound(plan.cursor, Sfx::Deal, pitch);
+            plan.cursor += stagger;
+        }
+        Event::UpCard(card) => {
+            let Some(e) = piles.stock.pop() else { return };
+            piles.cards.insert(e, *card);
+            piles.discard.push(e);
+            let to = layout.position(&piles.shape(), Place::Discard(piles.discard.len() - 1));
+            plan.cursor += deal_s;
+            plan.glide(e, plan.cursor, move_s, to, Some(true));
+            plan.sound(plan.cursor, Sfx::Flip, 1.0);
+            plan.cursor += move_s;
+        }
+        Event::DrewStock { seat, card } => {
+            let Some(e) = piles.stock.pop() else { return };
+            piles.cards.insert(e, *card);
+            to_hand(plan, piles, layout, e, *seat, move_s, Sfx::Deal);
+        }
+        Event::DrewDiscard { seat, card } | Event::Knocked { seat, card } => {
+            let Some(e) = piles.discard.pop() else { return };
+            piles.cards.insert(e, *card);
+            to_hand(plan, piles, layout, e, *seat, move_s, Sfx::Pick);
+        }
+        Event::Laid { seat, groups, .. } => {
+            let mut laid = Vec::new();
+            for group in groups {
+                let entities: Vec<Entity> = group
+                    .cards()
+                    .iter()
+                    .filter_map(|&card| take_card(&mut piles.hands[*seat], &piles.cards, card))
+                    .collect();
+                laid.push(entities);
+            }
+            piles.groups[*seat] = laid;
+            let shape = piles.shape();
+            let mut k = 0;
+            for (g, group) in piles.groups[*seat].iter().enumerate() {
+                for (i, &e) in group.iter().enumerate() {
+                    let to = layout.position(&shape, Place::Group(*seat, g, i));
+                    plan.glide(e, plan.cursor + k as f32 * 0.04, move_s, to, Some(true));
+                    k += 1;
+                }
+            }
+            plan.sound(plan.cursor + move_s * 0.8, Sfx::RunCompleted, 1.0);
+            plan.cursor += move_s + k as f32 * 0.04;
+        }
+        Event::Hit {
+            seat,
+            target,
+            group,
+            card,
+        } => {
+            let Some(e) = take_card(&mut piles.hands[*seat], &piles.cards, card.card) else {
+                return;
+            };
+            let Some(list) = piles
+                .groups
+                .get_mut(*target)
+                .and_then(|s| s.get_mut(*group))
+            else {
+                return;
+            };
+            list.push(e);
+            let i = list.len() - 1;
+            // The final place (a run's low end, for one) is set once the groups are in order.
+            let to = layout.position(&piles.shape(), Place::Group(*target, *group, i));
+            plan.glide(e, plan.cursor, move_s, to, Some(true));
+            plan.sound(plan.cursor + move_s * 0.85, Sfx::Drop, 1.0);
+            plan.cursor += move_s * 0.7;
+        }
+        Event::Discarded { seat, card } => {
+            let Some(e) = take_card(&mut piles.hands[*seat], &piles.cards, *card) else {
+                return;
+            };
+            piles.discard.push(e);
+            let to = layout.position(&piles.shape(), Place::Discard(piles.discard.len() - 1));
+            plan.glide(e, plan.cursor, move_s, to, Some(true));
+            plan.sound(plan.cursor + move_s * 0.85, Sfx::Drop, 0.95);
+            plan.cursor += move_s * 0.8;
+        }
+        Event::SkipPlaced { seat, target } => {
+            let Some(e) = take_card(&mut piles.hands[*seat], &piles.cards, Card::SKIP) else {
+                return;
+            };
+            piles.skips[*target] = Some(e);
+            let to = layout.position(&piles.shape(), Place::Skip(*target));
+            plan.glide(e, plan.cursor, move_s * 1.4, to, Some(true));
+            plan.sound(plan.cursor + move_s * 1.2, Sfx::Invalid, 0.8);
+            plan.cursor += move_s * 1.2;
+        }
+        Event::SkipServed { seat, up_card } => {
+            plan.sound(plan.cursor, Sfx::Invalid, 0.7);
+            if *up_card {
+                // The up-card skip stays on the pile.
+                return;
+            }
+            let Some(e) = piles.skips[*seat].take() else {
+                return;
+            };
+            piles.discard.insert(0, e);
+            let to = layout.position(&piles.shape(), Place::Discard(0));
+            plan.glide(e, plan.cursor, move_s, to, Some(true));
+            plan.cursor += move_s;
+        }
+        Event::Reshuffled { .. } => {
+            let Some(top) = piles.discard.pop() else {
+                return;
+            };
+            let rest = std::mem::take(&mut piles.discard);
+            piles.discard.push(top);
+            // The engine's new stock order is unknown to the view: each card takes on its card
+            // when it is drawn.
+            let base = piles.stock.len();
+            piles.stock.extend(rest.iter().copied());
+            let shape = piles.shape();
+            for (k, &e) in rest.iter().enumerate() {
+                let to = layout.position(&shape, Place::Stock(base + k));
+                plan.glide(e, plan.cursor + k as f32 * 0.01, move_s, to, Some(false));
+            }
+            plan.sound(plan.cursor, Sfx::Deal, 0.7);
+            plan.cursor += move_s + rest.len() as f32 * 0.01;
+        }
+        Event::RoundEnded { .. } => {
+            piles.revealed = true;
+            let shape = piles.shape();
+            let flip = a.secs(a.flip_ms);
+            for seat in (0..n).filter(|&s| s != PLAYER) {
+                for (i, &e) in piles.hands[seat].iter().enumerate() {
+                    let to = layout.position(&shape, Place::Hand(seat, i));
+                    plan.glide(e, plan.cursor + i as f32 * 0.03, flip, to, Some(true));
+                }
+            }
+            plan.sound(plan.cursor, Sfx::Flip, 1.0);
+            plan.cursor += flip;
+        }
+        Event::PhaseAdvanced { .. } => {}
+        Event::GameWon { winners } => {
+            let sfx = if winners.contains(&PLAYER) {
+                Sfx::Win
+            } else {
+                Sfx::RunCompleted
+            };
+            plan.sound(plan.cursor, sfx, 1.0);
+        }
+    }
+}
+
+/// A card drawn into `seat`'s hand: the player's turns face up on its way, a computer's face
+/// down.
+fn to_hand(
+    plan: &mut Plan,
+    piles: &mut P10Piles,
+    layout: &P10Layout,
+    e: Entity,
+    seat: usize,
+    secs: f32,
+    sfx: Sfx,
+) {
+    piles.hands[seat].push(e);
+    let i = piles.hands[seat].len() - 1;
+    let to = layout.position(&piles.shape(), Place::Hand(seat, i));
+    plan.glide(e, plan.cursor, secs, to, Some(seat == PLAYER));
+    plan.sound(plan.cursor, sfx, 1.0);
+    plan.sound(plan.cursor + secs * 0.85, Sfx::Drop, 1.1);
+    plan.cursor += secs * 0.8;
+}
+
+/// Every card's last leg ends where the final layout puts it; cards that only shifted (a hand
+/// closing up, a group growing) glide there too. The components follow the piles.
+fn settle_plan(
+    commands: &mut Commands,
+    plan: &mut Plan,
+    piles: &P10Piles,
+    layout: &P10Layout,
+    selection: &Selection,
+    cards: &mut Query<(Entity, &mut P10Card, &mut CardPose, Has<TweenAnim>)>,
+    a: &crate::core::settings::AnimationSettings,
+) {
+    let shape = piles.shape();
+    let move_s = a.secs(a.move_ms);
+    let places: HashMap<Entity, Place> = piles.placed().into_iter().collect();
+    for (e, place) in &places {
+        let face_up = face_up_at(*place, piles.revealed);
+        let rest = rest_pose(layout, &shape, *place, face_up, selection.0.contains(e));
+        let card = piles.cards.get(e).copied();
+        let Ok((_, mut view, pose, _)) = cards.get_mut(*e) else {
+            // Spawned with this batch: its component is set once the spawn is applied.
+            commands.entity(*e).insert(P10Card {
+                card: card.unwrap_or(Card::SKIP),
+                place: *place,
+                face_up,
+            });
+            if let Some(segs) = plan.segments.get_mut(e)
+                && let Some(last) = segs.iter_mut().max_by(|x, y| x.start.total_cmp(&y.start))
+            {
+                last.to = rest.translation;
+                if last.face.is_some() {
+                    last.face = Some(rest.face_shown);
+                }
+            }
+            continue;
+        };
+        {
+            let new = P10Card {
+                card: card.unwrap_or(view.card),
+                place: *place,
+                face_up,
+            };
+            if *view != new {
+                *view = new;
+            }
+            if !plan.segments.contains_key(e)
+                && (pose.translation != rest.translation || pose.face_shown != rest.face_shown)
+            {
+                let face = (pose.face_shown != rest.face_shown).then_some(rest.face_shown);
+                plan.segments.entry(*e).or_default().push(Segment {
+                    start: 0.0,
+                    secs: move_s,
+                    to: rest.translation,
+                    face,
+                    lift: false,
+                    kind: SegmentKind::Glide,
+                });
+                continue;
+            }
+        }
+        if let Some(segs) = plan.segments.get_mut(e)
+            && let Some(last) = segs.iter_mut().max_by(|x, y| x.start.total_cmp(&y.start))
+        {
+            last.to = rest.translation;
+            if last.face.is_some() {
+                last.face = Some(rest.face_shown);
+            }
+        }
+    }
+}
+
+/// Chosen cards rise out of the hand and drop back when no longer chosen.
+fn raise_chosen(
+    mut commands: Commands,
+    selection: Res<Selection>,
+    piles: Res<P10Piles>,
+    layout: Option<Res<P10Layout>>,
+    settings: Res<Settings>,
+    cards: Query<(&P10Card, &CardPose, Has<TweenAnim>)>,
+) {
+    let Some(layout) = layout else { return };
+    if !selection.is_changed() {
+        return;
+    }
+    let shape = piles.shape();
+    let a = &settings.animation;
+    for &e in piles.hands.get(PLAYER).into_iter().flatten() {
+        let Ok((view, pose, false)) = cards.get(e) else {
+            continue;
+        };
+        let rest = rest_pose(
+            &layout,
+            &shape,
+            view.place,
+            view.face_up,
+            selection.0.contains(&e),
+        );
+        if pose.translation == rest.translation {
+            continue;
+        }
+        let leg = [Segment {
+            start: 0.0,
+            secs: a.secs(a.slide_back_ms).min(0.15),
+            to: rest.translation,
+            face: None,
+            lift: false,
+            kind: SegmentKind::Glide,
+        }];
+        match build(*pose, &leg, a.easing.function()) {
+            Some(anim) if !a.instant => {
+                commands.entity(e).insert(anim);
+            }
+            _ => {
+                commands.entity(e).insert(rest);
+            }
+        }
+    }
+}

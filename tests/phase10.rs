@@ -1,0 +1,398 @@
+//! Pro Spider 10 at the table, headless: a window entity without winit, real mouse and keyboard
+//! messages through Bevy's input plugin, the computer seats playing through their own system,
+//! and the table checked against the engine at rest after every action.
+use std::time::Duration;
+
+use arachne::GameKind;
+use arachne::cards::motion::CardPose;
+use arachne::logic_plugin;
+use arachne::phase10::layout::{P10Layout, Place};
+use arachne::phase10::round::{P10Spec, P10Table, PLAYER};
+use arachne::phase10::seats::Hurry;
+use arachne::phase10::view::{P10Card, P10Piles, Selection, rest_pose};
+use arachne_engine::phase10::{Card, Counts, Stage};
+use bevy::input::ButtonState;
+use bevy::input::InputPlugin;
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::mouse::MouseButtonInput;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use bevy::window::PrimaryWindow;
+use bevy_tweening::TweenAnim;
+
+fn app(players: usize, seed: u64, level: &str, state: GameKind) -> (App, Entity) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )))
+        .insert_resource(
+            arachne::spider::table::Table::new(
+                arachne::spider::table::GameSpec::builtin(
+                    "spider-1suit",
+                    seed,
+                    arachne_engine::Numbering::Arachne,
+                )
+                .unwrap(),
+            )
+            .unwrap(),
+        )
+        .insert_resource(
+            P10Table::new(P10Spec::standard(players, seed, level).unwrap())
+                .unwrap()
+                .0,
+        )
+        .add_message::<AppExit>()
+        .insert_state(state);
+    let mut window = Window::default();
+    window.resolution.set(1280.0, 720.0);
+    let w = app.world_mut().spawn((window, PrimaryWindow)).id();
+    logic_plugin(&mut app);
+    app.update();
+    (app, w)
+}
+
+fn moving(app: &mut App) -> usize {
+    app.world_mut()
+        .query_filtered::<(), (With<P10Card>, With<TweenAnim>)>()
+        .iter(app.world())
+        .count()
+}
+
+fn game(app: &App) -> &arachne_engine::phase10::Game {
+    &app.world().resource::<P10Table>().game
+}
+
+/// Runs frames until the player decides (or the round or game is over) and nothing moves;
+/// returns the frames it took.
+fn until_players_turn(app: &mut App) -> usize {
+    for frame in 0..40_000 {
+        app.update();
+        let table = app.world().resource::<P10Table>();
+        let waiting =
+            table.players_turn() || matches!(table.game.stage(), Stage::RoundOver | Stage::Over);
+        if waiting && moving(app) == 0 {
+            app.update();
+            return frame;
+        }
+    }
+    panic!("the player's turn never came");
+}
+
+fn settle(app: &mut App) {
+    for _ in 0..3000 {
+        app.update();
+        if moving(app) == 0 {
+            app.update();
+            return;
+        }
+    }
+    panic!("never at rest");
+}
+
+/// Every card entity lies where the engine has its card, showing the side it should.
+fn assert_matches_engine(app: &mut App) {
+    let world = app.world_mut();
+    let piles = world.resource::<P10Piles>().clone();
+    let layout = world.resource::<P10Layout>().clone();
+    let selection = world.resource::<Selection>().clone();
+    let game = world.resource::<P10Table>().game.clone();
+    let all: std::collections::HashMap<Entity, (P10Card, CardPose)> = world
+        .query::<(Entity, &P10Card, &CardPose)>()
+        .iter(world)
+        .map(|(e, c, p)| (e, (*c, *p)))
+        .collect();
+    assert_eq!(all.len(), 108, "one entity per card");
+    let shape = piles.shape();
+    let revealed = matches!(game.stage(), Stage::RoundOver | Stage::Over);
+    let cards_at = |list: &[Entity]| -> Vec<Card> { list.iter().map(|e| all[e].0.card).collect() };
+    // Face-up cards are the engine's, in its order; face-down ones only count.
+    assert_eq!(piles.stock.len(), game.stock().len(), "stock");
+    assert_eq!(
+        cards_at(&piles.discard),
+        game.discard_pile(),
+        "discard pile"
+    );
+    for seat in 0..game.players() {
+        let hand = cards_at(&piles.hands[seat]);
+        assert_eq!(hand.len(), game.hand(seat).len(), "hand {seat}");
+        if seat == PLAYER || revealed {
+            assert_eq!(
+                Counts::of(&hand),
+                Counts::of(game.hand(seat)),
+                "hand {seat}"
+            );
+        }
+        let groups: Vec<Vec<Card>> = piles.groups[seat].iter().map(|g| cards_at(g)).collect();
+        let engine: Vec<Vec<Card>> = game.laid()[seat]
+            .iter()
+            .map(|g| g.cards().to_vec())
+            .collect();
+        assert_eq!(groups, engine, "groups of seat {seat}");
+        assert_eq!(
+            piles.skips[seat].is_some(),
+            game.skips()[seat],
+            "skip of seat {seat}"
+        );
+    }
+    for (e, place) in piles.placed() {
+        let (card, pose) = all[&e];
+        assert_eq!(card.place, place, "{e}");
+        let face_up = match place {
+            Place::Stock(_) => false,
+            Place::Hand(seat, _) => seat == PLAYER || revealed,
+            _ => true,
+        };
+        let rest = rest_pose(&layout, &shape, place, face_up, selection.0.contains(&e));
+        assert!(
+            pose.translation.distance(rest.translation) < 0.01,
+            "{place:?}: {} vs {}",
+            pose.translation,
+            rest.translation
+        );
+        assert_eq!((pose.face_shown, pose.flip), (face_up, 1.0), "{place:?}");
+    }
+}
+
+fn press(app: &mut App, w: Entity, at: Vec2) {
+    let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
+    window.set_cursor_position(Some(Vec2::new(at.x + 640.0, 360.0 - at.y)));
+    app.update();
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(MouseButtonInput {
+            button: MouseButton::Left,
+            state,
+            window: w,
+        });
+        app.update();
+    }
+}
+
+fn key(app: &mut App, w: Entity, code: KeyCode) {
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(KeyboardInput {
+            key_code: code,
+            logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+            state,
+            text: None,
+            repeat: false,
+            window: w,
+        });
+        app.update();
+    }
+}
+
+fn pose_of(app: &App, e: Entity) -> Vec2 {
+    app.world()
+        .get::<CardPose>(e)
+        .unwrap()
+        .translation
+        .truncate()
+}
+
+/// The player's turn, through the table's input: take the stock, lay the phase if the hand has
+/// it ("find it", then lay), hit what fits, and double-click the card worth most to discard it.
+fn play_a_turn(app: &mut App, w: Entity) {
+    let stock = *app
+        .world()
+        .resource::<P10Piles>()
+        .stock
+        .last()
+        .expect("a stock");
+    let before = game(app).hand(PLAYER).len();
+    press(app, w, pose_of(app, stock));
+    settle(app);
+    assert_eq!(
+        game(app).hand(PLAYER).len(),
+        before + 1,
+        "the click took the stock's card"
+    );
+    assert_matches_engine(app);
+    if game(app).laid_phase()[PLAYER].is_none() {
+        key(app, w, KeyCode::KeyF);
+        if !app.world().resource::<Selection>().0.is_empty() {
+            key(app, w, KeyCode::KeyL);
+            settle(app);
+            assert!(game(app).laid_phase()[PLAYER].is_some(), "found and laid");
+            assert_matches_engine(app);
+        }
+    }
+    // Hits: a card of the hand, then a group it fits.
+    loop {
+        if game(app).stage() != Stage::Play || game(app).to_move() != Some(PLAYER) {
+            return;
+        }
+        let hit = game(app).choices().into_iter().find_map(|a| match a {
+            arachne_engine::phase10::Action::Hit { seat, group, card } => Some((seat, group, card)),
+            _ => None,
+        });
+        let Some((seat, group, card)) = hit else {
+            break;
+        };
+        if game(app).hand(PLAYER).len() == 1 {
+            break;
+        }
+        let piles = app.world().resource::<P10Piles>().clone();
+        let e = *piles.hands[PLAYER]
+            .iter()
+            .find(|e| piles.cards.get(e) == Some(&card.card))
+            .unwrap();
+        let target = piles.groups[seat][group][0];
+        let laid = game(app).laid()[seat][group].len();
+        let (from, to) = (pose_of(app, e), pose_of(app, target));
+        press(app, w, from);
+        press(app, w, to);
+        settle(app);
+        if game(app).laid()[seat][group].len() == laid {
+            // A joker that means two things lands where the game chose first; if the click
+            // chose differently nothing changed, and the turn goes on to the discard.
+            app.world_mut().resource_mut::<Selection>().0.clear();
+            break;
+        }
+        assert_matches_engine(app);
+    }
+    if game(app).to_move() != Some(PLAYER) {
+        return;
+    }
+    let piles = app.world().resource::<P10Piles>().clone();
+    let e = *piles.hands[PLAYER]
+        .iter()
+        .max_by_key(|e| {
+            let c = piles.cards[e];
+            (u32::from(!c.is_skip()), c.value().unwrap_or(20))
+        })
+        .unwrap();
+    let before = game(app).discard_pile().len();
+    let at = pose_of(app, e);
+    press(app, w, at);
+    press(app, w, at);
+    settle(app);
+    assert!(
+        game(app).to_move() != Some(PLAYER) || game(app).discard_pile().len() != before,
+        "the double-click ended the turn"
+    );
+    assert_matches_engine(app);
+}
+
+#[test]
+fn a_whole_round_is_played_through_the_table_and_matches_the_engine() {
+    let (mut app, w) = app(2, 11, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    assert_matches_engine(&mut app);
+    let mut turns = 0;
+    while game(&app).stage() != Stage::RoundOver && game(&app).stage() != Stage::Over {
+        play_a_turn(&mut app, w);
+        until_players_turn(&mut app);
+        assert_matches_engine(&mut app);
+        turns += 1;
+        assert!(turns < 200, "the round never ended");
+    }
+    assert_eq!(game(&app).round(), 1);
+    eprintln!(
+        "round 1 over after {turns} turns of the player; laid: {:?}; points {:?}",
+        game(&app).laid_phase(),
+        game(&app)
+            .standings()
+            .iter()
+            .map(|s| s.points)
+            .collect::<Vec<_>>()
+    );
+    assert!(turns >= 3, "a round of {turns} turns is no test");
+    // Enter deals the next round.
+    key(&mut app, w, KeyCode::Enter);
+    until_players_turn(&mut app);
+    assert_eq!(game(&app).round(), 2);
+    assert_matches_engine(&mut app);
+}
+
+#[test]
+fn a_click_hurries_the_computer_seats_to_the_players_turn() {
+    // The same game twice: left to its pace, and hurried by a click.
+    let (mut paced, pw) = app(6, 5, "petra", GameKind::ProSpider10);
+    let (mut hurried, hw) = app(6, 5, "petra", GameKind::ProSpider10);
+    for (app, w) in [(&mut paced, pw), (&mut hurried, hw)] {
+        until_players_turn(app);
+        play_a_turn(app, w);
+    }
+    assert_eq!(game(&paced).to_move(), game(&hurried).to_move());
+    let slow = until_players_turn(&mut paced);
+    press(&mut hurried, hw, Vec2::new(0.0, 0.0));
+    assert!(
+        hurried.world().resource::<Hurry>().0,
+        "the click hurries them"
+    );
+    let fast = until_players_turn(&mut hurried) + 3;
+    assert!(slow > 150, "five paced turns took {slow} frames");
+    assert!(fast * 4 < slow, "hurried: {fast} frames, paced: {slow}");
+    assert!(
+        !hurried.world().resource::<Hurry>().0,
+        "the player's turn ends the hurry"
+    );
+    assert_matches_engine(&mut hurried);
+    // The same decisions either way: the computer seats see the same views.
+    assert_eq!(game(&paced).discard_pile(), game(&hurried).discard_pile());
+}
+
+#[test]
+fn switching_games_and_back_resumes_both() {
+    let (mut app, w) = app(3, 7, "random", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    let stock = *app.world().resource::<P10Piles>().stock.last().unwrap();
+    let at = pose_of(&app, stock);
+    press(&mut app, w, at);
+    settle(&mut app);
+    let hand: Vec<Card> = game(&app).hand(PLAYER).to_vec();
+    assert_eq!(hand.len(), 11);
+
+    app.world_mut()
+        .resource_mut::<NextState<GameKind>>()
+        .set(GameKind::Spider);
+    app.update();
+    let p10_cards = |app: &mut App| {
+        app.world_mut()
+            .query_filtered::<(), With<P10Card>>()
+            .iter(app.world())
+            .count()
+    };
+    assert_eq!(
+        p10_cards(&mut app),
+        0,
+        "Pro Spider 10's cards leave with it"
+    );
+    for _ in 0..200 {
+        app.update();
+    }
+    let spider_cards = app
+        .world_mut()
+        .query_filtered::<(), With<arachne::spider::piles::CardView>>()
+        .iter(app.world())
+        .count();
+    assert_eq!(spider_cards, 104, "Spider's table is out");
+    let mv = app
+        .world()
+        .resource::<arachne::spider::table::Table>()
+        .game
+        .legal_moves()[0];
+    app.world_mut()
+        .write_message(arachne::spider::table::Request::Move(mv));
+    for _ in 0..200 {
+        app.update();
+    }
+
+    app.world_mut()
+        .resource_mut::<NextState<GameKind>>()
+        .set(GameKind::ProSpider10);
+    app.update();
+    settle(&mut app);
+    assert_eq!(
+        game(&app).hand(PLAYER),
+        &hand[..],
+        "the same game, the same hand"
+    );
+    assert_eq!(game(&app).stage(), Stage::Play);
+    assert_matches_engine(&mut app);
+    // And Spider kept its move.
+    let spider = app.world().resource::<arachne::spider::table::Table>();
+    assert_eq!(spider.game.move_count(), 1);
+}
