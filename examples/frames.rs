@@ -1,6 +1,9 @@
 //! Frame benchmark: the game's logic (table, events, tweens, input) headless, on Huge Spider.
 //! Phase 1: the initial deal with all 208 cards in motion at once. Phase 2: a solver-free random
 //! playout at the top animation speed, a new move each time the table comes to rest.
+//! Phase 3: Pro Spider 10 with six seats, every seat played by the computer (the player's seat
+//! through the player's own requests), each decision animated at the top speed with no pause,
+//! round after round.
 //! Prints per-frame CPU time (p50, p99, max) of `App::update`, which runs every game system.
 //!
 //! cargo run --release --example frames
@@ -104,4 +107,69 @@ fn main() {
     }
     println!("random playout: {moves} moves");
     report("random playout at 4x speed", play);
+    pro_spider_10();
+}
+
+/// Six seats of Pro Spider 10 at 4x speed, no pause between decisions: the player's seat is
+/// played by Petra through the player's requests, the others by the computer seats.
+fn pro_spider_10() {
+    use arachne::GameKind;
+    use arachne::phase10::round::{P10Request, P10Spec, P10Table, PLAYER};
+    use arachne_engine::phase10::Stage;
+    use arachne_engine::phase10::ai::Player;
+    let spec = P10Spec::standard(6, 3, "petra").expect("six seats");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )))
+        .insert_resource(
+            Table::new(GameSpec::builtin("spider-1suit", 1, Numbering::Arachne).expect("deal"))
+                .expect("deal"),
+        )
+        .insert_resource(P10Table::new(spec).expect("deal").0)
+        .insert_state(GameKind::ProSpider10)
+        .add_message::<AppExit>();
+    logic_plugin(&mut app);
+    {
+        let mut settings = app.world_mut().resource_mut::<Settings>();
+        settings.animation.speed = 4.0;
+        settings.phase10.computer_pause_ms = 0;
+    }
+    let mut me = arachne_engine::phase10::ai::Heuristic;
+    let mut frames = Vec::new();
+    let (mut actions, mut moving_max) = (0, 0);
+    let mut rounds = 0;
+    while frames.len() < 6000 {
+        let moving = app
+            .world_mut()
+            .query_filtered::<(), With<TweenAnim>>()
+            .iter(app.world())
+            .count();
+        moving_max = moving_max.max(moving);
+        let table = app.world().resource::<P10Table>();
+        if moving == 0 {
+            match table.game.stage() {
+                Stage::RoundOver => {
+                    rounds += 1;
+                    app.world_mut().write_message(P10Request::NextRound);
+                }
+                Stage::Over => break,
+                _ if table.players_turn() => {
+                    let action = me.decide(&table.game.view(PLAYER));
+                    app.world_mut().write_message(P10Request::Act(action));
+                    actions += 1;
+                }
+                _ => {}
+            }
+        }
+        let t = Instant::now();
+        app.update();
+        frames.push(t.elapsed());
+    }
+    let round = app.world().resource::<P10Table>().game.round();
+    println!(
+        "pro-spider-10, 6 seats: {rounds} rounds over, in round {round}; {actions} of the player's decisions; at most {moving_max} cards in motion at once"
+    );
+    report("6 seats, every decision animated", frames);
 }

@@ -1,7 +1,7 @@
 //! Pro Spider 10's part of the overlay: a label by each seat (name, phase, points, cards in hand,
 //! a skip waiting), the ten phases with each seat's progress, and the bar: what the player can do
 //! now and the buttons for it (lay, find it, sort, next round, new game, back to Spider).
-use arachne_engine::phase10::{Need, Phase, Stage};
+use arachne_engine::phase10::{Action, Need, Phase, Stage};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -83,8 +83,10 @@ fn seat_labels(
         let st = &game.standings()[seat];
         let cards = piles.hands.get(seat).map_or(0, Vec::len);
         let to_move = game.to_move() == Some(seat);
+        // A computer seat's column may be narrow: its label takes two lines.
+        let gap = if seat == PLAYER { " · " } else { "\n" };
         let mut text = format!(
-            "{} · phase {} · {} pts · {} cards",
+            "{} · phase {}{gap}{} pts · {} cards",
             table.name(seat),
             game.next_text(seat),
             st.points,
@@ -140,6 +142,7 @@ fn phases(
         .interactable(false)
         .show(ctx, |ui| {
             ui.spacing_mut().item_spacing.y = 0.0;
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             for (i, phase) in game.variant().phases.iter().enumerate() {
                 let here: Vec<String> = (0..game.players())
                     .filter(|&s| game.phases_open(s).first().is_some_and(|(k, _)| *k == i))
@@ -153,7 +156,7 @@ fn phases(
                     .collect();
                 let mut line = format!("{:>2}  {}", phase.number, describe(phase));
                 if !here.is_empty() {
-                    line.push_str(&format!("   ◂ {}", here.join(", ")));
+                    line.push_str(&format!("   - {}", here.join(", ")));
                 }
                 let mine = here.first().is_some_and(|h| h == "you");
                 let rich = egui::RichText::new(line).size(11.5).color(if mine {
@@ -249,6 +252,16 @@ fn bar(
                             save_settings.soon();
                             sort_hand(&mut piles, !by_colour);
                             requests.write(P10Request::Relayout);
+                        }
+                        if let Stage::Knock { card, asking, .. } = game.stage()
+                            && asking == PLAYER
+                        {
+                            if ui.add(bar_button(format!("Take the {card}"))).clicked() {
+                                requests.write(P10Request::Act(Action::Knock(card)));
+                            }
+                            if ui.add(bar_button("Pass")).clicked() {
+                                requests.write(P10Request::Act(Action::Pass));
+                            }
                         }
                         if game.stage() == Stage::RoundOver
                             && ui.add(bar_button("Next round")).clicked()

@@ -89,7 +89,8 @@ pub mod z {
 pub const BAR_BAND: f32 = 74.0;
 
 const MARGIN: f32 = 10.0;
-const LABEL: f32 = 24.0;
+/// Room above a computer seat's hand for its label's two lines.
+const LABEL: f32 = 36.0;
 
 impl P10Layout {
     /// The layout for `players` seats in a window of `window` logical pixels, leaving `band`

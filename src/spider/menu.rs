@@ -5,6 +5,7 @@ use arachne_engine::{Numbering, variant};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use crate::GameKind;
 use crate::core::persist::SaveSettings;
 use crate::core::settings::Settings;
 use crate::shell::widgets::fixed_window;
@@ -95,6 +96,7 @@ fn menu(
     mut windows: ResMut<Windows>,
     mut form: ResMut<Form>,
     mut was_open: Local<bool>,
+    mut game_kind: ResMut<NextState<GameKind>>,
     mut settings: ResMut<Settings>,
     mut save_settings: ResMut<SaveSettings>,
     thinking: Option<Res<Thinking>>,
@@ -245,6 +247,12 @@ fn menu(
                 windows.help = true;
             }
         });
+        ui.separator();
+        // The other game: its table comes back as it was left.
+        if ui.button("Play Pro Spider 10 (the rummy game)").clicked() {
+            game_kind.set(GameKind::ProSpider10);
+            windows.menu = false;
+        }
     });
     if !open {
         windows.menu = false;
