@@ -27,10 +27,10 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(
             Update,
-            ((
+            (
                 start_jobs.before(AppSystems::Input),
                 (follow_table, finish_jobs).chain().in_set(AppSystems::Plan),
-            ))
+            )
                 .in_set(SpiderSystems),
         );
 }

@@ -26,14 +26,14 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<Clicks>()
         .add_systems(
             Update,
-            ((
+            (
                 (pointer_input, keyboard_input)
                     .chain()
                     .run_if(input_enabled)
                     .in_set(AppSystems::Input)
                     .before(HintSystems),
                 (cancel_stale_drag, rejected_sound).in_set(AppSystems::Plan),
-            ))
+            )
                 .in_set(SpiderSystems),
         );
 }

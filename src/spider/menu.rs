@@ -25,7 +25,7 @@ pub(crate) fn plugin(app: &mut App) {
         )
         .add_systems(
             EguiPrimaryContextPass,
-            ((menu.in_set(Overlay::Windows), confirm.in_set(Overlay::Top))).in_set(SpiderSystems),
+            (menu.in_set(Overlay::Windows), confirm.in_set(Overlay::Top)).in_set(SpiderSystems),
         );
 }
 

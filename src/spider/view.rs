@@ -25,10 +25,10 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(OnEnter(GameKind::Spider), show_table)
         .add_systems(
             Update,
-            ((
+            (
                 track_window.in_set(AppSystems::Input),
                 (show_changes, relayout).chain().in_set(AppSystems::Plan),
-            ))
+            )
                 .in_set(SpiderSystems),
         );
 }
