@@ -5,7 +5,11 @@ use bevy::prelude::*;
 fn main() -> AppExit {
     #[cfg(target_arch = "wasm32")]
     arachne::web::log_to_console();
+    #[cfg(not(target_arch = "wasm32"))]
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // In the browser, a link's query string chooses the game (`?game=pro-spider-10&players=3`).
+    #[cfg(target_arch = "wasm32")]
+    let args = arachne::web::args_from_page();
     // Without --seed, a new deal each start.
     let seed = arachne::spider::table::next_seed(1, wall_clock_nanos());
     let launch = match cli::parse(&args, seed) {

@@ -64,6 +64,33 @@ pub fn log_to_console() {
     crate::core::lines::Lines::new(sink).install();
 }
 
+/// The page's query string as command-line arguments, for the options a link may choose:
+/// `?game=pro-spider-10&players=3&ai=petra&seed=5` is `--game pro-spider-10 --players 3 ...`.
+/// Other keys are ignored (a page's query is not a command line).
+pub fn args_from_page() -> Vec<String> {
+    const KEYS: [&str; 6] = ["game", "players", "ai", "seed", "variant", "theme"];
+    let search = global("location")
+        .and_then(|l| js_sys::Reflect::get(&l, &JsValue::from_str("search")).map_err(js_error))
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default();
+    let mut args = Vec::new();
+    for pair in search.trim_start_matches('?').split('&') {
+        let Some((key, value)) = pair.split_once('=') else {
+            continue;
+        };
+        let value = js_sys::decode_uri_component(value)
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
+        if KEYS.contains(&key) && !value.is_empty() {
+            args.push(format!("--{key}"));
+            args.push(value);
+        }
+    }
+    args
+}
+
 /// Entries in the page's `localStorage`, each under `arachne/KEY`.
 #[derive(Debug, Default)]
 pub struct LocalStorage;
@@ -149,7 +176,99 @@ impl Storage for LocalStorage {
 /// `data-arachne-ready` is 1 while the table is at rest (after the first deal) and 0 while
 /// anything moves.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Last, publish);
+    app.add_systems(Last, publish).add_systems(
+        Last,
+        publish_phase10.run_if(in_state(crate::GameKind::ProSpider10)),
+    );
+}
+
+/// Pro Spider 10's part of the hook: `data-p10-ready` (1 at rest on the player's decision),
+/// `data-p10-stage` (`draw`, `play`, `other`), `data-p10-round`, `data-p10-hand` (cards in the
+/// player's hand), `data-p10-turns` (turns the player has ended), and where (CSS pixels) to click
+/// the stock (`data-p10-stock`), to choose the card to discard (`data-p10-discard`: the player's
+/// highest card that is not a skip) and the discard pile (`data-p10-pile`); `data-p10-chosen`
+/// counts the chosen cards.
+fn publish_phase10(
+    table: Res<crate::phase10::round::P10Table>,
+    piles: Res<crate::phase10::view::P10Piles>,
+    layout: Option<Res<crate::phase10::layout::P10Layout>>,
+    anims: Query<(), With<bevy_tweening::TweenAnim>>,
+    poses: Query<&crate::cards::motion::CardPose>,
+    selection: Res<crate::phase10::view::Selection>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut turns: Local<(usize, bool)>,
+) {
+    use crate::phase10::round::PLAYER;
+    use arachne_engine::phase10::Stage;
+    let game = &table.game;
+    let mine = table.players_turn();
+    // A turn of the player's ended when the decision passed on from a play.
+    if turns.1 && !mine {
+        turns.0 += 1;
+    }
+    turns.1 = mine && game.stage() == Stage::Play;
+    let (Some(layout), Ok(window)) = (layout, window.single()) else {
+        return;
+    };
+    let ready = mine && anims.is_empty() && !piles.hands.is_empty();
+    let css = |e: Entity| {
+        poses.get(e).ok().map(|p| {
+            let x = p.translation.x - layout.card.x * 0.3 + window.width() / 2.0;
+            let y = window.height() / 2.0 - p.translation.y;
+            format!("{x:.0},{y:.0}")
+        })
+    };
+    let stock = piles.stock.last().and_then(|&e| css(e));
+    let discard = piles.hands.get(PLAYER).and_then(|hand| {
+        hand.iter()
+            .filter(|e| piles.cards.get(e).is_some_and(|c| !c.is_skip()))
+            .max_by_key(|e| piles.cards[e].value().unwrap_or(0))
+            .and_then(|&e| css(e))
+    });
+    let pile = piles.discard.last().and_then(|&e| css(e));
+    let stage = match game.stage() {
+        Stage::Draw => "draw",
+        Stage::Play => "play",
+        _ => "other",
+    };
+    let attrs = [
+        (
+            "data-p10-ready",
+            Some(if ready { "1" } else { "0" }.to_string()),
+        ),
+        ("data-p10-stage", Some(stage.to_string())),
+        ("data-p10-round", Some(game.round().to_string())),
+        (
+            "data-p10-hand",
+            Some(piles.hands.get(PLAYER).map_or(0, Vec::len).to_string()),
+        ),
+        ("data-p10-turns", Some(turns.0.to_string())),
+        ("data-p10-stock", stock),
+        ("data-p10-discard", discard),
+        ("data-p10-pile", pile),
+        ("data-p10-chosen", Some(selection.0.len().to_string())),
+    ];
+    let Ok(body) = global("document")
+        .and_then(|d| js_sys::Reflect::get(&d, &JsValue::from_str("body")).map_err(js_error))
+    else {
+        return;
+    };
+    for (name, value) in attrs {
+        let current = call(&body, "getAttribute", &[JsValue::from_str(name)])
+            .ok()
+            .and_then(|v| v.as_string());
+        if current == value {
+            continue;
+        }
+        let _ = match value {
+            Some(v) => call(
+                &body,
+                "setAttribute",
+                &[JsValue::from_str(name), JsValue::from_str(&v)],
+            ),
+            None => call(&body, "removeAttribute", &[JsValue::from_str(name)]),
+        };
+    }
 }
 
 #[derive(Default)]

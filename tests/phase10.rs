@@ -396,3 +396,61 @@ fn switching_games_and_back_resumes_both() {
     let spider = app.world().resource::<arachne::spider::table::Table>();
     assert_eq!(spider.game.move_count(), 1);
 }
+
+fn drag(app: &mut App, w: Entity, from: Vec2, to: Vec2) {
+    let set = |app: &mut App, p: Vec2| {
+        let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
+        window.set_cursor_position(Some(Vec2::new(p.x + 640.0, 360.0 - p.y)));
+        app.update();
+    };
+    set(app, from);
+    app.world_mut().write_message(MouseButtonInput {
+        button: MouseButton::Left,
+        state: ButtonState::Pressed,
+        window: w,
+    });
+    app.update();
+    for k in 1..=8 {
+        set(app, from.lerp(to, k as f32 / 8.0));
+    }
+    app.world_mut().write_message(MouseButtonInput {
+        button: MouseButton::Left,
+        state: ButtonState::Released,
+        window: w,
+    });
+    app.update();
+}
+
+#[test]
+fn a_card_dragged_to_the_pile_is_discarded_and_one_dropped_elsewhere_glides_home() {
+    let (mut app, w) = app(2, 11, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    let stock = *app.world().resource::<P10Piles>().stock.last().unwrap();
+    let at = pose_of(&app, stock);
+    press(&mut app, w, at);
+    settle(&mut app);
+    let piles = app.world().resource::<P10Piles>().clone();
+    let card = *piles.hands[PLAYER]
+        .iter()
+        .find(|e| !piles.cards[e].is_skip())
+        .unwrap();
+    let home = pose_of(&app, card);
+    // Dropped on the empty table: nothing changes, it glides back.
+    drag(&mut app, w, home, Vec2::new(home.x, 0.0));
+    settle(&mut app);
+    assert_eq!(game(&app).stage(), Stage::Play);
+    assert_eq!(game(&app).hand(PLAYER).len(), 11);
+    assert!(
+        app.world().resource::<Selection>().0.is_empty(),
+        "a drag is not a click"
+    );
+    assert_matches_engine(&mut app);
+    // Dropped on the discard pile: discarded.
+    let pile = pose_of(&app, *piles.discard.last().unwrap());
+    let what = piles.cards[&card];
+    drag(&mut app, w, home, pile);
+    settle(&mut app);
+    assert_eq!(game(&app).hand(PLAYER).len(), 10);
+    assert_eq!(game(&app).discard_pile().last(), Some(&what));
+    assert_matches_engine(&mut app);
+}

@@ -185,6 +185,59 @@ try {
   if (Number(await attr("data-arachne-moves")) !== 0) problems.push("a damaged save gave moves");
   // Setting the damaged entry aside is reported in the game, not as an error.
 
+  // 5. Pro Spider 10 from a link: a few of the player's turns with the mouse, the computer
+  // seat playing in between.
+  await page.goto(`${url}?game=pro-spider-10&players=2&ai=petra&seed=5`);
+  const p10 = async (what, test, arg) =>
+    page
+      .waitForFunction(test, arg, { timeout: 120_000, polling: 100 })
+      .catch(async (e) => {
+        const attrs = await page.evaluate(() =>
+          Object.fromEntries([...document.body.attributes].map((a) => [a.name, a.value])),
+        );
+        throw new Error(`Pro Spider 10, ${what}: ${e.message}\n${JSON.stringify(attrs)}`);
+      });
+  const p10Ready = (stage) =>
+    p10(
+      `waiting for the player's ${stage}`,
+      (s) =>
+        document.body.getAttribute("data-p10-ready") === "1" &&
+        document.body.getAttribute("data-p10-stage") === s,
+      stage,
+    );
+  const point = async (name) => (await attr(name)).split(",").map(Number);
+  let p10Turns = 0;
+  for (let turn = 0; turn < 3; turn++) {
+    await p10Ready("draw");
+    if (turn === 0) await page.screenshot({ path: join(shots, "4-pro-spider-10.png") });
+    const hand = Number(await attr("data-p10-hand"));
+    const [sx, sy] = await point("data-p10-stock");
+    await page.mouse.click(sx, sy);
+    await p10(
+      "the stock's card in the hand",
+      (n) => Number(document.body.getAttribute("data-p10-hand")) === n + 1,
+      hand,
+    );
+    await p10Ready("play");
+    const ended = Number(await attr("data-p10-turns"));
+    // Choose the card, then click the pile (a double-click may fall into one slow frame).
+    const [dx, dy] = await point("data-p10-discard");
+    await page.mouse.click(dx, dy);
+    await p10("the card chosen", () => document.body.getAttribute("data-p10-chosen") === "1");
+    await p10Ready("play");
+    const [px, py] = await point("data-p10-pile");
+    await page.mouse.click(px, py);
+    await p10(
+      "the discard ending the turn",
+      (n) => Number(document.body.getAttribute("data-p10-turns")) === n + 1,
+      ended,
+    );
+    p10Turns++;
+    if (Number(await attr("data-p10-round")) !== 1) break;
+  }
+  await p10Ready("draw").catch(() => {});
+  await page.screenshot({ path: join(shots, "5-pro-spider-10-after-turns.png") });
+
   const wasm = join(root, "arachne_bg.wasm");
   const raw = (await stat(wasm)).size;
   const gz = gzipSync(await readFile(wasm), { level: 9 }).length;
@@ -194,6 +247,7 @@ try {
       move,
       deal_drawn_ms: dealDrawn,
       ready_ms: firstDeal,
+      pro_spider_10_turns: p10Turns,
       wasm_bytes: raw,
       wasm_gzip_bytes: gz,
     }),

@@ -95,24 +95,31 @@ fn seat_labels(
         if game.skips().get(seat) == Some(&true) {
             text.push_str(" · skipped next");
         }
-        let rich = egui::RichText::new(text).size(13.0);
-        let rich = if to_move {
-            rich.strong().color(egui::Color32::from_rgb(255, 224, 74))
-        } else {
-            rich.color(colour)
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let rich_line = |t: &str| {
+            let r = egui::RichText::new(t).size(13.0);
+            if to_move {
+                r.strong().color(egui::Color32::from_rgb(255, 224, 74))
+            } else {
+                r.color(colour)
+            }
         };
         egui::Area::new(egui::Id::new(("p10-seat", seat)))
             .order(egui::Order::Background)
             .fixed_pos(to_screen(spot.label, window))
             .interactable(false)
             .show(ctx, |ui| {
+                // Two lines for a computer seat; a line too long for its column is cut short.
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
                 ui.set_max_width(if seat == PLAYER {
                     layout.window.x / 2.0
                 } else {
                     layout.window.x / (layout.seats.len() - 1).max(1) as f32 - 8.0
                 });
-                ui.label(rich);
+                ui.spacing_mut().item_spacing.y = 0.0;
+                for line in &lines {
+                    ui.label(rich_line(line));
+                }
             });
     }
     Ok(())

@@ -20,10 +20,11 @@ use crate::phase10::view::{P10Card, P10Piles, Selection};
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<SkipTarget>()
         .init_resource::<LastClick>()
+        .init_resource::<Held>()
         .add_systems(
             Update,
             (
-                (pointer_input, keyboard_input)
+                (drag, pointer_input, keyboard_input)
                     .chain()
                     .run_if(|input: Option<Res<TableInput>>| input.is_none_or(|i| i.0))
                     .in_set(AppSystems::Input),
@@ -39,6 +40,142 @@ pub struct SkipTarget(pub bool);
 
 #[derive(Resource, Default)]
 struct LastClick(Option<(Entity, f64)>);
+
+/// A card of the player's hand under the pressed button: a click when the button comes up
+/// where it went down, a drag (to the discard pile, onto a group) once it moves.
+#[derive(Resource, Default, Debug)]
+pub struct Held(Option<HeldCard>);
+
+#[derive(Debug, Clone, Copy)]
+struct HeldCard {
+    card: Entity,
+    grab: Vec2,
+    start: Vec2,
+    moved: bool,
+}
+
+/// The card of the hand under the pointer is held, dragged, and let go: a click chooses it (a
+/// double-click discards it), a drop on the discard pile discards it, a drop on a group hits it.
+fn drag(
+    windows: Query<&Window, With<PrimaryWindow>>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    touches: Option<Res<bevy::input::touch::Touches>>,
+    on_overlay: Res<PointerOnOverlay>,
+    time: Res<Time<Real>>,
+    table: Res<P10Table>,
+    piles: Res<P10Piles>,
+    layout: Option<Res<P10Layout>>,
+    mut commands: Commands,
+    mut cards: Query<(Entity, &P10Card, &mut CardPose)>,
+    mut held: ResMut<Held>,
+    mut selection: ResMut<Selection>,
+    mut skip_target: ResMut<SkipTarget>,
+    mut last: ResMut<LastClick>,
+    mut requests: MessageWriter<P10Request>,
+    mut notices: ResMut<Notices>,
+) {
+    let (Ok(window), Some(layout)) = (windows.single(), layout) else {
+        return;
+    };
+    let pointer = pointer_state(window, &buttons, touches.as_deref());
+    let playing = table.players_turn() && table.game.stage() == Stage::Play;
+    if !playing {
+        held.0 = None;
+        return;
+    }
+    let topmost =
+        |p: Vec2, except: Option<Entity>, cards: &Query<(Entity, &P10Card, &mut CardPose)>| {
+            cards
+                .iter()
+                .filter(|(e, _, pose)| {
+                    Some(*e) != except && layout.hits(pose.translation.truncate(), p)
+                })
+                .max_by(|a, b| a.2.translation.z.total_cmp(&b.2.translation.z))
+                .map(|(e, view, _)| (e, *view))
+        };
+    if pointer.just_pressed
+        && !on_overlay.0
+        && !skip_target.0
+        && let Some(at) = pointer.at
+        && let Some((e, view)) = topmost(at, None, &cards)
+        && matches!(view.place, Place::Hand(PLAYER, _))
+        && let Ok((_, _, pose)) = cards.get(e)
+    {
+        held.0 = Some(HeldCard {
+            card: e,
+            grab: at - pose.translation.truncate(),
+            start: at,
+            moved: false,
+        });
+        return;
+    }
+    let Some(mut h) = held.0 else { return };
+    if pointer.pressed {
+        if let Some(at) = pointer.at {
+            h.moved |= at.distance(h.start) > 6.0;
+            if h.moved
+                && let Ok((_, _, mut pose)) = cards.get_mut(h.card)
+            {
+                commands.entity(h.card).remove::<bevy_tweening::TweenAnim>();
+                pose.translation = (at - h.grab).extend(crate::cards::motion::LIFT + 100.0);
+            }
+        }
+        held.0 = Some(h);
+        return;
+    }
+    // The button came up.
+    held.0 = None;
+    let Some(card) = piles.cards.get(&h.card).copied() else {
+        return;
+    };
+    if !h.moved {
+        let now = time.elapsed_secs_f64();
+        let double = last
+            .0
+            .is_some_and(|(prev, t)| prev == h.card && now - t < 0.45);
+        last.0 = Some((h.card, now));
+        if double {
+            selection.0.retain(|&x| x != h.card);
+            discard(card, &table, &mut skip_target, &mut requests, &mut notices);
+        } else if let Some(i) = selection.0.iter().position(|&x| x == h.card) {
+            selection.0.remove(i);
+        } else {
+            selection.0.push(h.card);
+        }
+        return;
+    }
+    let target = pointer.at.and_then(|at| topmost(at, Some(h.card), &cards));
+    let done = match target.map(|(_, v)| v.place) {
+        Some(Place::Discard(_)) => {
+            let can = card.is_skip() || table.game.choices().contains(&Action::Discard(card));
+            if can {
+                selection.0.retain(|&x| x != h.card);
+                discard(card, &table, &mut skip_target, &mut requests, &mut notices);
+            }
+            can
+        }
+        Some(Place::Group(seat, group, _)) => {
+            let hit = table.game.choices().into_iter().find(|a| {
+                matches!(a, Action::Hit { seat: s, group: g, card: c } if *s == seat && *g == group && c.card == card)
+            });
+            match hit {
+                Some(action) => {
+                    requests.write(P10Request::Act(action));
+                    true
+                }
+                None => {
+                    notices.push(format!("{card} does not fit that group"));
+                    false
+                }
+            }
+        }
+        _ => false,
+    };
+    if !done {
+        // Back to its place in the hand.
+        requests.write(P10Request::Relayout);
+    }
+}
 
 /// The cards of the chosen entities.
 pub fn chosen_cards(selection: &Selection, piles: &P10Piles) -> Vec<Card> {
@@ -131,14 +268,12 @@ fn pointer_input(
     buttons: Res<ButtonInput<MouseButton>>,
     touches: Option<Res<bevy::input::touch::Touches>>,
     on_overlay: Res<PointerOnOverlay>,
-    time: Res<Time<Real>>,
     table: Res<P10Table>,
     piles: Res<P10Piles>,
     layout: Option<Res<P10Layout>>,
     cards: Query<(Entity, &P10Card, &CardPose)>,
-    mut selection: ResMut<Selection>,
+    selection: Res<Selection>,
     mut skip_target: ResMut<SkipTarget>,
-    mut last: ResMut<LastClick>,
     mut hurry: ResMut<Hurry>,
     mut requests: MessageWriter<P10Request>,
     mut notices: ResMut<Notices>,
@@ -161,10 +296,6 @@ fn pointer_input(
         return;
     }
     let hit = card_under(at, &layout, &cards);
-    let now = time.elapsed_secs_f64();
-    let double =
-        hit.is_some_and(|(e, _)| last.0.is_some_and(|(prev, t)| prev == e && now - t < 0.4));
-    last.0 = hit.map(|(e, _)| (e, now));
     let stage = table.game.stage();
     let act = |action: Action, requests: &mut MessageWriter<P10Request>| {
         requests.write(P10Request::Act(action));
@@ -186,16 +317,7 @@ fn pointer_input(
             let top = table.game.discard_pile().last().copied().unwrap_or(card);
             act(Action::DrawDiscard(top), &mut requests)
         }
-        (Stage::Play, Some((e, Place::Hand(PLAYER, _), card))) => {
-            if double {
-                selection.0.retain(|&x| x != e);
-                discard(card, &table, &mut skip_target, &mut requests, &mut notices);
-            } else if let Some(i) = selection.0.iter().position(|&x| x == e) {
-                selection.0.remove(i);
-            } else {
-                selection.0.push(e);
-            }
-        }
+        // A card of the hand: chosen, discarded or dragged when the button comes up (`drag`).
         (Stage::Play, Some((_, Place::Group(seat, group, _), _))) => {
             let chosen = chosen_cards(&selection, &piles);
             let [card] = chosen[..] else {

@@ -83,16 +83,20 @@ fn think(
         commands.insert_resource(Seats::for_table(&table));
         return;
     };
-    if changed.read().any(|c| c.new_game) {
+    let changes: Vec<bool> = changed.read().map(|c| c.new_game).collect();
+    if changes.iter().any(|&new_game| new_game) {
         *seats = Seats::for_table(&table);
         hurry.0 = false;
+    }
+    if !changes.is_empty() {
+        // Every change is seen to land, then a pause, before the next computer decision.
+        seats.wait = settings.phase10.pause_secs(&settings.animation);
     }
     if let Some((seat, task)) = seats.deciding.as_mut() {
         let seat = *seat;
         if let Some((player, action)) = check_ready(task) {
             seats.deciding = None;
             seats.players[seat] = Some(Mutex::new(player));
-            seats.wait = settings.phase10.pause_secs(&settings.animation);
             requests.write(P10Request::Computer(seat, action));
         }
         return;
