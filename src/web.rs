@@ -289,7 +289,10 @@ fn publish(
     anims: Query<(), With<bevy_tweening::TweenAnim>>,
     window: Query<&Window, With<bevy::window::PrimaryWindow>>,
 ) {
-    if anims.is_empty() && !cards.is_empty() {
+    // A change of the table counts as motion even when its animation ended within the frame
+    // (a slow frame in a loaded browser can be longer than a move's whole glide): "ready"
+    // always drops after a move.
+    if anims.is_empty() && !cards.is_empty() && !table.is_changed() {
         state.quiet += 1;
     } else {
         state.quiet = 0;

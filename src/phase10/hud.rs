@@ -14,9 +14,10 @@ use crate::core::theme::Theme;
 use crate::phase10::P10Systems;
 use crate::phase10::input::{chosen_cards, find_lay, lay_for};
 use crate::phase10::layout::P10Layout;
+use crate::phase10::plan::sort_hand;
 use crate::phase10::round::{P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER};
 use crate::phase10::seats::Seats;
-use crate::phase10::view::{P10Piles, Selection, sort_hand};
+use crate::phase10::view::{P10Piles, Selection};
 use crate::shell::Overlay;
 use crate::shell::widgets::bar_button;
 

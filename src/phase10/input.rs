@@ -155,10 +155,8 @@ fn drag(
             can
         }
         Some(Place::Group(seat, group, _)) => {
-            let hit = table.game.choices().into_iter().find(|a| {
-                matches!(a, Action::Hit { seat: s, group: g, card: c } if *s == seat && *g == group && c.card == card)
-            });
-            match hit {
+            let at = pointer.at.unwrap_or_default();
+            match pick_hit(&table, &piles, &layout, (seat, group), card, at) {
                 Some(action) => {
                     requests.write(P10Request::Act(action));
                     true
@@ -235,6 +233,48 @@ pub fn find_lay(table: &P10Table, piles: &P10Piles) -> Result<Vec<Entity>, Strin
         }
     }
     Ok(chosen)
+}
+
+/// The hit of `card` on `seat`'s group `group`. A joker on a run may stand for the value below
+/// the run or the one above: the end of the group nearer the pointer `at` chooses.
+fn pick_hit(
+    table: &P10Table,
+    piles: &P10Piles,
+    layout: &P10Layout,
+    (seat, group): (Seat, usize),
+    card: Card,
+    at: Vec2,
+) -> Option<Action> {
+    let mut hits: Vec<(Option<u8>, Action)> = table
+        .game
+        .choices()
+        .into_iter()
+        .filter_map(|a| match &a {
+            Action::Hit {
+                seat: s,
+                group: g,
+                card: h,
+            } if *s == seat && *g == group && h.card == card => Some((h.stands_for, a.clone())),
+            _ => None,
+        })
+        .collect();
+    hits.sort_by_key(|(v, _)| *v);
+    if hits.len() > 1 {
+        let shape = piles.shape();
+        let len = piles
+            .groups
+            .get(seat)
+            .and_then(|g| g.get(group))
+            .map_or(1, Vec::len);
+        let first = layout.position(&shape, Place::Group(seat, group, 0)).x;
+        let last = layout
+            .position(&shape, Place::Group(seat, group, len.saturating_sub(1)))
+            .x;
+        if at.x > (first + last) / 2.0 {
+            return hits.pop().map(|(_, a)| a);
+        }
+    }
+    hits.into_iter().next().map(|(_, a)| a)
 }
 
 /// The topmost card under `p`.
@@ -324,10 +364,7 @@ fn pointer_input(
                 notices.push("To hit, choose one card of your hand, then click the group");
                 return;
             };
-            let hit = table.game.choices().into_iter().find(|a| {
-                matches!(a, Action::Hit { seat: s, group: g, card: h } if *s == seat && *g == group && h.card == card)
-            });
-            match hit {
+            match pick_hit(&table, &piles, &layout, (seat, group), card, at) {
                 Some(action) => act(action, &mut requests),
                 None if table.game.laid_phase()[PLAYER].is_none() => {
                     notices.push("Lay your own phase before you hit")

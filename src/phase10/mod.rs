@@ -5,6 +5,7 @@ pub mod faces;
 pub mod hud;
 pub mod input;
 pub mod layout;
+pub mod plan;
 pub mod round;
 pub mod seats;
 pub mod view;
