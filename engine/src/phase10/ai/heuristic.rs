@@ -239,7 +239,7 @@ impl Heuristic {
     }
 
     /// Best distance over the open phases.
-    fn distance(view: &SeatView, hand: &Counts) -> (u8, u16) {
+    pub(super) fn distance(view: &SeatView, hand: &Counts) -> (u8, u16) {
         Heuristic::open_phases(view)
             .map(|p| phase_distance(hand, &p.groups))
             .min_by_key(|&(m, w)| (m, std::cmp::Reverse(w)))
@@ -271,7 +271,7 @@ impl Heuristic {
     }
 
     /// Whether the seat after this one visibly wants `card`.
-    fn feeds_next(view: &SeatView, card: Card) -> bool {
+    pub(super) fn feeds_next(view: &SeatView, card: Card) -> bool {
         let next: Seat = (view.seat + 1) % view.players;
         if card.is_wild() {
             return true;

@@ -13,8 +13,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use super::super::action::{Action, Seat};
-use super::super::card::Card;
+use super::super::card::{Card, Counts, MAX_VALUE};
 use super::super::game::{Game, Stage};
+use super::super::group::Need;
 use super::super::view::SeatView;
 use super::Player;
 use super::heuristic::Heuristic;
@@ -41,6 +42,19 @@ pub struct Sampler {
     pub discards: usize,
     /// Standard errors by which another choice must beat Petra's.
     pub confidence: f64,
+    /// How likely a card is dealt to another seat's hand when that seat was seen letting go of a
+    /// card like it this round (same value; same colour while its phase is a colour group), as a
+    /// fraction of an ordinary card's chance; 1 samples all hidden cards alike.
+    pub shun: f64,
+    /// How much more likely a card is dealt to another seat's hand when it is like a card that
+    /// seat took from the discard pile this round and still holds; 1 samples them alike.
+    pub collect: f64,
+    /// Whether her own discard ranking by live outs (`ranked_by_outs`) gives the choice the
+    /// others must beat, instead of Petra's.
+    pub outs: bool,
+    /// How much less an opponent counts in the value of a round for each phase it is behind
+    /// this seat (1: all opponents alike; below 1, the seats that can still win count most).
+    pub behind: f64,
     /// A reused view for the playouts' decisions.
     scratch: Option<SeatView>,
 }
@@ -54,14 +68,25 @@ impl Sampler {
             steps: 5000,
             discards: 3,
             confidence: 1.5,
+            shun: 1.0,
+            behind: 1.0,
+            collect: 1.0,
+            outs: false,
             scratch: None,
         }
     }
 
     /// The choices worth comparing, Petra's favourite first.
-    fn candidates(view: &SeatView, discards: usize) -> Vec<Action> {
+    fn candidates(view: &SeatView, discards: usize, outs: bool) -> Vec<Action> {
         let petra = Heuristic::choose(view);
         let mut out = vec![petra.clone()];
+        if outs
+            && matches!(petra, Action::Discard(_))
+            && let Some(&c) = Sampler::ranked_by_outs(view).first()
+        {
+            // Her own favourite first: the choice others must beat.
+            out.insert(0, Action::Discard(c));
+        }
         match view.stage {
             Stage::Knock { card, .. } => {
                 out.push(if petra == Action::Pass {
@@ -108,6 +133,112 @@ impl Sampler {
         out
     }
 
+    /// The discards in order of preference before this seat has laid (empty after): the card
+    /// whose loss leaves the phase fewest cards away, then the one that leaves the most unseen
+    /// cards that would bring it closer (live outs, not only ways: a value whose copies lie in
+    /// the discard pile is no hope), then Petra's other concerns (not feeding the next seat,
+    /// the higher penalty first, never a joker).
+    fn ranked_by_outs(view: &SeatView) -> Vec<Card> {
+        if view.laid_phase[view.seat].is_some() {
+            return Vec::new();
+        }
+        let hand = Counts::of(&view.hand);
+        let unseen = view.unseen();
+        let points = view.variant.points;
+        let mut scored: Vec<(i64, Card)> = Vec::new();
+        let mut last = None;
+        for &c in &view.hand {
+            if c.is_skip() || last == Some(c) {
+                continue;
+            }
+            last = Some(c);
+            let mut rest = hand;
+            rest.remove(c);
+            let (m, _) = Heuristic::distance(view, &rest);
+            let mut outs = 0i64;
+            for (i, &n) in unseen.0.iter().enumerate() {
+                let Some(u) = Card::from_index(i) else {
+                    continue;
+                };
+                if n == 0 || u.is_skip() {
+                    continue;
+                }
+                let mut more = rest;
+                more.add(u);
+                if Heuristic::distance(view, &more).0 < m {
+                    outs += i64::from(n);
+                }
+            }
+            let mut key = i64::from(m) * 1000 - 8 * outs - i64::from(points.of(c));
+            if Heuristic::feeds_next(view, c) {
+                key += 400;
+            }
+            if c.is_wild() {
+                key += 100_000;
+            }
+            scored.push((key, c));
+        }
+        scored.sort();
+        scored.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// How likely `card` is dealt into seat `s`'s hand (see `shun` and `collect`): a seat that
+    /// has not laid yet lets go of cards its phase does not need, and takes from the discard pile
+    /// cards it does, so cards like those it let go (of that value, or of that colour while it
+    /// collects one colour) are rarer in its hand, and cards like those it took (that value for a
+    /// phase with sets, near values for runs, that colour) more common.
+    fn accept(view: &SeatView, shun: f64, collect: f64, s: Seat, card: Card) -> f64 {
+        if view.laid_phase[s].is_some() || card.is_skip() {
+            return 1.0;
+        }
+        let let_go = &view.shunned[s];
+        let took = &view.known[s];
+        if let_go.is_empty() && took.is_empty() {
+            return 1.0;
+        }
+        let base = 1.0 / collect.max(1.0);
+        let (Some(value), Some(colour)) = (card.value(), card.colour()) else {
+            return base;
+        };
+        let st = &view.standings[s];
+        let (mut sets, mut runs, mut colours) = (false, false, false);
+        let phases = view.variant.phases.iter().enumerate();
+        for (i, p) in phases {
+            let open = if view.variant.any_order {
+                st.remaining & (1 << i) != 0
+            } else {
+                i == st.next_phase
+            };
+            if open {
+                for n in &p.groups {
+                    match n {
+                        Need::Set(_) => sets = true,
+                        Need::Run(_) => runs = true,
+                        Need::Colour(_) => colours = true,
+                    }
+                }
+            }
+        }
+        let like = |pile: &Counts, near: u8| -> bool {
+            if colours && !sets && !runs {
+                return (1..=MAX_VALUE)
+                    .filter_map(|v| Card::number(colour, v))
+                    .any(|c| pile.get(c) > 0);
+            }
+            let lo = value.saturating_sub(near).max(1);
+            let hi = (value + near).min(MAX_VALUE);
+            (lo..=hi).any(|v| pile.of_value(v) > 0)
+        };
+        let mut p = base;
+        if !took.is_empty() && like(took, if sets { 0 } else { 2 }) {
+            p = 1.0;
+        }
+        if !let_go.is_empty() && like(let_go, 0) {
+            p *= shun;
+        }
+        p
+    }
+
     /// Plays on with Petra's policy for every seat to the end of the round.
     /// Returns the decisions played.
     fn playout(game: &mut Game, view: &mut SeatView) -> usize {
@@ -132,7 +263,7 @@ impl Sampler {
 
     /// How the round went for `me`, from the standings before it (`before`): each seat scores
     /// `LAID` for laying its phase minus the points it took; `me` against the others' mean.
-    fn value(game: &Game, me: Seat, before: &SeatView) -> f64 {
+    fn value(game: &Game, me: Seat, before: &SeatView, behind: f64) -> f64 {
         let n = game.players();
         let over = game.stage() == Stage::Over;
         let score = |s: Seat| -> f64 {
@@ -152,14 +283,21 @@ impl Sampler {
             }
             v
         };
-        let others: f64 = (0..n).filter(|&s| s != me).map(score).sum::<f64>() / (n - 1) as f64;
-        score(me) - others
+        let mine = before.standings[me].phases_laid;
+        let (mut sum, mut weights) = (0.0, 0.0);
+        for s in (0..n).filter(|&s| s != me) {
+            let gap = mine.saturating_sub(before.standings[s].phases_laid);
+            let w = behind.powi(gap.min(10) as i32);
+            sum += w * score(s);
+            weights += w;
+        }
+        score(me) - sum / weights.max(1e-9)
     }
 }
 
 impl Player for Sampler {
     fn decide(&mut self, view: &SeatView) -> Action {
-        let candidates = Sampler::candidates(view, self.discards);
+        let candidates = Sampler::candidates(view, self.discards, self.outs);
         if candidates.len() <= 1 {
             return candidates
                 .into_iter()
@@ -178,14 +316,22 @@ impl Player for Sampler {
         let (mut deals, mut steps) = (0usize, 0usize);
         while deals < self.deals && (deals < MIN_DEALS || steps < self.steps) {
             deals += 1;
-            let base = view.sample(&mut self.rng);
+            let base = if self.shun < 1.0 || self.collect > 1.0 {
+                let shun = self.shun;
+                let collect = self.collect;
+                view.sample_by(&mut self.rng, &|s, c| {
+                    Sampler::accept(view, shun, collect, s, c)
+                })
+            } else {
+                view.sample(&mut self.rng)
+            };
             for (i, a) in candidates.iter().enumerate() {
                 let mut game = base.clone();
                 values[i] = if game.apply(a.clone()).is_err() {
                     -1e9
                 } else {
                     steps += Sampler::playout(&mut game, &mut scratch);
-                    Sampler::value(&game, view.seat, view)
+                    Sampler::value(&game, view.seat, view, self.behind)
                 };
             }
             for i in 1..candidates.len() {
