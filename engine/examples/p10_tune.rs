@@ -57,11 +57,8 @@ fn main() {
                 if let Some(v) = num("--shun") {
                     m.shun = v;
                 }
-                if let Some(v) = num("--collect") {
-                    m.collect = v;
-                }
-                if let Some(v) = num("--outs") {
-                    m.outs = v > 0.0;
+                if let Some(v) = num("--laid") {
+                    m.laid = v;
                 }
                 if let Some(v) = num("--behind") {
                     m.behind = v;

@@ -1,19 +1,21 @@
 //! Michaela: information-set Monte Carlo over whole rounds. At a decision with more than one
-//! sensible choice she deals the hidden cards at random, consistently with her view
-//! (`SeatView::sample`), plays each of Petra's best few choices on the same deals (common random
-//! numbers: the choices differ, the luck does not) and lets every seat play Petra's policy to the
-//! end of the round. A round is scored as the game scores it: laying the phase (moving on) counts
-//! most, then the points taken, relative to the other seats; finishing the game counts more still.
-//! Another choice replaces Petra's only when it wins on these deals by more than 1.5 standard
-//! errors (picking the best of noisy averages would often pick a worse choice). The budget is
-//! counted in playout decisions, not in time, so a decision is deterministic for her seed, and
-//! bounded: 4 to 64 deals, stopping once the playouts have made 5000 decisions.
+//! sensible choice she deals the hidden cards at random, consistently with her view, plays each
+//! of Petra's best few choices on the same deals (common random numbers: the choices differ, the
+//! luck does not) and lets every seat play Petra's policy to the end of the round. The deals lean
+//! on what the other seats were seen doing (`SeatView::sample_by`): a card like one a seat let go
+//! this round (passed by on the discard pile, or discarded) is dealt to that seat's hand a quarter
+//! as often as another card. A round is scored as the game scores it: laying the phase (moving
+//! on) counts most, then the points taken, relative to the other seats; finishing the game counts
+//! more still. Another choice replaces Petra's only when it wins on these deals by more than one
+//! standard error (picking the best of noisy averages would often pick a worse choice). The
+//! budget is counted in playout decisions, not in time, so a decision is deterministic for her
+//! seed, and bounded: 4 to 64 deals, stopping once the playouts have made 5000 decisions.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use super::super::action::{Action, Seat};
-use super::super::card::{Card, Counts, MAX_VALUE};
+use super::super::card::{Card, MAX_VALUE};
 use super::super::game::{Game, Stage};
 use super::super::group::Need;
 use super::super::view::SeatView;
@@ -46,12 +48,8 @@ pub struct Sampler {
     /// card like it this round (same value; same colour while its phase is a colour group), as a
     /// fraction of an ordinary card's chance; 1 samples all hidden cards alike.
     pub shun: f64,
-    /// How much more likely a card is dealt to another seat's hand when it is like a card that
-    /// seat took from the discard pile this round and still holds; 1 samples them alike.
-    pub collect: f64,
-    /// Whether her own discard ranking by live outs (`ranked_by_outs`) gives the choice the
-    /// others must beat, instead of Petra's.
-    pub outs: bool,
+    /// What laying the phase in a round is worth, in points (`LAID` by default).
+    pub laid: f64,
     /// How much less an opponent counts in the value of a round for each phase it is behind
     /// this seat (1: all opponents alike; below 1, the seats that can still win count most).
     pub behind: f64,
@@ -67,26 +65,18 @@ impl Sampler {
             deals: 64,
             steps: 5000,
             discards: 3,
-            confidence: 1.5,
-            shun: 1.0,
+            confidence: 1.0,
+            shun: 0.25,
             behind: 1.0,
-            collect: 1.0,
-            outs: false,
+            laid: LAID,
             scratch: None,
         }
     }
 
     /// The choices worth comparing, Petra's favourite first.
-    fn candidates(view: &SeatView, discards: usize, outs: bool) -> Vec<Action> {
+    fn candidates(view: &SeatView, discards: usize) -> Vec<Action> {
         let petra = Heuristic::choose(view);
         let mut out = vec![petra.clone()];
-        if outs
-            && matches!(petra, Action::Discard(_))
-            && let Some(&c) = Sampler::ranked_by_outs(view).first()
-        {
-            // Her own favourite first: the choice others must beat.
-            out.insert(0, Action::Discard(c));
-        }
         match view.stage {
             Stage::Knock { card, .. } => {
                 out.push(if petra == Action::Pass {
@@ -133,110 +123,41 @@ impl Sampler {
         out
     }
 
-    /// The discards in order of preference before this seat has laid (empty after): the card
-    /// whose loss leaves the phase fewest cards away, then the one that leaves the most unseen
-    /// cards that would bring it closer (live outs, not only ways: a value whose copies lie in
-    /// the discard pile is no hope), then Petra's other concerns (not feeding the next seat,
-    /// the higher penalty first, never a joker).
-    fn ranked_by_outs(view: &SeatView) -> Vec<Card> {
-        if view.laid_phase[view.seat].is_some() {
-            return Vec::new();
-        }
-        let hand = Counts::of(&view.hand);
-        let unseen = view.unseen();
-        let points = view.variant.points;
-        let mut scored: Vec<(i64, Card)> = Vec::new();
-        let mut last = None;
-        for &c in &view.hand {
-            if c.is_skip() || last == Some(c) {
-                continue;
-            }
-            last = Some(c);
-            let mut rest = hand;
-            rest.remove(c);
-            let (m, _) = Heuristic::distance(view, &rest);
-            let mut outs = 0i64;
-            for (i, &n) in unseen.0.iter().enumerate() {
-                let Some(u) = Card::from_index(i) else {
-                    continue;
-                };
-                if n == 0 || u.is_skip() {
-                    continue;
-                }
-                let mut more = rest;
-                more.add(u);
-                if Heuristic::distance(view, &more).0 < m {
-                    outs += i64::from(n);
-                }
-            }
-            let mut key = i64::from(m) * 1000 - 8 * outs - i64::from(points.of(c));
-            if Heuristic::feeds_next(view, c) {
-                key += 400;
-            }
-            if c.is_wild() {
-                key += 100_000;
-            }
-            scored.push((key, c));
-        }
-        scored.sort();
-        scored.into_iter().map(|(_, c)| c).collect()
-    }
-
-    /// How likely `card` is dealt into seat `s`'s hand (see `shun` and `collect`): a seat that
-    /// has not laid yet lets go of cards its phase does not need, and takes from the discard pile
-    /// cards it does, so cards like those it let go (of that value, or of that colour while it
-    /// collects one colour) are rarer in its hand, and cards like those it took (that value for a
-    /// phase with sets, near values for runs, that colour) more common.
-    fn accept(view: &SeatView, shun: f64, collect: f64, s: Seat, card: Card) -> f64 {
-        if view.laid_phase[s].is_some() || card.is_skip() {
+    /// How likely `card` is dealt into seat `s`'s hand, relative to other cards (see `shun`): a
+    /// seat that has not laid yet lets go of cards its phase does not need (Petra takes the
+    /// discard whenever it brings her phase closer), so cards like those it let go are rarer in
+    /// its hand: of the same value, or of the same colour while it collects one colour only.
+    fn accept(view: &SeatView, shun: f64, s: Seat, card: Card) -> f64 {
+        if view.laid_phase[s].is_some() {
             return 1.0;
         }
         let let_go = &view.shunned[s];
-        let took = &view.known[s];
-        if let_go.is_empty() && took.is_empty() {
+        let (Some(value), Some(colour)) = (card.value(), card.colour()) else {
+            return 1.0;
+        };
+        if let_go.is_empty() {
             return 1.0;
         }
-        let base = 1.0 / collect.max(1.0);
-        let (Some(value), Some(colour)) = (card.value(), card.colour()) else {
-            return base;
-        };
         let st = &view.standings[s];
-        let (mut sets, mut runs, mut colours) = (false, false, false);
-        let phases = view.variant.phases.iter().enumerate();
-        for (i, p) in phases {
+        let mut colours_only = true;
+        for (i, p) in view.variant.phases.iter().enumerate() {
             let open = if view.variant.any_order {
                 st.remaining & (1 << i) != 0
             } else {
                 i == st.next_phase
             };
-            if open {
-                for n in &p.groups {
-                    match n {
-                        Need::Set(_) => sets = true,
-                        Need::Run(_) => runs = true,
-                        Need::Colour(_) => colours = true,
-                    }
-                }
+            if open && p.groups.iter().any(|n| !matches!(n, Need::Colour(_))) {
+                colours_only = false;
             }
         }
-        let like = |pile: &Counts, near: u8| -> bool {
-            if colours && !sets && !runs {
-                return (1..=MAX_VALUE)
-                    .filter_map(|v| Card::number(colour, v))
-                    .any(|c| pile.get(c) > 0);
-            }
-            let lo = value.saturating_sub(near).max(1);
-            let hi = (value + near).min(MAX_VALUE);
-            (lo..=hi).any(|v| pile.of_value(v) > 0)
+        let alike = if colours_only {
+            (1..=MAX_VALUE)
+                .filter_map(|v| Card::number(colour, v))
+                .any(|c| let_go.get(c) > 0)
+        } else {
+            let_go.of_value(value) > 0
         };
-        let mut p = base;
-        if !took.is_empty() && like(took, if sets { 0 } else { 2 }) {
-            p = 1.0;
-        }
-        if !let_go.is_empty() && like(let_go, 0) {
-            p *= shun;
-        }
-        p
+        if alike { shun } else { 1.0 }
     }
 
     /// Plays on with Petra's policy for every seat to the end of the round.
@@ -263,7 +184,7 @@ impl Sampler {
 
     /// How the round went for `me`, from the standings before it (`before`): each seat scores
     /// `LAID` for laying its phase minus the points it took; `me` against the others' mean.
-    fn value(game: &Game, me: Seat, before: &SeatView, behind: f64) -> f64 {
+    fn value(game: &Game, me: Seat, before: &SeatView, behind: f64, laid: f64) -> f64 {
         let n = game.players();
         let over = game.stage() == Stage::Over;
         let score = |s: Seat| -> f64 {
@@ -276,7 +197,7 @@ impl Sampler {
             };
             let mut v = -f64::from(taken);
             if game.laid_phase()[s].is_some() {
-                v += LAID;
+                v += laid;
             }
             if over && game.winners().contains(&s) {
                 v += WON;
@@ -297,7 +218,7 @@ impl Sampler {
 
 impl Player for Sampler {
     fn decide(&mut self, view: &SeatView) -> Action {
-        let candidates = Sampler::candidates(view, self.discards, self.outs);
+        let candidates = Sampler::candidates(view, self.discards);
         if candidates.len() <= 1 {
             return candidates
                 .into_iter()
@@ -316,12 +237,9 @@ impl Player for Sampler {
         let (mut deals, mut steps) = (0usize, 0usize);
         while deals < self.deals && (deals < MIN_DEALS || steps < self.steps) {
             deals += 1;
-            let base = if self.shun < 1.0 || self.collect > 1.0 {
+            let base = if self.shun < 1.0 {
                 let shun = self.shun;
-                let collect = self.collect;
-                view.sample_by(&mut self.rng, &|s, c| {
-                    Sampler::accept(view, shun, collect, s, c)
-                })
+                view.sample_by(&mut self.rng, &|s, c| Sampler::accept(view, shun, s, c))
             } else {
                 view.sample(&mut self.rng)
             };
@@ -331,7 +249,7 @@ impl Player for Sampler {
                     -1e9
                 } else {
                     steps += Sampler::playout(&mut game, &mut scratch);
-                    Sampler::value(&game, view.seat, view, self.behind)
+                    Sampler::value(&game, view.seat, view, self.behind, self.laid)
                 };
             }
             for i in 1..candidates.len() {
