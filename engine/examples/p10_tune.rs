@@ -57,6 +57,9 @@ fn main() {
                 if let Some(v) = num("--shun") {
                     m.shun = v;
                 }
+                if let Some(v) = num("--shun-seats") {
+                    m.shun_seats = v as usize;
+                }
                 if let Some(v) = num("--laid") {
                     m.laid = v;
                 }

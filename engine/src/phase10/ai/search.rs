@@ -1,10 +1,10 @@
 //! Michaela: information-set Monte Carlo over whole rounds. At a decision with more than one
 //! sensible choice she deals the hidden cards at random, consistently with her view, plays each
 //! of Petra's best few choices on the same deals (common random numbers: the choices differ, the
-//! luck does not) and lets every seat play Petra's policy to the end of the round. The deals lean
-//! on what the other seats were seen doing (`SeatView::sample_by`): a card like one a seat let go
-//! this round (passed by on the discard pile, or discarded) is dealt to that seat's hand a quarter
-//! as often as another card. A round is scored as the game scores it: laying the phase (moving
+//! luck does not) and lets every seat play Petra's policy to the end of the round. Heads-up, the
+//! deals lean on what the other seat was seen doing (`SeatView::sample_by`): a card like one it
+//! let go this round (passed by on the discard pile, or discarded) is dealt to its hand a quarter
+//! as often as another card (with more seats that measured worse, so they are dealt uniformly). A round is scored as the game scores it: laying the phase (moving
 //! on) counts most, then the points taken, relative to the other seats; finishing the game counts
 //! more still. Another choice replaces Petra's only when it wins on these deals by more than one
 //! standard error (picking the best of noisy averages would often pick a worse choice). The
@@ -48,6 +48,9 @@ pub struct Sampler {
     /// card like it this round (same value; same colour while its phase is a colour group), as a
     /// fraction of an ordinary card's chance; 1 samples all hidden cards alike.
     pub shun: f64,
+    /// The most seats at which `shun` is used (measured: it helps heads-up, and it lost in
+    /// four-player games, where every card is sampled alike).
+    pub shun_seats: usize,
     /// What laying the phase in a round is worth, in points (`LAID` by default).
     pub laid: f64,
     /// How much less an opponent counts in the value of a round for each phase it is behind
@@ -67,6 +70,7 @@ impl Sampler {
             discards: 3,
             confidence: 1.0,
             shun: 0.25,
+            shun_seats: 2,
             behind: 1.0,
             laid: LAID,
             scratch: None,
@@ -237,7 +241,7 @@ impl Player for Sampler {
         let (mut deals, mut steps) = (0usize, 0usize);
         while deals < self.deals && (deals < MIN_DEALS || steps < self.steps) {
             deals += 1;
-            let base = if self.shun < 1.0 {
+            let base = if self.shun < 1.0 && view.players <= self.shun_seats {
                 let shun = self.shun;
                 view.sample_by(&mut self.rng, &|s, c| Sampler::accept(view, shun, s, c))
             } else {
