@@ -30,10 +30,10 @@ pub fn phase_distance(hand: &Counts, needs: &[Need]) -> (u8, u16) {
     }
     let jokers = hand.get(Card::WILD);
     let key = cache_key(&vc, &cc, jokers, needs);
-    if let Some(k) = key {
-        if let Some(hit) = DISTANCES.with(|d| d.borrow().get(k)) {
-            return hit;
-        }
+    if let Some(k) = key
+        && let Some(hit) = DISTANCES.with(|d| d.borrow().get(k))
+    {
+        return hit;
     }
     let got = distance_uncached(needs, &mut vc, &cc, jokers);
     if let Some(k) = key {
