@@ -1,5 +1,5 @@
-//! What one seat may know: its own hand, everything on the table, other seats' card counts, and
-//! the cards others were seen taking from the discard pile. Computer players decide only from a
+//! What one seat may know: its own hand, everything on the table, other seats' card counts, the
+//! cards others were seen taking from the discard pile and the cards they were seen letting go. Computer players decide only from a
 //! [`SeatView`]; [`SeatView::sample`] deals the hidden cards at random, consistently with the
 //! view, for players that look ahead. The external-player protocol's block is printed from it.
 
