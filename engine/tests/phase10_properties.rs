@@ -205,3 +205,50 @@ fn shuffling_hidden_cards_consistently_with_the_view_never_changes_a_decision() 
         }
     }
 }
+
+#[test]
+fn leaning_deals_stay_consistent_with_the_view_and_let_go_cards_are_recorded() {
+    use arachne_engine::phase10::{Action, Stage};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+    for (players, seed) in [(2usize, 3u64), (4, 11), (6, 29)] {
+        let variant = builtin()[0].clone();
+        let (mut game, _) = Game::new(variant, players, seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..200 {
+            let Some(seat) = game.to_move() else { break };
+            let view = game.view(seat);
+            // Some cards never accepted at first (the forced fill), some rarely, the rest always.
+            let other = view.sample_by(&mut rng, &|s, c| match c.value() {
+                Some(v) if v % 3 == 0 => 0.0,
+                Some(v) if (v + s as u8) % 3 == 1 => 0.2,
+                _ => 1.0,
+            });
+            assert_eq!(other.view(seat), view);
+            assert_eq!(other.all_cards(), full_deck());
+            let a = ai::player("petra", 1).unwrap().decide(&view);
+            let top = game.discard_pile().last().copied();
+            let before = view.shunned[seat];
+            game.apply(a.clone()).unwrap();
+            if game.stage() == Stage::RoundOver || game.is_over() {
+                break;
+            }
+            let after = game.view(seat).shunned[seat];
+            match a {
+                Action::DrawStock => {
+                    let mut want = before;
+                    if let Some(t) = top.filter(|t| !t.is_skip()) {
+                        want.add(t);
+                    }
+                    assert_eq!(after, want);
+                }
+                Action::Discard(c) => {
+                    let mut want = before;
+                    want.add(c);
+                    assert_eq!(after, want);
+                }
+                _ => assert_eq!(after, before),
+            }
+        }
+    }
+}

@@ -98,6 +98,9 @@ pub struct Game {
     pub(super) knocked_last: Vec<bool>,
     /// Cards every seat knows to be in this seat's hand (taken from the discard pile).
     pub(super) known: Vec<Counts>,
+    /// Cards each seat let go this round, for everyone to see: the discard pile's top card when
+    /// it drew from the stock instead (or passed on a knock), and the cards it discarded.
+    pub(super) shunned: Vec<Counts>,
     pub(super) turn: Seat,
     pub(super) stage: Stage,
     pub(super) rng: ChaCha8Rng,
@@ -184,6 +187,7 @@ impl Game {
             skips: vec![false; players],
             knocked_last: vec![false; players],
             known: vec![Counts::default(); players],
+            shunned: vec![Counts::default(); players],
             turn: 0,
             stage: Stage::RoundOver,
             rng: round_rng(seed, 0),
@@ -297,6 +301,7 @@ impl Game {
         self.skips = vec![false; n];
         self.knocked_last = vec![false; n];
         self.known = vec![Counts::default(); n];
+        self.shunned = vec![Counts::default(); n];
         self.rng = rng;
         let first = (dealer + 1) % n;
         if up.is_skip() {

@@ -50,18 +50,23 @@ impl Game {
                     discarder,
                     asking,
                 },
-            ) => match self.next_knocker(discarder, asking) {
-                Some(next) => {
-                    self.stage = Stage::Knock {
-                        card,
-                        discarder,
-                        asking: next,
+            ) => {
+                self.shunned[asking].add(card);
+                match self.next_knocker(discarder, asking) {
+                    Some(next) => {
+                        self.stage = Stage::Knock {
+                            card,
+                            discarder,
+                            asking: next,
+                        }
                     }
+                    None => self.begin_turn((discarder + 1) % self.players, &mut events),
                 }
-                None => self.begin_turn((discarder + 1) % self.players, &mut events),
-            },
+            }
             (_, Stage::Knock { .. }) => return Err(not_now("the choice is `knock` or `pass`")),
             (Action::DrawStock, Stage::Draw) => {
+                // The card passed by (after a reshuffle, the top card stays where it was).
+                let passed = self.discard.last().copied().filter(|c| !c.is_skip());
                 if self.stock.is_empty() {
                     events.push(self.reshuffle()?);
                 }
@@ -69,6 +74,9 @@ impl Game {
                     .stock
                     .pop()
                     .ok_or_else(|| illegal("the stock is empty".into()))?;
+                if let Some(top) = passed {
+                    self.shunned[seat].add(top);
+                }
                 self.take(seat, card, false);
                 self.knocked_last[seat] = false;
                 self.stage = Stage::Play;
@@ -195,6 +203,7 @@ impl Game {
                 }
                 self.remove_from_hand(seat, *card);
                 self.discard.push(*card);
+                self.shunned[seat].add(*card);
                 events.push(Event::Discarded { seat, card: *card });
                 if self.hands[seat].is_empty() {
                     self.end_round(Some(seat), &mut events);

@@ -1,5 +1,5 @@
-//! What one seat may know: its own hand, everything on the table, other seats' card counts, and
-//! the cards others were seen taking from the discard pile. Computer players decide only from a
+//! What one seat may know: its own hand, everything on the table, other seats' card counts, the
+//! cards others were seen taking from the discard pile and the cards they were seen letting go. Computer players decide only from a
 //! [`SeatView`]; [`SeatView::sample`] deals the hidden cards at random, consistently with the
 //! view, for players that look ahead. The external-player protocol's block is printed from it.
 
@@ -46,6 +46,9 @@ pub struct SeatView {
     pub knocked_last: Vec<bool>,
     /// Cards each seat was seen taking from the discard pile and still holds.
     pub known: Vec<Counts>,
+    /// Cards each seat was seen letting go this round: the discard pile's top card when it drew
+    /// from the stock instead (or passed on a knock), and the cards it discarded.
+    pub shunned: Vec<Counts>,
     /// Each seat's points and phases.
     pub standings: Vec<Standing>,
     /// The legal choices now (empty when it is not this seat's decision).
@@ -83,6 +86,7 @@ impl Game {
             skips: self.skips.clone(),
             knocked_last: self.knocked_last.clone(),
             known: self.known.clone(),
+            shunned: self.shunned.clone(),
             standings: self.standings.clone(),
             choices: Vec::new(),
         }
@@ -109,6 +113,7 @@ impl Game {
         v.skips.clone_from(&self.skips);
         v.knocked_last.clone_from(&self.knocked_last);
         v.known.clone_from(&self.known);
+        v.shunned.clone_from(&self.shunned);
         v.standings.clone_from(&self.standings);
         v.choices.clear();
     }
@@ -144,9 +149,19 @@ impl SeatView {
     /// (besides the cards known to be there) and the stock. The game's own generator (for a later
     /// reshuffle) is drawn from `rng` too.
     pub fn sample(&self, rng: &mut ChaCha8Rng) -> Game {
+        self.sample_by(rng, &|_, _| 1.0)
+    }
+
+    /// Like [`SeatView::sample`], but each unseen card goes into seat `s`'s hand only with
+    /// probability `accept(s, card)` each time it comes up (the cards are dealt from the
+    /// shuffled unseen cards in order; one turned down stays for the stock or a later seat), so a
+    /// player can make cards it believes unlikely in a hand rarer there. Any hand still short
+    /// when every card came up once is filled with the next cards regardless.
+    pub fn sample_by(&self, rng: &mut ChaCha8Rng, accept: &dyn Fn(Seat, Card) -> f64) -> Game {
         let mut pool = self.unseen().cards();
         shuffle(rng, &mut pool);
-        let mut pool = pool.into_iter();
+        // `pool[..dealt]` went into hands.
+        let mut dealt = 0;
         let mut hands = Vec::with_capacity(self.players);
         for s in 0..self.players {
             if s == self.seat {
@@ -155,16 +170,28 @@ impl SeatView {
             }
             let mut h = self.known[s].cards();
             let want = self.hand_sizes[s];
-            while h.len() < want {
-                match pool.next() {
-                    Some(c) => h.push(c),
-                    None => break,
+            let mut i = dealt;
+            let mut forced = false;
+            while h.len() < want && dealt < pool.len() {
+                if i >= pool.len() {
+                    i = dealt;
+                    forced = true;
                 }
+                let c = pool[i];
+                let p = if forced { 1.0 } else { accept(s, c) };
+                let take = p >= 1.0
+                    || (p > 0.0 && f64::from(super::game::below(rng, 1 << 16)) < p * 65536.0);
+                if take {
+                    pool.swap(dealt, i);
+                    h.push(c);
+                    dealt += 1;
+                }
+                i += 1;
             }
             h.sort_unstable();
             hands.push(h);
         }
-        let stock: Vec<Card> = pool.collect();
+        let stock: Vec<Card> = pool.split_off(dealt);
         let seed = u64::from(super::game::below(rng, u32::MAX))
             | (u64::from(super::game::below(rng, u32::MAX)) << 32);
         Game {
@@ -181,6 +208,7 @@ impl SeatView {
             skips: self.skips.clone(),
             knocked_last: self.knocked_last.clone(),
             known: self.known.clone(),
+            shunned: self.shunned.clone(),
             turn: self.turn,
             stage: self.stage,
             rng: round_rng(seed, self.round),

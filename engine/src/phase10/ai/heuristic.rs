@@ -29,6 +29,101 @@ pub fn phase_distance(hand: &Counts, needs: &[Need]) -> (u8, u16) {
         }
     }
     let jokers = hand.get(Card::WILD);
+    let key = cache_key(&vc, &cc, jokers, needs);
+    if let Some(k) = key
+        && let Some(hit) = DISTANCES.with(|d| d.borrow().get(k))
+    {
+        return hit;
+    }
+    let got = distance_uncached(needs, &mut vc, &cc, jokers);
+    if let Some(k) = key {
+        DISTANCES.with(|d| d.borrow_mut().put(k, got));
+    }
+    got
+}
+
+/// A remembered answer of [`phase_distance`]: its key (never 0) and its answer.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u128,
+    answer: (u8, u16),
+}
+
+/// Answers of [`phase_distance`] by their key, one slot per hash (a newer answer replaces an
+/// older one). Petra asks the same question again and again (each discard she weighs, each step
+/// of a look-ahead player's playouts), and the answer depends only on the key, so remembering it
+/// changes no decision, only the time.
+struct DistanceCache {
+    slots: Vec<Slot>,
+}
+
+/// Slots in the cache (a power of two; 32 bytes each).
+const CACHE_SLOTS: usize = 1 << 13;
+
+impl DistanceCache {
+    fn index(key: u128) -> usize {
+        let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 51) as usize & (CACHE_SLOTS - 1)
+    }
+
+    fn get(&self, key: u128) -> Option<(u8, u16)> {
+        self.slots
+            .get(DistanceCache::index(key))
+            .filter(|s| s.key == key)
+            .map(|s| s.answer)
+    }
+
+    fn put(&mut self, key: u128, answer: (u8, u16)) {
+        if self.slots.is_empty() {
+            self.slots = vec![Slot::default(); CACHE_SLOTS];
+        }
+        self.slots[DistanceCache::index(key)] = Slot { key, answer };
+    }
+}
+
+thread_local! {
+    static DISTANCES: std::cell::RefCell<DistanceCache> =
+        const { std::cell::RefCell::new(DistanceCache { slots: Vec::new() }) };
+}
+
+/// Everything [`phase_distance`]'s answer depends on, packed (value counts, colour counts only
+/// when a colour group is needed, jokers, the needs), or `None` when something does not fit.
+fn cache_key(vc: &[u8; 13], cc: &[u8; 4], jokers: u8, needs: &[Need]) -> Option<u128> {
+    if needs.len() > 4 || jokers > 15 {
+        return None;
+    }
+    let mut key: u128 = 1; // never 0, the empty slot's key
+    let colour = needs.iter().any(|n| matches!(n, Need::Colour(_)));
+    for &n in &vc[1..] {
+        if n > 15 {
+            return None;
+        }
+        key = (key << 4) | u128::from(n);
+    }
+    for &n in cc {
+        let n = if colour { n } else { 0 };
+        if n > 31 {
+            return None;
+        }
+        key = (key << 5) | u128::from(n);
+    }
+    key = (key << 4) | u128::from(jokers);
+    for n in needs {
+        let (kind, size) = match *n {
+            Need::Set(k) => (1u8, k),
+            Need::Run(k) => (2, k),
+            Need::Colour(k) => (3, k),
+        };
+        if size > 31 {
+            return None;
+        }
+        key = (key << 7) | u128::from(kind << 5 | size);
+    }
+    Some(key)
+}
+
+/// [`phase_distance`] computed afresh.
+fn distance_uncached(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], jokers: u8) -> (u8, u16) {
     // Runs take one card of each value first, so a set never starves a run of its only card.
     // Sorted on the stack for the usual few groups (this runs for every card of every playout).
     let mut buf = [Need::Set(0); 8];
@@ -45,7 +140,7 @@ pub fn phase_distance(hand: &Counts, needs: &[Need]) -> (u8, u16) {
         Need::Set(_) => 1,
         Need::Colour(_) => 2,
     });
-    rec(order, &mut vc, &cc, 0, jokers)
+    rec(order, vc, cc, 0, jokers)
 }
 
 /// Adds a subtree's `(missing, ways)` to the best so far (ways saturate, as a count of leaves).
@@ -144,7 +239,7 @@ impl Heuristic {
     }
 
     /// Best distance over the open phases.
-    fn distance(view: &SeatView, hand: &Counts) -> (u8, u16) {
+    pub(super) fn distance(view: &SeatView, hand: &Counts) -> (u8, u16) {
         Heuristic::open_phases(view)
             .map(|p| phase_distance(hand, &p.groups))
             .min_by_key(|&(m, w)| (m, std::cmp::Reverse(w)))
@@ -176,7 +271,7 @@ impl Heuristic {
     }
 
     /// Whether the seat after this one visibly wants `card`.
-    fn feeds_next(view: &SeatView, card: Card) -> bool {
+    pub(super) fn feeds_next(view: &SeatView, card: Card) -> bool {
         let next: Seat = (view.seat + 1) % view.players;
         if card.is_wild() {
             return true;

@@ -1,20 +1,23 @@
 //! Michaela: information-set Monte Carlo over whole rounds. At a decision with more than one
-//! sensible choice she deals the hidden cards at random, consistently with her view
-//! (`SeatView::sample`), plays each of Petra's best few choices on the same deals (common random
-//! numbers: the choices differ, the luck does not) and lets every seat play Petra's policy to the
-//! end of the round. A round is scored as the game scores it: laying the phase (moving on) counts
-//! most, then the points taken, relative to the other seats; finishing the game counts more still.
-//! Another choice replaces Petra's only when it wins on these deals by more than 1.5 standard
-//! errors (picking the best of noisy averages would often pick a worse choice). The budget is
-//! counted in playout decisions, not in time, so a decision is deterministic for her seed, and
-//! bounded: 4 to 64 deals, stopping once the playouts have made 5000 decisions.
+//! sensible choice she deals the hidden cards at random, consistently with her view, plays each
+//! of Petra's best few choices on the same deals (common random numbers: the choices differ, the
+//! luck does not) and lets every seat play Petra's policy to the end of the round. Heads-up, the
+//! deals lean on what the other seat was seen doing (`SeatView::sample_by`): a card like one it
+//! let go this round (passed by on the discard pile, or discarded) is dealt to its hand a quarter
+//! as often as another card (with more seats that measured worse, so they are dealt uniformly). A round is scored as the game scores it: laying the phase (moving
+//! on) counts most, then the points taken, relative to the other seats; finishing the game counts
+//! more still. Another choice replaces Petra's only when it wins on these deals by more than one
+//! standard error (picking the best of noisy averages would often pick a worse choice). The
+//! budget is counted in playout decisions, not in time, so a decision is deterministic for her
+//! seed, and bounded: 4 to 64 deals, stopping once the playouts have made 5000 decisions.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use super::super::action::{Action, Seat};
-use super::super::card::Card;
+use super::super::card::{Card, MAX_VALUE};
 use super::super::game::{Game, Stage};
+use super::super::group::Need;
 use super::super::view::SeatView;
 use super::Player;
 use super::heuristic::Heuristic;
@@ -41,6 +44,18 @@ pub struct Sampler {
     pub discards: usize,
     /// Standard errors by which another choice must beat Petra's.
     pub confidence: f64,
+    /// How likely a card is dealt to another seat's hand when that seat was seen letting go of a
+    /// card like it this round (same value; same colour while its phase is a colour group), as a
+    /// fraction of an ordinary card's chance; 1 samples all hidden cards alike.
+    pub shun: f64,
+    /// The most seats at which `shun` is used (measured: it helps heads-up, and it lost in
+    /// four-player games, where every card is sampled alike).
+    pub shun_seats: usize,
+    /// What laying the phase in a round is worth, in points (`LAID` by default).
+    pub laid: f64,
+    /// How much less an opponent counts in the value of a round for each phase it is behind
+    /// this seat (1: all opponents alike; below 1, the seats that can still win count most).
+    pub behind: f64,
     /// A reused view for the playouts' decisions.
     scratch: Option<SeatView>,
 }
@@ -53,7 +68,11 @@ impl Sampler {
             deals: 64,
             steps: 5000,
             discards: 3,
-            confidence: 1.5,
+            confidence: 1.0,
+            shun: 0.25,
+            shun_seats: 2,
+            behind: 1.0,
+            laid: LAID,
             scratch: None,
         }
     }
@@ -108,6 +127,43 @@ impl Sampler {
         out
     }
 
+    /// How likely `card` is dealt into seat `s`'s hand, relative to other cards (see `shun`): a
+    /// seat that has not laid yet lets go of cards its phase does not need (Petra takes the
+    /// discard whenever it brings her phase closer), so cards like those it let go are rarer in
+    /// its hand: of the same value, or of the same colour while it collects one colour only.
+    fn accept(view: &SeatView, shun: f64, s: Seat, card: Card) -> f64 {
+        if view.laid_phase[s].is_some() {
+            return 1.0;
+        }
+        let let_go = &view.shunned[s];
+        let (Some(value), Some(colour)) = (card.value(), card.colour()) else {
+            return 1.0;
+        };
+        if let_go.is_empty() {
+            return 1.0;
+        }
+        let st = &view.standings[s];
+        let mut colours_only = true;
+        for (i, p) in view.variant.phases.iter().enumerate() {
+            let open = if view.variant.any_order {
+                st.remaining & (1 << i) != 0
+            } else {
+                i == st.next_phase
+            };
+            if open && p.groups.iter().any(|n| !matches!(n, Need::Colour(_))) {
+                colours_only = false;
+            }
+        }
+        let alike = if colours_only {
+            (1..=MAX_VALUE)
+                .filter_map(|v| Card::number(colour, v))
+                .any(|c| let_go.get(c) > 0)
+        } else {
+            let_go.of_value(value) > 0
+        };
+        if alike { shun } else { 1.0 }
+    }
+
     /// Plays on with Petra's policy for every seat to the end of the round.
     /// Returns the decisions played.
     fn playout(game: &mut Game, view: &mut SeatView) -> usize {
@@ -132,7 +188,7 @@ impl Sampler {
 
     /// How the round went for `me`, from the standings before it (`before`): each seat scores
     /// `LAID` for laying its phase minus the points it took; `me` against the others' mean.
-    fn value(game: &Game, me: Seat, before: &SeatView) -> f64 {
+    fn value(game: &Game, me: Seat, before: &SeatView, behind: f64, laid: f64) -> f64 {
         let n = game.players();
         let over = game.stage() == Stage::Over;
         let score = |s: Seat| -> f64 {
@@ -145,15 +201,22 @@ impl Sampler {
             };
             let mut v = -f64::from(taken);
             if game.laid_phase()[s].is_some() {
-                v += LAID;
+                v += laid;
             }
             if over && game.winners().contains(&s) {
                 v += WON;
             }
             v
         };
-        let others: f64 = (0..n).filter(|&s| s != me).map(score).sum::<f64>() / (n - 1) as f64;
-        score(me) - others
+        let mine = before.standings[me].phases_laid;
+        let (mut sum, mut weights) = (0.0, 0.0);
+        for s in (0..n).filter(|&s| s != me) {
+            let gap = mine.saturating_sub(before.standings[s].phases_laid);
+            let w = behind.powi(gap.min(10) as i32);
+            sum += w * score(s);
+            weights += w;
+        }
+        score(me) - sum / weights.max(1e-9)
     }
 }
 
@@ -178,14 +241,19 @@ impl Player for Sampler {
         let (mut deals, mut steps) = (0usize, 0usize);
         while deals < self.deals && (deals < MIN_DEALS || steps < self.steps) {
             deals += 1;
-            let base = view.sample(&mut self.rng);
+            let base = if self.shun < 1.0 && view.players <= self.shun_seats {
+                let shun = self.shun;
+                view.sample_by(&mut self.rng, &|s, c| Sampler::accept(view, shun, s, c))
+            } else {
+                view.sample(&mut self.rng)
+            };
             for (i, a) in candidates.iter().enumerate() {
                 let mut game = base.clone();
                 values[i] = if game.apply(a.clone()).is_err() {
                     -1e9
                 } else {
                     steps += Sampler::playout(&mut game, &mut scratch);
-                    Sampler::value(&game, view.seat, view)
+                    Sampler::value(&game, view.seat, view, self.behind, self.laid)
                 };
             }
             for i in 1..candidates.len() {
