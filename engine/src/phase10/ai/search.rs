@@ -4,9 +4,9 @@
 //! luck does not) and lets every seat play Petra's policy to the end of the round. Her deals can
 //! lean on what the other seats were seen doing (`shun`, `SeatView::sample_by`: a card like one a
 //! seat let go this round dealt to it less often), but that did not measure better over long runs
-//! (BENCHMARKS.md), so by default every hidden card is dealt alike. A round is scored as the game scores it: laying the phase (moving
-//! on) counts most, then the points taken, relative to the other seats; finishing the game counts
-//! more still. Another choice replaces Petra's only when it wins on these deals by more than 1.5
+//! (BENCHMARKS.md), so by default every hidden card is dealt alike. A round is scored as the game
+//! scores it: laying the phase (moving on) counts most, then the points taken, relative to the
+//! other seats; finishing the game counts more still. Another choice replaces Petra's only when it wins on these deals by more than 1.5
 //! standard errors (picking the best of noisy averages would often pick a worse choice). The
 //! budget is counted in playout decisions, not in time, so a decision is deterministic for her
 //! seed, and bounded: 4 to 64 deals, stopping once the playouts have made 5000 decisions.
