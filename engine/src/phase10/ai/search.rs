@@ -1,13 +1,13 @@
 //! Michaela: information-set Monte Carlo over whole rounds. At a decision with more than one
 //! sensible choice she deals the hidden cards at random, consistently with her view, plays each
 //! of Petra's best few choices on the same deals (common random numbers: the choices differ, the
-//! luck does not) and lets every seat play Petra's policy to the end of the round. Heads-up, the
-//! deals lean on what the other seat was seen doing (`SeatView::sample_by`): a card like one it
-//! let go this round (passed by on the discard pile, or discarded) is dealt to its hand a quarter
-//! as often as another card (with more seats that measured worse, so they are dealt uniformly). A round is scored as the game scores it: laying the phase (moving
-//! on) counts most, then the points taken, relative to the other seats; finishing the game counts
-//! more still. Another choice replaces Petra's only when it wins on these deals by more than one
-//! standard error (picking the best of noisy averages would often pick a worse choice). The
+//! luck does not) and lets every seat play Petra's policy to the end of the round. Her deals can
+//! lean on what the other seats were seen doing (`shun`, `SeatView::sample_by`: a card like one a
+//! seat let go this round dealt to it less often), but that did not measure better over long runs
+//! (BENCHMARKS.md), so by default every hidden card is dealt alike. A round is scored as the game
+//! scores it: laying the phase (moving on) counts most, then the points taken, relative to the
+//! other seats; finishing the game counts more still. Another choice replaces Petra's only when it wins on these deals by more than 1.5
+//! standard errors (picking the best of noisy averages would often pick a worse choice). The
 //! budget is counted in playout decisions, not in time, so a decision is deterministic for her
 //! seed, and bounded: 4 to 64 deals, stopping once the playouts have made 5000 decisions.
 
@@ -48,8 +48,8 @@ pub struct Sampler {
     /// card like it this round (same value; same colour while its phase is a colour group), as a
     /// fraction of an ordinary card's chance; 1 samples all hidden cards alike.
     pub shun: f64,
-    /// The most seats at which `shun` is used (measured: it helps heads-up, and it lost in
-    /// four-player games, where every card is sampled alike).
+    /// The most seats at which `shun` is used (in short runs it looked better heads-up and
+    /// worse with four players; over 2000 heads-up games it was not better either).
     pub shun_seats: usize,
     /// What laying the phase in a round is worth, in points (`LAID` by default).
     pub laid: f64,
@@ -68,8 +68,8 @@ impl Sampler {
             deals: 64,
             steps: 5000,
             discards: 3,
-            confidence: 1.0,
-            shun: 0.25,
+            confidence: 1.5,
+            shun: 1.0,
             shun_seats: 2,
             behind: 1.0,
             laid: LAID,
