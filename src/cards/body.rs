@@ -101,6 +101,28 @@ impl Body {
         }
     }
 
+    /// Gives card `card` its two sides: `face` (already spawned by the game) and a new back,
+    /// the one `face_shown` asks for visible. Returns the sides, which the caller inserts (with
+    /// whatever else it records about the dressing).
+    pub fn dress(
+        &self,
+        commands: &mut Commands,
+        card: Entity,
+        face: Entity,
+        face_shown: bool,
+    ) -> CardSides {
+        let back = self.spawn_back(commands);
+        let (fv, bv) = if face_shown {
+            (Visibility::Inherited, Visibility::Hidden)
+        } else {
+            (Visibility::Hidden, Visibility::Inherited)
+        };
+        commands.entity(face).insert(fv);
+        commands.entity(back).insert(bv);
+        commands.entity(card).add_children(&[face, back]);
+        CardSides { face, back }
+    }
+
     /// Spawns a back (hidden or shown by [`CardSides`]).
     pub fn spawn_back(&self, commands: &mut Commands) -> Entity {
         commands
@@ -193,16 +215,6 @@ fn show_side(
 mod tests {
     use super::*;
 
-    /// Every point a shape covers lies within `limit` of the origin on each axis.
-    fn inside(shapes: &[Shape], limit: Vec2) -> bool {
-        shapes.iter().all(|shape| match shape {
-            Shape::Circle(c, r) => c.x.abs() + r <= limit.x && c.y.abs() + r <= limit.y,
-            Shape::Poly(points) => points
-                .iter()
-                .all(|p| p.x.abs() <= limit.x && p.y.abs() <= limit.y),
-        })
-    }
-
     #[test]
     fn a_back_pattern_is_one_set_of_marks_inside_the_card() {
         let size = Vec2::new(100.0, 140.0);
@@ -211,7 +223,7 @@ mod tests {
             let marks = back_pattern(pattern, size).expect("a patterned back");
             // 16 px apart: 5 across (78 px of width), 8 down (117.6 px of height).
             assert_eq!(marks.len(), 5 * 8);
-            assert!(inside(&marks, size * Vec2::new(0.45, 0.47)));
+            assert!(Shape::all_within(&marks, size * Vec2::new(0.45, 0.47)));
         }
     }
 }

@@ -17,6 +17,20 @@ pub enum Shape {
     Poly(Vec<Vec2>),
 }
 
+impl Shape {
+    /// Whether every point the shapes cover lies within `limit` of the origin on each axis
+    /// (the tests' check that art stays inside its card).
+    #[cfg(test)]
+    pub(crate) fn all_within(shapes: &[Shape], limit: Vec2) -> bool {
+        shapes.iter().all(|shape| match shape {
+            Shape::Circle(c, r) => c.x.abs() + r <= limit.x && c.y.abs() + r <= limit.y,
+            Shape::Poly(points) => points
+                .iter()
+                .all(|p| p.x.abs() <= limit.x && p.y.abs() <= limit.y),
+        })
+    }
+}
+
 /// Unit shapes scaled by `scale`, turned half round if `turned`, and moved to `at`.
 pub fn placed(shapes: &[Shape], at: Vec2, scale: f32, turned: bool) -> impl Iterator<Item = Shape> {
     let sign = if turned { -scale } else { scale };

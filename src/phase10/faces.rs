@@ -190,18 +190,8 @@ fn dress_cards(
             commands.entity(sides.back).despawn();
         }
         let face = spawn_face(&mut commands, &art, view.card);
-        let back = art.body.spawn_back(&mut commands);
-        let (fv, bv) = if pose.face_shown {
-            (Visibility::Inherited, Visibility::Hidden)
-        } else {
-            (Visibility::Hidden, Visibility::Inherited)
-        };
-        commands.entity(face).insert(fv);
-        commands.entity(back).insert(bv);
-        commands
-            .entity(e)
-            .add_children(&[face, back])
-            .insert((CardSides { face, back }, Dressed(view.card)));
+        let sides = art.body.dress(&mut commands, e, face, pose.face_shown);
+        commands.entity(e).insert((sides, Dressed(view.card)));
     }
 }
 
@@ -232,15 +222,6 @@ fn spawn_face(commands: &mut Commands, art: &P10Art, card: Card) -> Entity {
 mod tests {
     use super::*;
 
-    fn inside(shapes: &[Shape], limit: Vec2) -> bool {
-        shapes.iter().all(|shape| match shape {
-            Shape::Circle(c, r) => c.x.abs() + r <= limit.x && c.y.abs() + r <= limit.y,
-            Shape::Poly(points) => points
-                .iter()
-                .all(|p| p.x.abs() <= limit.x && p.y.abs() <= limit.y),
-        })
-    }
-
     #[test]
     fn every_face_is_inked_inside_its_card() {
         for size in [
@@ -250,7 +231,10 @@ mod tests {
         ] {
             let inner = size / 2.0 - Vec2::splat(1.0);
             for card in (0..50).filter_map(Card::from_index) {
-                assert!(inside(&face_ink(card, size), inner), "{card} at {size}");
+                assert!(
+                    Shape::all_within(&face_ink(card, size), inner),
+                    "{card} at {size}"
+                );
             }
         }
     }

@@ -113,18 +113,8 @@ fn dress_new_cards(
     let Some(art) = art else { return };
     for (e, view, pose) in &cards {
         let face = spawn_face(&mut commands, &art, view);
-        let back = art.body.spawn_back(&mut commands);
-        let (fv, bv) = if pose.face_shown {
-            (Visibility::Inherited, Visibility::Hidden)
-        } else {
-            (Visibility::Hidden, Visibility::Inherited)
-        };
-        commands.entity(face).insert(fv);
-        commands.entity(back).insert(bv);
-        commands
-            .entity(e)
-            .add_children(&[face, back])
-            .insert(CardSides { face, back });
+        let sides = art.body.dress(&mut commands, e, face, pose.face_shown);
+        commands.entity(e).insert(sides);
     }
 }
 
@@ -329,16 +319,6 @@ mod tests {
         }
     }
 
-    /// Every point a shape covers lies within `limit` of the origin on each axis.
-    fn inside(shapes: &[Shape], limit: Vec2) -> bool {
-        shapes.iter().all(|shape| match shape {
-            Shape::Circle(c, r) => c.x.abs() + r <= limit.x && c.y.abs() + r <= limit.y,
-            Shape::Poly(points) => points
-                .iter()
-                .all(|p| p.x.abs() <= limit.x && p.y.abs() <= limit.y),
-        })
-    }
-
     #[test]
     fn every_face_is_inked_inside_its_card() {
         for size in [Vec2::new(70.0, 98.0), Vec2::new(130.0, 182.0)] {
@@ -346,7 +326,10 @@ mod tests {
             for suit in Suit::ALL {
                 for rank in Rank::ALL {
                     let ink = face_ink(rank, suit, size);
-                    assert!(inside(&ink, inner), "{rank:?} of {suit:?} at {size}");
+                    assert!(
+                        Shape::all_within(&ink, inner),
+                        "{rank:?} of {suit:?} at {size}"
+                    );
                 }
             }
         }
