@@ -10,13 +10,15 @@ use arachne::spider::table::{GameSpec, Table};
 use arachne_engine::{Move, Numbering};
 use bevy::input::ButtonState;
 use bevy::input::InputPlugin;
-use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::PrimaryWindow;
+
+mod common;
 use bevy_tweening::TweenAnim;
+use common::key;
 
 fn app(variant: &str, seed: u64) -> (App, Entity) {
     app_with(Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap())
@@ -70,20 +72,6 @@ fn button(app: &mut App, w: Entity, state: ButtonState) {
         window: w,
     });
     app.update();
-}
-
-fn key(app: &mut App, w: Entity, code: KeyCode) {
-    for state in [ButtonState::Pressed, ButtonState::Released] {
-        app.world_mut().write_message(KeyboardInput {
-            key_code: code,
-            logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
-            state,
-            text: None,
-            repeat: false,
-            window: w,
-        });
-        app.update();
-    }
 }
 
 fn card_centre(app: &App, column: u8, index: usize) -> Vec2 {

@@ -13,13 +13,15 @@ use arachne::phase10::view::{P10Card, P10Piles, Selection, rest_pose};
 use arachne_engine::phase10::{Card, Counts, Stage};
 use bevy::input::ButtonState;
 use bevy::input::InputPlugin;
-use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::PrimaryWindow;
 use bevy_tweening::TweenAnim;
+
+mod common;
+use common::key;
 
 fn app(players: usize, seed: u64, level: &str, state: GameKind) -> (App, Entity) {
     let mut app = App::new();
@@ -163,20 +165,6 @@ fn press(app: &mut App, w: Entity, at: Vec2) {
         app.world_mut().write_message(MouseButtonInput {
             button: MouseButton::Left,
             state,
-            window: w,
-        });
-        app.update();
-    }
-}
-
-fn key(app: &mut App, w: Entity, code: KeyCode) {
-    for state in [ButtonState::Pressed, ButtonState::Released] {
-        app.world_mut().write_message(KeyboardInput {
-            key_code: code,
-            logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
-            state,
-            text: None,
-            repeat: false,
             window: w,
         });
         app.update();

@@ -83,3 +83,24 @@ pub fn assert_matches_engine(app: &mut App) {
     }
     assert_eq!(seen, n);
 }
+
+/// Presses and releases `code` on window `w`, one frame each, through Bevy's input plugin.
+pub fn key(app: &mut App, w: Entity, code: KeyCode) {
+    for state in [
+        bevy::input::ButtonState::Pressed,
+        bevy::input::ButtonState::Released,
+    ] {
+        app.world_mut()
+            .write_message(bevy::input::keyboard::KeyboardInput {
+                key_code: code,
+                logical_key: bevy::input::keyboard::Key::Unidentified(
+                    bevy::input::keyboard::NativeKey::Unidentified,
+                ),
+                state,
+                text: None,
+                repeat: false,
+                window: w,
+            });
+        app.update();
+    }
+}
