@@ -53,12 +53,13 @@ pub(crate) fn order_groups(piles: &mut P10Piles, table: &P10Table) {
     }
 }
 
-/// Spawns a card on the stock (its card is set when it is dealt or drawn).
-fn spawn_on_stock(commands: &mut Commands, at: Vec3) -> Entity {
+/// Spawns a card face down at `at`; its place and side are set when the batch settles. (A
+/// card dealt from the stock is spawned as any card: it takes on its card when drawn.)
+pub(crate) fn spawn_card(commands: &mut Commands, card: Card, at: Vec3) -> Entity {
     commands
         .spawn((
             P10Card {
-                card: Card::SKIP,
+                card,
                 place: Place::Stock(0),
                 face_up: false,
             },
@@ -110,7 +111,13 @@ pub(crate) fn plan_event(
                 discard: 0,
             };
             piles.stock = (0..deck)
-                .map(|i| spawn_on_stock(commands, layout.position(&shape, Place::Stock(i))))
+                .map(|i| {
+                    spawn_card(
+                        commands,
+                        Card::SKIP,
+                        layout.position(&shape, Place::Stock(i)),
+                    )
+                })
                 .collect();
         }
         Event::Dealt { seat, card } => {

@@ -15,7 +15,7 @@ use crate::cards::pointer::window_size;
 use crate::core::settings::Settings;
 use crate::phase10::P10Systems;
 use crate::phase10::layout::{P10Layout, P10Shape, Place};
-use crate::phase10::plan::{order_groups, plan_event, settle_plan, sort_hand};
+use crate::phase10::plan::{order_groups, plan_event, settle_plan, sort_hand, spawn_card};
 use crate::phase10::round::{P10Changed, P10Table, PLAYER};
 use crate::phase10::seats::Hurry;
 use crate::{AppSystems, GameKind};
@@ -191,23 +191,7 @@ fn spawn_at_rest(commands: &mut Commands, table: &P10Table, piles: &mut P10Piles
     let n = game.players();
     let mut known = HashMap::new();
     let mut spawn = |card: Card| {
-        let e = commands
-            .spawn((
-                P10Card {
-                    card,
-                    place: Place::Stock(0),
-                    face_up: false,
-                },
-                CardPose {
-                    translation: Vec3::ZERO,
-                    flip: 1.0,
-                    face_shown: false,
-                },
-                Transform::default(),
-                Visibility::default(),
-                DespawnOnExit(GameKind::ProSpider10),
-            ))
-            .id();
+        let e = spawn_card(commands, card, Vec3::ZERO);
         known.insert(e, card);
         e
     };
