@@ -32,7 +32,7 @@ pub struct Launch {
 }
 
 /// Usage text.
-pub const USAGE: &str = "usage: arachne [--game spider|pro-spider-10] [--players 2-6] [--ai LEVEL,...] [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron [--at N]] [--theme ID] [--open menu|stats|settings|replays|help|won] [--window WxH] [--capture PATH.png] [--mute]";
+pub const USAGE: &str = "usage: arachne [--game spider|pro-spider-10] [--players 2-6] [--ai LEVEL,...] [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron [--at N]] [--log FILE.p10] [--theme ID] [--open menu|stats|settings|replays|help|won|sheet] [--window WxH] [--capture PATH.png] [--mute]";
 
 /// Parses the arguments after the program name. `default_seed` is used without `--seed`.
 pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
@@ -48,6 +48,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
     let mut open = None;
     let mut window = (1280, 720);
     let mut game = "spider".to_string();
+    let mut log_file: Option<PathBuf> = None;
     let mut players: Option<usize> = None;
     let mut levels: Option<Vec<String>> = None;
     let mut variant_given = false;
@@ -116,6 +117,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
                 theme = Some(id);
             }
             "--replay" => replay_file = Some(PathBuf::from(value("--replay")?)),
+            "--log" => log_file = Some(PathBuf::from(value("--log")?)),
             "--at" => {
                 let v = value("--at")?;
                 at = Some(
@@ -156,18 +158,32 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
             }
             None
         }
-        "pro-spider-10" | "phase10" => Some(phase10_table(
-            variant_given.then_some(variant_id.as_str()),
-            players,
-            levels,
-            seed,
-        )?),
+        "pro-spider-10" | "phase10" => Some(match &log_file {
+            Some(path) => {
+                if variant_given || players.is_some() || args.iter().any(|a| a == "--seed") {
+                    return Err(
+                        "--log gives the game: --variant, --players and --seed do not go with it"
+                            .into(),
+                    );
+                }
+                phase10_from_log(path, levels)?
+            }
+            None => phase10_table(
+                variant_given.then_some(variant_id.as_str()),
+                players,
+                levels,
+                seed,
+            )?,
+        }),
         other => {
             return Err(format!(
                 "--game: no game `{other}`; the games are: spider, pro-spider-10"
             ));
         }
     };
+    if log_file.is_some() && phase10.is_none() {
+        return Err("--log FILE.p10 is for --game pro-spider-10".into());
+    }
     if phase10.is_some() {
         // Spider waits with its default deal (or the saved game) behind the other game.
         variant_id = "spider-2suit".into();
@@ -222,6 +238,34 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
     })
 }
 
+/// A Pro Spider 10 game from its `.p10` log (a kept game, or one of `arachne-cli phase10 play`),
+/// where the log leaves it; `levels` replace the computer seats' levels the file names.
+fn phase10_from_log(
+    path: &std::path::Path,
+    levels: Option<Vec<String>>,
+) -> Result<crate::phase10::round::P10Table, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("--log: {}: {e}", path.display()))?;
+    let mut table = crate::phase10::saves::table_from_text(&text)
+        .map_err(|e| format!("--log: {}: {e}", path.display()))?;
+    if let Some(levels) = levels {
+        let n = table.spec.players;
+        let levels = if levels.len() == 1 {
+            vec![levels[0].clone(); n - 1]
+        } else {
+            levels
+        };
+        table.spec = crate::phase10::round::P10Spec::new(
+            table.spec.variant.clone(),
+            n,
+            table.spec.seed,
+            levels,
+        )
+        .map_err(|e| format!("--ai: {e}"))?;
+    }
+    Ok(table)
+}
+
 /// The Pro Spider 10 game the command line asks for: the variant (standard by default), the
 /// seats (4 by default), each computer seat's level (one level for all, or one per seat; the
 /// strongest by default).
@@ -233,11 +277,12 @@ fn phase10_table(
 ) -> Result<crate::phase10::round::P10Table, String> {
     use arachne_engine::phase10::{ai, variant};
     let id = variant_id.unwrap_or("pro-spider-10");
-    let v = variant::by_id(id).ok_or_else(|| {
+    let v = variant::resolve(id).ok_or_else(|| {
         let ids: Vec<&str> = variant::builtin().iter().map(|v| v.id.as_str()).collect();
         format!(
-            "--variant: no Pro Spider 10 variant `{id}`; they are: {}",
-            ids.join(", ")
+            "--variant: no Pro Spider 10 variant `{id}`; they are: {} (a phase list may add +{})",
+            ids.join(", "),
+            variant::OPTIONS.join(", +")
         )
     })?;
     let players = players.unwrap_or(4);
@@ -246,7 +291,7 @@ fn phase10_table(
         Some(l) if l.len() == 1 => vec![l[0].clone(); players.saturating_sub(1)],
         Some(l) => l,
     };
-    let spec = crate::phase10::round::P10Spec::new(v.clone(), players, seed, levels)
+    let spec = crate::phase10::round::P10Spec::new(v, players, seed, levels)
         .map_err(|e| format!("--game pro-spider-10: {e}"))?;
     crate::phase10::round::P10Table::new(spec)
         .map(|(table, _)| table)
@@ -384,5 +429,54 @@ mod tests {
         ] {
             assert!(parse(&args(bad), 1).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_pro_spider_10_log_opens_where_it_leaves_the_game_or_says_which_line_is_wrong() {
+        let dir = std::env::temp_dir().join(format!("arachne-cli-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let spec = crate::phase10::round::P10Spec::standard(3, 12, "petra").unwrap();
+        let (mut table, _) = crate::phase10::round::P10Table::new(spec).unwrap();
+        table
+            .apply(arachne_engine::phase10::Action::DrawStock)
+            .unwrap();
+        let good = dir.join("good.p10");
+        std::fs::write(&good, crate::phase10::saves::save_text(&table)).unwrap();
+        let launch = parse(
+            &args(&format!("--game pro-spider-10 --log {}", good.display())),
+            1,
+        )
+        .unwrap();
+        let t = launch.phase10.unwrap();
+        assert_eq!(t.game.view(0), table.game.view(0));
+        assert_eq!(t.spec.levels, ["petra", "petra"]);
+        // The first turn's draw changed to a card the stock does not give there.
+        let text = crate::phase10::saves::save_text(&table);
+        let line = text.lines().position(|l| l.starts_with("1: ")).unwrap() + 1;
+        let bad = dir.join("bad.p10");
+        let drawn = text.lines().nth(line - 1).unwrap().to_string();
+        let other = if drawn.ends_with(" W") {
+            "1: draw stock S"
+        } else {
+            "1: draw stock W"
+        };
+        std::fs::write(&bad, text.replace(&drawn, other)).unwrap();
+        let e = parse(
+            &args(&format!("--game pro-spider-10 --log {}", bad.display())),
+            1,
+        )
+        .unwrap_err();
+        assert!(e.contains(&format!("line {line}:")), "{e}");
+        for wrong in [
+            format!(
+                "--game pro-spider-10 --log {}",
+                dir.join("missing.p10").display()
+            ),
+            format!("--game pro-spider-10 --seed 3 --log {}", good.display()),
+            format!("--log {}", good.display()),
+        ] {
+            assert!(parse(&args(&wrong), 1).is_err(), "{wrong}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -85,6 +85,14 @@ fn main() -> AppExit {
             }
         }
     }
+    // Pro Spider 10's statistics and its game: the one asked for, else the one in progress.
+    let p10_launched = launch.phase10.is_some();
+    let (phase10, p10_stats, messages) =
+        arachne::phase10::saves::startup(saves.as_ref().map(|s| s.0.as_ref()), launch.phase10);
+    messages.into_iter().for_each(|m| tell(Some(m)));
+    // Back to the game that was on the table when the player left, unless told otherwise.
+    let p10_on_table =
+        p10_launched || (settings.phase10.on_table && !launch.chose_deal && phase10.is_some());
     let mut app = App::new();
     app.add_plugins(
         engine_plugins()
@@ -116,9 +124,12 @@ fn main() -> AppExit {
     if let Some(saves) = saves {
         app.insert_resource(saves);
     }
-    if let Some(phase10) = launch.phase10 {
-        app.insert_resource(phase10)
-            .insert_state(arachne::GameKind::ProSpider10);
+    app.insert_resource(p10_stats);
+    if let Some(phase10) = phase10 {
+        app.insert_resource(phase10);
+    }
+    if p10_on_table {
+        app.insert_state(arachne::GameKind::ProSpider10);
     }
     game_plugin(&mut app, !launch.mute && launch.capture.is_none());
     #[cfg(target_arch = "wasm32")]

@@ -5,12 +5,16 @@ use std::time::Duration;
 
 use arachne::GameKind;
 use arachne::cards::motion::CardPose;
+use arachne::core::persist::{MemoryStorage, Saves, Storage};
 use arachne::logic_plugin;
+use arachne::phase10::input::{LayChoice, describe_lay};
 use arachne::phase10::layout::{P10Layout, Place};
-use arachne::phase10::round::{P10Spec, P10Table, PLAYER};
+use arachne::phase10::round::{P10Changed, P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER};
+use arachne::phase10::saves::{GAME_KEY, P10Statistics, load_game, table_from_text};
 use arachne::phase10::seats::Hurry;
 use arachne::phase10::view::{P10Card, P10Piles, Selection, rest_pose};
-use arachne_engine::phase10::{Card, Counts, Stage};
+use arachne_engine::phase10::card::parse_cards;
+use arachne_engine::phase10::{Action, Card, Counts, Declaration, Game, Stage, variant};
 use bevy::input::ButtonState;
 use bevy::input::InputPlugin;
 use bevy::input::mouse::MouseButtonInput;
@@ -24,6 +28,12 @@ mod common;
 use common::key;
 
 fn app(players: usize, seed: u64, level: &str, state: GameKind) -> (App, Entity) {
+    app_for(P10Spec::standard(players, seed, level).unwrap(), state)
+}
+
+/// The table with `spec`'s game.
+fn app_for(spec: P10Spec, state: GameKind) -> (App, Entity) {
+    let seed = spec.seed;
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
@@ -40,11 +50,7 @@ fn app(players: usize, seed: u64, level: &str, state: GameKind) -> (App, Entity)
             )
             .unwrap(),
         )
-        .insert_resource(
-            P10Table::new(P10Spec::standard(players, seed, level).unwrap())
-                .unwrap()
-                .0,
-        )
+        .insert_resource(P10Table::new(spec).unwrap().0)
         .add_message::<AppExit>()
         .insert_state(state);
     let mut window = Window::default();
@@ -201,6 +207,10 @@ fn play_a_turn(app: &mut App, w: Entity) {
         key(app, w, KeyCode::KeyF);
         if !app.world().resource::<Selection>().0.is_empty() {
             key(app, w, KeyCode::KeyL);
+            // Where a joker could mean more than one thing, the first way is chosen.
+            if !app.world().resource::<LayChoice>().0.is_empty() {
+                key(app, w, KeyCode::Digit1);
+            }
             settle(app);
             assert!(game(app).laid_phase()[PLAYER].is_some(), "found and laid");
             assert_matches_engine(app);
@@ -441,4 +451,318 @@ fn a_card_dragged_to_the_pile_is_discarded_and_one_dropped_elsewhere_glides_home
     assert_eq!(game(&app).hand(PLAYER).len(), 10);
     assert_eq!(game(&app).discard_pile().last(), Some(&what));
     assert_matches_engine(&mut app);
+}
+
+/// A table dealt by hand: `hands` (seat by seat) and the up-card, in `variant`.
+fn dealt(variant_id: &str, hands: &[&str], up: &str) -> (App, Entity) {
+    let v = variant::by_id(variant_id).unwrap().clone();
+    let players = hands.len();
+    let spec = P10Spec::new(v.clone(), players, 3, vec!["petra".into(); players - 1]).unwrap();
+    let (mut app, w) = app_for(spec.clone(), GameKind::ProSpider10);
+    settle(&mut app);
+    let mut game = Game::before_first_round(v, players, 3).unwrap();
+    let hands = hands.iter().map(|h| parse_cards(h).unwrap()).collect();
+    let events = game
+        .start_round_with(hands, parse_cards(up).unwrap()[0])
+        .unwrap();
+    // The stock's first card changes nothing the test asks about.
+    game.force_stock_top(parse_cards("y10").unwrap()[0])
+        .unwrap();
+    let mut table = P10Table::new(spec).unwrap().0;
+    table.game = game;
+    app.insert_resource(table);
+    app.world_mut().write_message(P10Changed {
+        new_game: true,
+        events,
+    });
+    until_players_turn(&mut app);
+    assert_matches_engine(&mut app);
+    (app, w)
+}
+
+#[test]
+fn a_lay_whose_jokers_could_mean_several_things_asks_which_one() {
+    // Even phases: the first is a set of 3 and a run of 4. r3 r4 W W is a run 1-4, 2-5 or 3-6.
+    let (mut app, w) = dealt(
+        "pro-spider-10-even",
+        &[
+            "r9 b9 g9 r3 r4 W W y12 b12 y7",
+            "r1 r2 b5 b6 g7 g8 y10 y11 r12 b1",
+        ],
+        "g5",
+    );
+    key(&mut app, w, KeyCode::KeyD);
+    settle(&mut app);
+    key(&mut app, w, KeyCode::KeyF);
+    assert_eq!(app.world().resource::<Selection>().0.len(), 7);
+    key(&mut app, w, KeyCode::KeyL);
+    let ways: Vec<String> = app
+        .world()
+        .resource::<LayChoice>()
+        .0
+        .iter()
+        .map(describe_lay)
+        .collect();
+    assert_eq!(
+        ways,
+        [
+            "set of 9s + run 1-4",
+            "set of 9s + run 2-5",
+            "set of 9s + run 3-6"
+        ]
+    );
+    assert!(
+        game(&app).laid_phase()[PLAYER].is_none(),
+        "nothing laid yet"
+    );
+    // Esc asks no more and lays nothing; the choice of cards stays.
+    key(&mut app, w, KeyCode::Escape);
+    assert!(app.world().resource::<LayChoice>().0.is_empty());
+    settle(&mut app);
+    assert!(game(&app).laid_phase()[PLAYER].is_none());
+    assert_eq!(app.world().resource::<Selection>().0.len(), 7);
+    // Asked again, the player picks the second way.
+    key(&mut app, w, KeyCode::KeyL);
+    key(&mut app, w, KeyCode::Digit2);
+    settle(&mut app);
+    assert_eq!(game(&app).laid_phase()[PLAYER], Some(2));
+    let laid: Vec<Declaration> = game(&app).laid()[PLAYER]
+        .iter()
+        .map(|g| g.declaration())
+        .collect();
+    assert_eq!(laid, [Declaration::Set(9), Declaration::Run(2, 5)]);
+    assert!(app.world().resource::<LayChoice>().0.is_empty());
+    assert_matches_engine(&mut app);
+}
+
+#[test]
+fn in_the_knocking_variant_the_player_claims_a_discard_out_of_turn() {
+    let v = variant::by_id("pro-spider-10-knocking").unwrap().clone();
+    let spec = P10Spec::new(v, 3, 21, vec!["random".into(); 2]).unwrap();
+    let (mut app, w) = app_for(spec, GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    for _ in 0..60 {
+        if let Stage::Knock {
+            card, discarder, ..
+        } = game(&app).stage()
+        {
+            assert_ne!(discarder, PLAYER);
+            let before = game(&app).hand(PLAYER).len();
+            key(&mut app, w, KeyCode::KeyK);
+            settle(&mut app);
+            // The card is the player's, and the player's turn goes on from the knock.
+            assert_eq!(game(&app).hand(PLAYER).len(), before + 1);
+            assert!(game(&app).hand(PLAYER).contains(&card));
+            assert_eq!(game(&app).stage(), Stage::Play);
+            assert_eq!(game(&app).to_move(), Some(PLAYER));
+            assert_matches_engine(&mut app);
+            // The turn ends as any other, with a discard (double-click).
+            let piles = app.world().resource::<P10Piles>().clone();
+            let e = *piles.hands[PLAYER]
+                .iter()
+                .find(|e| !piles.cards[e].is_skip())
+                .unwrap();
+            let at = pose_of(&app, e);
+            press(&mut app, w, at);
+            press(&mut app, w, at);
+            settle(&mut app);
+            assert_eq!(game(&app).hand(PLAYER).len(), before);
+            assert_ne!(game(&app).to_move(), Some(PLAYER));
+            assert_matches_engine(&mut app);
+            return;
+        }
+        if matches!(game(&app).stage(), Stage::RoundOver | Stage::Over) {
+            key(&mut app, w, KeyCode::Enter);
+        } else {
+            play_a_turn(&mut app, w);
+        }
+        until_players_turn(&mut app);
+    }
+    panic!("the player was never offered a discard");
+}
+
+fn saved(app: &App) -> String {
+    let saves = app.world().resource::<Saves>().clone();
+    saves.0.read(GAME_KEY).unwrap().expect("a saved game")
+}
+
+#[test]
+fn the_game_is_saved_after_every_change_and_resumes_exactly_mid_turn_and_mid_round() {
+    let storage = std::sync::Arc::new(MemoryStorage::default());
+    let (mut app, w) = app(3, 17, "petra", GameKind::ProSpider10);
+    app.insert_resource(Saves(storage.clone()));
+    until_players_turn(&mut app);
+    let mut checked_mid_turn = false;
+    for _ in 0..6 {
+        // Mid-turn: the card is drawn, nothing laid or discarded yet.
+        key(&mut app, w, KeyCode::KeyD);
+        settle(&mut app);
+        if !checked_mid_turn && game(&app).stage() == Stage::Play {
+            let resumed = table_from_text(&saved(&app)).unwrap();
+            assert_eq!(resumed.game.stage(), Stage::Play);
+            for seat in 0..3 {
+                assert_eq!(resumed.game.view(seat), game(&app).view(seat));
+            }
+            checked_mid_turn = true;
+        }
+        // Finish the turn by hand (the draw above is the turn's draw).
+        let piles = app.world().resource::<P10Piles>().clone();
+        if game(&app).to_move() == Some(PLAYER) && game(&app).stage() == Stage::Play {
+            let e = piles.hands[PLAYER][0];
+            let at = pose_of(&app, e);
+            press(&mut app, w, at);
+            press(&mut app, w, at);
+        }
+        until_players_turn(&mut app);
+        if game(&app).stage() != Stage::Draw {
+            break;
+        }
+    }
+    assert!(checked_mid_turn);
+    // Mid-round, between turns: every seat's view, the skips, the sheet, whose turn.
+    let table = app.world().resource::<P10Table>().clone();
+    let text = saved(&app);
+    assert!(text.starts_with("# Arachne"), "{text}");
+    assert!(text.contains("game: pro-spider-10\nplayers: 3\nseed: 17\n"));
+    let resumed = table_from_text(&text).unwrap();
+    assert_eq!(resumed.game.to_move(), table.game.to_move());
+    assert_eq!(resumed.game.skips(), table.game.skips());
+    assert_eq!(resumed.game.stock(), table.game.stock());
+    for seat in 0..3 {
+        assert_eq!(resumed.game.view(seat), table.game.view(seat));
+    }
+    assert_eq!(resumed.sheet, table.sheet);
+    assert_eq!(resumed.spec.levels, table.spec.levels);
+    assert_eq!(resumed.player_decisions, table.player_decisions);
+    // A damaged save is set aside, with a message, and nothing is resumed from it.
+    storage
+        .write(
+            GAME_KEY,
+            "game: pro-spider-10\nplayers: 3\nseed: nonsense\n",
+        )
+        .unwrap();
+    let (none, message) = load_game(storage.as_ref());
+    assert!(none.is_none());
+    let message = message.expect("the player is told");
+    assert!(message.contains("could not be resumed"), "{message}");
+    assert!(storage.read(GAME_KEY).unwrap().is_none(), "set aside");
+    let backup = message
+        .split("kept as ")
+        .nth(1)
+        .expect("it says where it went");
+    assert!(
+        storage.0.lock().unwrap().contains_key(backup),
+        "kept as {backup}"
+    );
+}
+
+/// A table one decision before its game ends, both seats played by petra; and that decision.
+fn one_decision_from_the_end(seed: u64) -> (P10Table, Action) {
+    let spec = P10Spec::standard(2, seed, "petra").unwrap();
+    let (mut table, _) = P10Table::new(spec).unwrap();
+    let mut petra = arachne_engine::phase10::ai::player("petra", 0).unwrap();
+    loop {
+        if table.game.stage() == Stage::RoundOver {
+            table.next_round().unwrap();
+            continue;
+        }
+        let seat = table.game.to_move().unwrap();
+        let action = petra.decide(&table.game.view(seat));
+        let mut after = table.game.clone();
+        after.apply(action.clone()).unwrap();
+        if after.is_over() {
+            return (table, action);
+        }
+        table.apply(action).unwrap();
+    }
+}
+
+#[test]
+fn statistics_count_a_finished_game_once_and_a_left_game_as_lost() {
+    let (table, last) = one_decision_from_the_end(4);
+    let storage = std::sync::Arc::new(MemoryStorage::default());
+    let (mut app, _w) = app(2, 4, "petra", GameKind::ProSpider10);
+    app.insert_resource(Saves(storage.clone()));
+    let mover = table.game.to_move().unwrap();
+    app.insert_resource(table);
+    // Away and back: the table is put out at rest from the game.
+    for kind in [GameKind::Spider, GameKind::ProSpider10] {
+        app.world_mut()
+            .resource_mut::<NextState<GameKind>>()
+            .set(kind);
+        app.update();
+    }
+    settle(&mut app);
+    assert_matches_engine(&mut app);
+    if mover == PLAYER {
+        app.world_mut().write_message(P10Request::Act(last));
+    }
+    for _ in 0..600 {
+        app.update();
+        if game(&app).is_over() {
+            break;
+        }
+    }
+    let table = app.world().resource::<P10Table>().clone();
+    assert!(table.game.is_over(), "the last decision ended the game");
+    for _ in 0..20 {
+        app.update();
+    }
+    let key = P10Statistics::key("pro-spider-10", 2);
+    let stats = app.world().resource::<P10Statistics>().by[&key].clone();
+    let won = table.game.winners().contains(&PLAYER);
+    assert_eq!(
+        (stats.played, stats.won, stats.finished),
+        (1, u32::from(won), 1)
+    );
+    assert_eq!(
+        stats.points,
+        u64::from(table.game.standings()[PLAYER].points)
+    );
+    assert_eq!(stats.rounds, table.game.round());
+    assert_eq!(
+        stats.phases_laid,
+        table.game.standings()[PLAYER].phases_laid
+    );
+    // The score sheet agrees with the engine.
+    assert_eq!(table.sheet.rows.len() as u32, table.game.round());
+    for seat in 0..2 {
+        assert_eq!(table.sheet.total(seat), table.game.standings()[seat].points);
+        assert_eq!(
+            table.sheet.phases_laid(seat),
+            table.game.standings()[seat].phases_laid
+        );
+    }
+    // The finished game's log is kept and checks.
+    let kept = arachne::phase10::saves::replay_keys(storage.as_ref()).unwrap();
+    assert_eq!(kept.len(), 1);
+    let log = storage.read(&kept[0]).unwrap().unwrap();
+    assert!(arachne_engine::phase10::check(&log, &variant::resolve).is_ok());
+    // A new game after a finished one: nothing more is counted.
+    let spec = P10Spec::standard(2, 99, "petra").unwrap();
+    app.world_mut()
+        .write_message(P10Request::NewGame(Box::new(P10SpecMsg(spec.clone()))));
+    until_players_turn(&mut app);
+    assert_eq!(app.world().resource::<P10Statistics>().by[&key].played, 1);
+    // One decision in it, then another new game: the one left counts as lost.
+    app.world_mut()
+        .write_message(P10Request::Act(Action::DrawStock));
+    settle(&mut app);
+    app.world_mut()
+        .write_message(P10Request::NewGame(Box::new(P10SpecMsg(spec))));
+    for _ in 0..5 {
+        app.update();
+    }
+    let stats = app.world().resource::<P10Statistics>().by[&key].clone();
+    assert_eq!(
+        (stats.played, stats.won, stats.finished),
+        (2, u32::from(won), 1)
+    );
+    // Saved along the way.
+    let saved: P10Statistics =
+        match arachne::core::persist::load(storage.as_ref(), arachne::phase10::saves::STATS_KEY) {
+            arachne::core::persist::Loaded::Ok(s) => s,
+            other => panic!("{other:?}"),
+        };
+    assert_eq!(saved.by[&key], stats);
 }

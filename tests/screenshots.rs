@@ -282,3 +282,57 @@ fn pro_spider_10_is_drawn_for_two_four_and_six_seats_at_both_sizes() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn pro_spider_10_menu_score_sheet_at_a_rounds_end_and_rules_are_drawn() {
+    // A game of four computer seats, cut after its second round: the round summary.
+    let mut failures = Vec::new();
+    let v = arachne_engine::phase10::variant::by_id("pro-spider-10").unwrap();
+    let mut deciders: Vec<_> = (0..4)
+        .map(|_| arachne_engine::phase10::ai::player("petra", 0).unwrap())
+        .collect();
+    let played = arachne_engine::phase10::play_game(v.clone(), 4, 5, &mut |seat, view, _| {
+        Ok(deciders[seat].decide(view))
+    })
+    .unwrap();
+    let mut cut = String::new();
+    let mut rounds = 0;
+    for line in played.log.lines() {
+        cut += line;
+        cut.push('\n');
+        if line.starts_with("next:") {
+            rounds += 1;
+            if rounds == 2 {
+                break;
+            }
+        }
+    }
+    let file = artifacts().join("pro-spider-10-two-rounds.p10");
+    std::fs::write(&file, &cut).unwrap();
+    let log = file.to_str().unwrap();
+    for (name, args, least) in [
+        ("pro-spider-10-menu", vec!["--open", "menu"], 0.12),
+        (
+            "pro-spider-10-round-summary",
+            vec!["--log", log, "--open", "sheet"],
+            0.06,
+        ),
+        ("pro-spider-10-rules", vec!["--open", "help"], 0.12),
+    ] {
+        for size in ["1280x720", "800x600"] {
+            let mut all = vec!["--game", "pro-spider-10", "--window", size];
+            all.extend(&args);
+            let name = format!("{name}-{size}");
+            match capture(&name, &all) {
+                Ok(img) => {
+                    let share = panel_share(&img, 0..img.height);
+                    if share < least {
+                        failures.push(format!("{name}: only {share:.3} of the image is a window"));
+                    }
+                }
+                Err(e) => failures.push(e),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -240,6 +240,8 @@ pub struct Phase10Settings {
     pub computer_pause_ms: u32,
     /// The player's hand sorted by colour (else by value).
     pub sort_by_colour: bool,
+    /// Pro Spider 10 was on the table when the game was last left: it comes back there.
+    pub on_table: bool,
 }
 
 impl Default for Phase10Settings {
@@ -247,6 +249,7 @@ impl Default for Phase10Settings {
         Phase10Settings {
             computer_pause_ms: 700,
             sort_by_colour: false,
+            on_table: false,
         }
     }
 }

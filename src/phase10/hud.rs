@@ -1,25 +1,28 @@
 //! Pro Spider 10's part of the overlay: a label by each seat (name, phase, points, cards in hand,
 //! a skip waiting), the ten phases with each seat's progress, and the bar: what the player can do
-//! now and the buttons for it (lay, find it, sort, next round, new game, back to Spider).
+//! now and the buttons for it (lay, find it, sort, next round, score sheet, new game, menu); and the
+//! question when a joker could mean more than one thing in a lay.
 use arachne_engine::phase10::{Action, Need, Phase, Stage};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::GameKind;
 use crate::core::focus::Notices;
 use crate::core::persist::SaveSettings;
 use crate::core::settings::Settings;
 use crate::core::theme::Theme;
 use crate::phase10::P10Systems;
-use crate::phase10::input::{chosen_cards, find_lay, lay_for};
+use crate::phase10::input::{
+    LayChoice, chosen_cards, describe_lay, find_lay, lay_chosen, pick_lay,
+};
 use crate::phase10::layout::P10Layout;
+use crate::phase10::menu::{P10Form, ask_new_game, fresh_seed};
 use crate::phase10::plan::sort_hand;
-use crate::phase10::round::{P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER};
+use crate::phase10::round::{P10Request, P10Spec, P10Table, PLAYER};
 use crate::phase10::seats::Seats;
 use crate::phase10::view::{P10Piles, Selection};
-use crate::shell::Overlay;
-use crate::shell::widgets::bar_button;
+use crate::shell::widgets::{bar_button, fixed_window};
+use crate::shell::{Overlay, Windows};
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
@@ -28,6 +31,7 @@ pub(crate) fn plugin(app: &mut App) {
             seat_labels.in_set(Overlay::Bar),
             phases.in_set(Overlay::Bar),
             bar.in_set(Overlay::Bar),
+            lay_question.in_set(Overlay::Top),
         )
             .in_set(P10Systems),
     );
@@ -87,11 +91,11 @@ fn seat_labels(
         // A computer seat's column may be narrow: its label takes two lines.
         let gap = if seat == PLAYER { " · " } else { "\n" };
         let mut text = format!(
-            "{} · phase {}{gap}{} pts · {} cards",
+            "{} · phase {}{gap}{} pts · {cards} card{}",
             table.name(seat),
             game.next_text(seat),
             st.points,
-            cards
+            if cards == 1 { "" } else { "s" }
         );
         if game.skips().get(seat) == Some(&true) {
             text.push_str(" · skipped next");
@@ -207,17 +211,25 @@ fn status(table: &P10Table, seats: Option<&Seats>) -> String {
     }
 }
 
+/// The player's tools: the bar's buttons and the state they change.
+#[derive(bevy::ecs::system::SystemParam)]
+struct BarState<'w> {
+    piles: ResMut<'w, P10Piles>,
+    selection: ResMut<'w, Selection>,
+    settings: ResMut<'w, Settings>,
+    save_settings: ResMut<'w, SaveSettings>,
+    notices: ResMut<'w, Notices>,
+    lay_choice: ResMut<'w, LayChoice>,
+    windows: ResMut<'w, Windows>,
+    form: ResMut<'w, P10Form>,
+}
+
 fn bar(
     mut contexts: EguiContexts,
     table: Res<P10Table>,
     seats: Option<Res<Seats>>,
-    mut piles: ResMut<P10Piles>,
-    mut selection: ResMut<Selection>,
-    mut settings: ResMut<Settings>,
-    mut save_settings: ResMut<SaveSettings>,
+    mut bar: BarState,
     mut requests: MessageWriter<P10Request>,
-    mut notices: ResMut<Notices>,
-    mut next: ResMut<NextState<GameKind>>,
     time: Res<Time<Real>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -235,16 +247,27 @@ fn bar(
                     ));
                     ui.horizontal(|ui| {
                         let play = table.players_turn() && game.stage() == Stage::Play;
+                        let BarState {
+                            piles,
+                            selection,
+                            settings,
+                            save_settings,
+                            notices,
+                            lay_choice,
+                            windows,
+                            form,
+                        } = &mut bar;
                         if ui.add_enabled(play, bar_button("Lay phase")).clicked() {
-                            match lay_for(&table, &chosen_cards(&selection, &piles)) {
-                                Ok(action) => {
-                                    requests.write(P10Request::Act(action));
-                                }
-                                Err(why) => notices.push(why),
-                            }
+                            lay_chosen(
+                                &table,
+                                &chosen_cards(selection, piles),
+                                lay_choice,
+                                &mut requests,
+                                notices,
+                            );
                         }
                         if ui.add_enabled(play, bar_button("Find it")).clicked() {
-                            match find_lay(&table, &piles) {
+                            match find_lay(&table, piles) {
                                 Ok(chosen) => selection.0 = chosen,
                                 Err(why) => notices.push(why),
                             }
@@ -258,7 +281,7 @@ fn bar(
                         if ui.add(bar_button(sort)).clicked() {
                             settings.phase10.sort_by_colour = !by_colour;
                             save_settings.soon();
-                            sort_hand(&mut piles, !by_colour);
+                            sort_hand(piles, !by_colour);
                             requests.write(P10Request::Relayout);
                         }
                         if let Stage::Knock { card, asking, .. } = game.stage()
@@ -275,21 +298,71 @@ fn bar(
                             && ui.add(bar_button("Next round")).clicked()
                         {
                             requests.write(P10Request::NextRound);
+                            windows.sheet = false;
+                        }
+                        if ui.add(bar_button("Score sheet")).clicked() {
+                            windows.sheet = !windows.sheet;
                         }
                         if ui.add(bar_button("New game")).clicked() {
                             let spec = P10Spec {
-                                seed: time.elapsed().as_nanos() as u64
-                                    ^ table.spec.seed.rotate_left(17),
+                                seed: fresh_seed(&table, &time),
                                 ..table.spec.clone()
                             };
-                            requests.write(P10Request::NewGame(Box::new(P10SpecMsg(spec))));
+                            ask_new_game(&table, spec, form, &mut requests);
                         }
-                        if ui.add(bar_button("Spider")).clicked() {
-                            next.set(GameKind::Spider);
+                        if ui.add(bar_button("Menu")).clicked() {
+                            windows.menu = !windows.menu;
                         }
                     });
                 });
             });
         });
+    Ok(())
+}
+
+/// The question when the chosen cards make the phase in more than one way (a joker that could
+/// stand for different values): one button per way, or a number key; Esc asks no more.
+fn lay_question(
+    mut contexts: EguiContexts,
+    mut choice: ResMut<LayChoice>,
+    mut requests: MessageWriter<P10Request>,
+) -> Result {
+    if choice.0.is_empty() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut picked = None;
+    let mut cancel = ctx.input(|i| i.key_pressed(egui::Key::Escape));
+    let keys = [
+        egui::Key::Num1,
+        egui::Key::Num2,
+        egui::Key::Num3,
+        egui::Key::Num4,
+        egui::Key::Num5,
+        egui::Key::Num6,
+        egui::Key::Num7,
+        egui::Key::Num8,
+        egui::Key::Num9,
+    ];
+    fixed_window("Which way?", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(ctx, |ui| {
+        ui.label("Your cards make the phase in more than one way. Lay it as:");
+        for (i, way) in choice.0.iter().enumerate() {
+            let text = format!("{}. {}", i + 1, describe_lay(way));
+            let key = keys
+                .get(i)
+                .is_some_and(|&k| ui.input(|inp| inp.key_pressed(k)));
+            if ui.button(text).clicked() || key {
+                picked = Some(i + 1);
+            }
+        }
+        if ui.button("Cancel (Esc)").clicked() {
+            cancel = true;
+        }
+    });
+    if let Some(n) = picked {
+        pick_lay(&mut choice, n, &mut requests);
+    } else if cancel {
+        choice.0.clear();
+    }
     Ok(())
 }

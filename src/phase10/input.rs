@@ -3,7 +3,7 @@
 //! it" proposes one); hit by choosing a card and clicking a group; discard by double-clicking a
 //! card (or choosing it and clicking the pile); a skip asks for its seat. During the computer
 //! seats' turns a click hurries them to the player's turn.
-use arachne_engine::phase10::{Action, Card, Counts, Seat, Stage};
+use arachne_engine::phase10::{Action, Card, Colour, Counts, Declaration, Seat, Stage};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
@@ -13,12 +13,14 @@ use crate::cards::pointer::pointer_state;
 use crate::core::focus::{Notices, PointerOnOverlay, TableInput};
 use crate::phase10::P10Systems;
 use crate::phase10::layout::{P10Layout, Place};
-use crate::phase10::round::{P10Rejected, P10Request, P10Table, PLAYER};
+use crate::phase10::round::{P10Changed, P10Rejected, P10Request, P10Table, PLAYER};
 use crate::phase10::seats::Hurry;
 use crate::phase10::view::{P10Card, P10Piles, Selection};
+use crate::shell::Windows;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<SkipTarget>()
+        .init_resource::<LayChoice>()
         .init_resource::<LastClick>()
         .init_resource::<Held>()
         .add_systems(
@@ -28,7 +30,7 @@ pub(crate) fn plugin(app: &mut App) {
                     .chain()
                     .run_if(|input: Option<Res<TableInput>>| input.is_none_or(|i| i.0))
                     .in_set(AppSystems::Input),
-                tell_refusals.in_set(AppSystems::Plan),
+                (tell_refusals, forget_lay_choice).in_set(AppSystems::Plan),
             )
                 .in_set(P10Systems),
         );
@@ -184,9 +186,10 @@ pub fn chosen_cards(selection: &Selection, piles: &P10Piles) -> Vec<Card> {
         .collect()
 }
 
-/// The lay that uses exactly `chosen` (or, with nothing chosen, the first way the hand has), or
-/// why there is none.
-pub fn lay_for(table: &P10Table, chosen: &[Card]) -> Result<Action, String> {
+/// Every way to lay the phase with exactly `chosen` (with nothing chosen, the ways with the
+/// cards of the first way the hand has), or why there is none. Ways differ in what a joker
+/// stands for (a run of `r3 r4 W W` is 1-4, 2-5 or 3-6).
+pub fn lays_for(table: &P10Table, chosen: &[Card]) -> Result<Vec<Action>, String> {
     if !table.players_turn() || table.game.stage() != Stage::Play {
         return Err("lay your phase after taking a card, on your turn".into());
     }
@@ -200,24 +203,110 @@ pub fn lay_for(table: &P10Table, chosen: &[Card]) -> Result<Action, String> {
         .filter(|a| matches!(a, Action::Lay { .. }))
         .collect();
     let phase = table.game.next_text(PLAYER);
-    if lays.is_empty() {
+    let cards_of = |a: &Action| match a {
+        Action::Lay { groups, .. } => Counts::of(
+            &groups
+                .iter()
+                .flat_map(|g| g.cards().to_vec())
+                .collect::<Vec<_>>(),
+        ),
+        _ => Counts::default(),
+    };
+    let Some(first) = lays.first() else {
         return Err(format!("your hand does not make phase {phase} yet"));
+    };
+    let want = if chosen.is_empty() {
+        cards_of(first)
+    } else {
+        Counts::of(chosen)
+    };
+    let ways: Vec<Action> = lays.into_iter().filter(|a| cards_of(a) == want).collect();
+    if ways.is_empty() {
+        return Err(format!(
+            "those cards do not make phase {phase}: \"Find it\" shows a way your hand has"
+        ));
     }
-    if chosen.is_empty() {
-        return Ok(lays[0].clone());
+    Ok(ways)
+}
+
+/// The first way to lay `chosen` (see [`lays_for`]).
+pub fn lay_for(table: &P10Table, chosen: &[Card]) -> Result<Action, String> {
+    lays_for(table, chosen).map(|mut ways| ways.swap_remove(0))
+}
+
+/// Ways to lay the chosen cards that differ in what a joker stands for, waiting for the player
+/// to pick one (empty: no question open).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct LayChoice(pub Vec<Action>);
+
+/// Lays the chosen cards: at once when there is one way, otherwise the player is asked which.
+pub fn lay_chosen(
+    table: &P10Table,
+    chosen: &[Card],
+    choice: &mut LayChoice,
+    requests: &mut MessageWriter<P10Request>,
+    notices: &mut Notices,
+) {
+    match lays_for(table, chosen) {
+        Ok(mut ways) if ways.len() == 1 => {
+            requests.write(P10Request::Act(ways.swap_remove(0)));
+        }
+        Ok(ways) => choice.0 = ways,
+        Err(why) => notices.push(why),
     }
-    let want = Counts::of(chosen);
-    lays.into_iter()
-        .find(|a| match a {
-            Action::Lay { groups, .. } => {
-                let cards: Vec<Card> = groups.iter().flat_map(|g| g.cards().to_vec()).collect();
-                Counts::of(&cards) == want
-            }
-            _ => false,
+}
+
+/// Lays way `n` (from 1) of the open question, and closes it.
+pub fn pick_lay(choice: &mut LayChoice, n: usize, requests: &mut MessageWriter<P10Request>) {
+    if let Some(way) = n.checked_sub(1).and_then(|i| choice.0.get(i)) {
+        requests.write(P10Request::Act(way.clone()));
+        choice.0.clear();
+    }
+}
+
+/// The number on a digit key (top row or keypad), 1 to 9.
+pub fn digit(key: KeyCode) -> Option<usize> {
+    use KeyCode::*;
+    let keys = [
+        (Digit1, Numpad1),
+        (Digit2, Numpad2),
+        (Digit3, Numpad3),
+        (Digit4, Numpad4),
+        (Digit5, Numpad5),
+        (Digit6, Numpad6),
+        (Digit7, Numpad7),
+        (Digit8, Numpad8),
+        (Digit9, Numpad9),
+    ];
+    keys.iter()
+        .position(|&(a, b)| key == a || key == b)
+        .map(|i| i + 1)
+}
+
+/// A lay in words, each group by what it stands for: "set of 9s + run 3-6".
+pub fn describe_lay(action: &Action) -> String {
+    let Action::Lay { groups, .. } = action else {
+        return action.to_string();
+    };
+    groups
+        .iter()
+        .map(|g| match g.declaration() {
+            Declaration::Set(v) => format!("set of {v}s"),
+            Declaration::Run(low, high) => format!("run {low}-{high}"),
+            Declaration::Colour(c) => format!("{} group", colour_name(c)),
         })
-        .ok_or_else(|| {
-            format!("those cards do not make phase {phase}: \"Find it\" shows a way your hand has")
-        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// A colour's name.
+pub fn colour_name(colour: Colour) -> &'static str {
+    match colour {
+        Colour::Red => "red",
+        Colour::Blue => "blue",
+        Colour::Green => "green",
+        Colour::Yellow => "yellow",
+    }
 }
 
 /// The cards of the first lay the hand has, to choose (the "find it" button).
@@ -428,10 +517,27 @@ fn keyboard_input(
     mut selection: ResMut<Selection>,
     mut hurry: ResMut<Hurry>,
     mut skip_target: ResMut<SkipTarget>,
+    mut lay_choice: ResMut<LayChoice>,
     mut requests: MessageWriter<P10Request>,
     mut notices: ResMut<Notices>,
+    mut windows: Option<ResMut<Windows>>,
 ) {
     for key in keys.get_just_pressed() {
+        // A question about what a joker stands for: a number picks a way, Esc asks no more.
+        if !lay_choice.0.is_empty() {
+            if let Some(n) = digit(*key) {
+                pick_lay(&mut lay_choice, n, &mut requests);
+            } else if *key == KeyCode::Escape {
+                lay_choice.0.clear();
+            }
+            continue;
+        }
+        if *key == KeyCode::KeyS
+            && let Some(windows) = windows.as_mut()
+        {
+            windows.sheet = true;
+            continue;
+        }
         if !table.players_turn() {
             match key {
                 KeyCode::Enter | KeyCode::NumpadEnter if table.game.stage() == Stage::RoundOver => {
@@ -468,10 +574,13 @@ fn keyboard_input(
                 Ok(chosen) => selection.0 = chosen,
                 Err(why) => notices.push(why),
             },
-            KeyCode::KeyL => match lay_for(&table, &chosen_cards(&selection, &piles)) {
-                Ok(action) => act(action, &mut requests),
-                Err(why) => notices.push(why),
-            },
+            KeyCode::KeyL => lay_chosen(
+                &table,
+                &chosen_cards(&selection, &piles),
+                &mut lay_choice,
+                &mut requests,
+                &mut notices,
+            ),
             KeyCode::Escape => {
                 selection.0.clear();
                 skip_target.0 = false;
@@ -484,5 +593,12 @@ fn keyboard_input(
 fn tell_refusals(mut refused: MessageReader<P10Rejected>, mut notices: ResMut<Notices>) {
     for P10Rejected(why) in refused.read() {
         notices.push(format!("Not allowed: {why}"));
+    }
+}
+
+/// A question about a lay does not outlive the table it was asked on.
+fn forget_lay_choice(mut changed: MessageReader<P10Changed>, mut choice: ResMut<LayChoice>) {
+    if changed.read().count() > 0 && !choice.0.is_empty() {
+        choice.0.clear();
     }
 }

@@ -5,9 +5,13 @@ pub mod faces;
 pub mod hud;
 pub mod input;
 pub mod layout;
+pub mod menu;
 pub mod plan;
 pub mod round;
+pub mod rules;
+pub mod saves;
 pub mod seats;
+pub mod sheet;
 pub mod view;
 
 use bevy::prelude::*;
@@ -29,7 +33,13 @@ pub fn logic_plugin(app: &mut App) {
         app.insert_resource(table);
     }
     app.configure_sets(Update, P10Systems.run_if(in_state(GameKind::ProSpider10)))
-        .add_plugins((round::plugin, seats::plugin, view::plugin, input::plugin));
+        .add_plugins((
+            round::plugin,
+            seats::plugin,
+            view::plugin,
+            input::plugin,
+            saves::plugin,
+        ));
 }
 
 /// Drawing and the overlay.
@@ -38,5 +48,11 @@ pub fn render_plugin(app: &mut App) {
         EguiPrimaryContextPass,
         P10Systems.run_if(in_state(GameKind::ProSpider10)),
     )
-    .add_plugins((faces::plugin, hud::plugin));
+    .add_plugins((
+        faces::plugin,
+        hud::plugin,
+        menu::plugin,
+        sheet::plugin,
+        rules::plugin,
+    ));
 }

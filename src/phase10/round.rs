@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use arachne_engine::phase10::variant::{self, P10Variant};
-use arachne_engine::phase10::{Action, Event, Game, Seat, Stage};
+use arachne_engine::phase10::{Action, Event, Game, GameError, LogWriter, ScoreSheet, Seat, Stage};
 use bevy::prelude::*;
 
 use crate::AppSystems;
@@ -14,6 +14,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_message::<P10Request>()
         .add_message::<P10Changed>()
         .add_message::<P10Rejected>()
+        .add_message::<P10Ended>()
         .add_systems(
             Update,
             apply_requests.in_set(AppSystems::Apply).in_set(P10Systems),
@@ -86,13 +87,23 @@ impl P10Spec {
     }
 }
 
-/// The game on the table.
+/// The game on the table, with what happened in it so far.
 #[derive(Resource, Clone)]
 pub struct P10Table {
     /// The engine's game (every hand: the view draws only what the player may see).
     pub game: Game,
     /// What it was started from.
     pub spec: P10Spec,
+    /// Its `.p10` log so far (what is saved, and what a replay plays).
+    pub log: LogWriter,
+    /// Its score sheet.
+    pub sheet: ScoreSheet,
+    /// Seats that passed on the knock offer still open (a log does not write passes).
+    pub passes: usize,
+    /// Decisions the player made in this game.
+    pub player_decisions: u32,
+    /// Whether the game has been counted in the statistics (it is over, or was left).
+    pub counted: bool,
 }
 
 impl std::fmt::Debug for P10Table {
@@ -110,7 +121,48 @@ impl P10Table {
     pub fn new(spec: P10Spec) -> Result<(P10Table, Vec<Event>), String> {
         let (game, events) =
             Game::new(spec.variant.clone(), spec.players, spec.seed).map_err(|e| e.to_string())?;
-        Ok((P10Table { game, spec }, events))
+        let mut log = LogWriter::new(&spec.variant.id, spec.players, spec.seed);
+        log.record(&events);
+        let mut sheet = ScoreSheet::new(spec.players);
+        sheet.record(&events);
+        let table = P10Table {
+            game,
+            spec,
+            log,
+            sheet,
+            passes: 0,
+            player_decisions: 0,
+            counted: false,
+        };
+        Ok((table, events))
+    }
+
+    /// Applies a decision of the seat to move, writing it down.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+        let seat = self.game.to_move();
+        let pass = action == Action::Pass;
+        let events = self.game.apply(action)?;
+        if seat == Some(PLAYER) {
+            self.player_decisions += 1;
+        }
+        self.passes = match self.game.stage() {
+            Stage::Knock { .. } if pass => self.passes + 1,
+            _ => 0,
+        };
+        self.record(&events);
+        Ok(events)
+    }
+
+    /// Deals the next round, writing it down.
+    pub fn next_round(&mut self) -> Result<Vec<Event>, GameError> {
+        let events = self.game.next_round()?;
+        self.record(&events);
+        Ok(events)
+    }
+
+    fn record(&mut self, events: &[Event]) {
+        self.log.record(events);
+        self.sheet.record(events);
     }
 
     /// Whether the player decides now.
@@ -170,6 +222,43 @@ pub struct P10Changed {
     pub events: Vec<Event>,
 }
 
+/// A game ended: over, or left by the player before its end (a loss).
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct P10Ended {
+    /// The variant's id.
+    pub variant: String,
+    /// Seats.
+    pub players: usize,
+    /// The game's log (complete when it is over).
+    pub log: String,
+    /// Whether the player is among the winners.
+    pub won: bool,
+    /// The player left it before its end.
+    pub left: bool,
+    /// The player's total points.
+    pub points: u32,
+    /// Rounds finished.
+    pub rounds: u32,
+    /// Phases the player laid.
+    pub phases_laid: u32,
+}
+
+impl P10Ended {
+    /// How `table`'s game ended (`left`: the player left it).
+    pub fn of(table: &P10Table, left: bool) -> P10Ended {
+        P10Ended {
+            variant: table.spec.variant.id.clone(),
+            players: table.spec.players,
+            log: table.log.text_so_far(),
+            won: !left && table.game.winners().contains(&PLAYER),
+            left,
+            points: table.game.standings()[PLAYER].points,
+            rounds: table.sheet.rows.len() as u32,
+            phases_laid: table.sheet.phases_laid(PLAYER),
+        }
+    }
+}
+
 /// A request the rules refused, with the reason in words.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct P10Rejected(pub String);
@@ -179,6 +268,7 @@ fn apply_requests(
     mut table: ResMut<P10Table>,
     mut changed: MessageWriter<P10Changed>,
     mut rejected: MessageWriter<P10Rejected>,
+    mut ended: MessageWriter<P10Ended>,
 ) {
     for request in requests.read() {
         let result = match request {
@@ -186,26 +276,30 @@ fn apply_requests(
                 if !table.players_turn() {
                     Err("it is not your turn".to_string())
                 } else {
-                    table.game.apply(action.clone()).map_err(|e| e.to_string())
+                    table.apply(action.clone()).map_err(|e| e.to_string())
                 }
             }
             P10Request::Computer(seat, action) => {
                 if table.game.to_move() != Some(*seat) || *seat == PLAYER {
                     Err(format!("seat {} does not decide now", seat + 1))
                 } else {
-                    table.game.apply(action.clone()).map_err(|e| e.to_string())
+                    table.apply(action.clone()).map_err(|e| e.to_string())
                 }
             }
             P10Request::NextRound => {
                 if table.game.stage() != Stage::RoundOver {
                     Err("the round is not over".to_string())
                 } else {
-                    table.game.next_round().map_err(|e| e.to_string())
+                    table.next_round().map_err(|e| e.to_string())
                 }
             }
             P10Request::Relayout => Ok(Vec::new()),
             P10Request::NewGame(spec) => match P10Table::new(spec.0.clone()) {
                 Ok((new, events)) => {
+                    // Leaving a game the player took part in counts it as lost.
+                    if !table.counted && table.player_decisions > 0 {
+                        ended.write(P10Ended::of(&table, true));
+                    }
                     *table = new;
                     changed.write(P10Changed {
                         new_game: true,
@@ -218,6 +312,10 @@ fn apply_requests(
         };
         match result {
             Ok(events) => {
+                if table.game.is_over() && !table.counted {
+                    table.counted = true;
+                    ended.write(P10Ended::of(&table, false));
+                }
                 changed.write(P10Changed {
                     new_game: false,
                     events,

@@ -59,12 +59,14 @@ pub struct Windows {
     pub help: bool,
     /// The win message.
     pub won: bool,
+    /// Pro Spider 10's score sheet.
+    pub sheet: bool,
     /// A question waits for an answer (the game sets it while it asks).
     pub question: bool,
 }
 
 impl Windows {
-    /// Opens one window by name (`menu`, `stats`, `settings`, `replays`, `help`, `won`); false if the
+    /// Opens one window by name (`menu`, `stats`, `settings`, `replays`, `help`, `won`, `sheet`); false if the
     /// name is unknown. (A game fills its window from the table when the window first shows.)
     pub fn open(&mut self, name: &str) -> bool {
         match name {
@@ -74,6 +76,7 @@ impl Windows {
             "replays" => self.replays = true,
             "help" | "rules" => self.help = true,
             "won" => self.won = true,
+            "sheet" | "score-sheet" => self.sheet = true,
             _ => return false,
         }
         true
@@ -81,12 +84,20 @@ impl Windows {
 
     /// Whether any window is open.
     pub fn any(&self) -> bool {
-        self.menu || self.stats || self.settings || self.replays || self.help || self.won
+        self.menu
+            || self.stats
+            || self.settings
+            || self.replays
+            || self.help
+            || self.won
+            || self.sheet
     }
 }
 
 /// Window names `Windows::open` knows.
-pub const WINDOW_NAMES: &[&str] = &["menu", "stats", "settings", "replays", "help", "won"];
+pub const WINDOW_NAMES: &[&str] = &[
+    "menu", "stats", "settings", "replays", "help", "won", "sheet",
+];
 
 fn share_pointer(
     wants: Option<Res<EguiWantsInput>>,

@@ -413,7 +413,7 @@ fn item_name(item: &Item) -> &'static str {
     }
 }
 
-/// Resolves built-in variant ids.
+/// Resolves built-in variant ids and their combinations (`BASE+OPTION`).
 pub fn builtin_variant(id: &str) -> Option<Arc<P10Variant>> {
-    super::variant::by_id(id).cloned()
+    super::variant::resolve(id)
 }

@@ -175,6 +175,12 @@ impl LogWriter {
         &self.out
     }
 
+    /// The log text so far with the turn in progress as far as it went (what a saved game
+    /// holds: a game resumed from it is where it was, mid-turn included).
+    pub fn text_so_far(&self) -> String {
+        self.clone().finish()
+    }
+
     /// The finished log.
     pub fn finish(mut self) -> String {
         self.flush();

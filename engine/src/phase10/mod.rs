@@ -11,7 +11,9 @@ pub mod group;
 pub mod log;
 pub mod meld;
 pub mod play;
+pub mod resume;
 mod rules;
+pub mod sheet;
 pub mod variant;
 pub mod view;
 
@@ -23,5 +25,7 @@ pub use group::{Declaration, Group, GroupError, HitCard, Kind, Need};
 pub use log::{LogWriter, parse_log};
 pub use meld::{can_lay, lay_options, meld};
 pub use play::{PlayError, PlayedGame, play_game};
+pub use resume::{ResumeError, Resumed, Step, resume};
+pub use sheet::{ScoreSheet, SheetRow};
 pub use variant::{P10Variant, P10VariantError, Phase, standard_phases};
 pub use view::SeatView;

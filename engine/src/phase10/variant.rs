@@ -287,6 +287,98 @@ pub fn by_id(id: &str) -> Option<&'static Arc<P10Variant>> {
     builtin().iter().find(|v| v.id == id)
 }
 
+/// The rule options a phase list can be combined with, in the order a combined id names them.
+pub const OPTIONS: [&str; 3] = ["knocking", "ten-rounds", "any-order"];
+
+/// The built-in variants whose phase list the menu offers as a base (the standard list, first
+/// five, even, odd), in order.
+pub fn bases() -> Vec<&'static Arc<P10Variant>> {
+    let mut out: Vec<_> = builtin()
+        .iter()
+        .filter(|v| !v.knocking && !v.ten_rounds && !v.any_order)
+        .collect();
+    // The whole list first, then the shorter ones, longest first (ties by id).
+    out.sort_by_key(|v| {
+        (
+            std::cmp::Reverse(v.phases.len()),
+            v.id != "pro-spider-10-first-five",
+            v.id.clone(),
+        )
+    });
+    out
+}
+
+/// `base` with the rule options `knocking`, `ten_rounds` and `any_order` switched on (a base's
+/// own options stay on). When a built-in variant has exactly that phase list and those rules it
+/// is the answer (its id is the spec's); otherwise the combination is named
+/// `BASE+OPTION+...` (`pro-spider-10-first-five+knocking`). Ten rounds and any order do not go
+/// together.
+pub fn combine(
+    base: &P10Variant,
+    knocking: bool,
+    ten_rounds: bool,
+    any_order: bool,
+) -> Result<Arc<P10Variant>, String> {
+    let mut v = base.clone();
+    v.knocking |= knocking;
+    v.ten_rounds |= ten_rounds;
+    v.any_order |= any_order;
+    if v.ten_rounds && v.any_order {
+        return Err("ten rounds and phases in any order do not go together".into());
+    }
+    let same = |b: &P10Variant| {
+        b.phases == v.phases
+            && b.points == v.points
+            && b.hand_size == v.hand_size
+            && b.players == v.players
+            && (b.knocking, b.ten_rounds, b.any_order) == (v.knocking, v.ten_rounds, v.any_order)
+    };
+    if same(base) {
+        return Ok(Arc::new(base.clone()));
+    }
+    if let Some(b) = builtin().iter().find(|b| same(b)) {
+        return Ok(b.clone());
+    }
+    let on = [
+        knocking && !base.knocking,
+        ten_rounds && !base.ten_rounds,
+        any_order && !base.any_order,
+    ];
+    let words = ["knocking", "ten rounds", "phases in any order"];
+    let mut id = base.id.clone();
+    let mut names = Vec::new();
+    for (i, _) in on.iter().enumerate().filter(|(_, on)| **on) {
+        id += "+";
+        id += OPTIONS[i];
+        names.push(words[i]);
+    }
+    v.id = id;
+    v.name = format!("{} with {}", base.name, names.join(" and "));
+    v.description = format!("{} Also: {}.", base.description, names.join(", "));
+    Ok(Arc::new(v))
+}
+
+/// The variant with this id: a built-in one, or a combination written `BASE+OPTION+...` (see
+/// [`combine`]).
+pub fn resolve(id: &str) -> Option<Arc<P10Variant>> {
+    if let Some(v) = by_id(id) {
+        return Some(v.clone());
+    }
+    let mut parts = id.split('+');
+    let base = by_id(parts.next()?)?;
+    let mut on = [false; 3];
+    for part in parts {
+        let i = OPTIONS.iter().position(|o| *o == part)?;
+        if on[i] {
+            return None;
+        }
+        on[i] = true;
+    }
+    let v = combine(base, on[0], on[1], on[2]).ok()?;
+    // Only the canonical spelling names a variant (one id per game).
+    (v.id == id).then_some(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,5 +484,40 @@ mod tests {
             .map(|p| p.number)
             .collect();
         assert_eq!(even, [2, 4, 6, 8, 10]);
+    }
+
+    #[test]
+    fn options_combine_with_any_phase_list_and_the_combination_resolves_by_its_id() {
+        let first_five = by_id("pro-spider-10-first-five").unwrap();
+        let v = combine(first_five, true, false, false).unwrap();
+        assert_eq!(v.id, "pro-spider-10-first-five+knocking");
+        assert!(v.knocking && v.phases.len() == 5);
+        assert_eq!(resolve(&v.id).as_deref(), Some(&*v));
+        // The standard list with knocking is the spec's own variant.
+        let standard = by_id("pro-spider-10").unwrap();
+        assert_eq!(
+            combine(standard, true, false, false).unwrap().id,
+            "pro-spider-10-knocking"
+        );
+        assert_eq!(
+            combine(standard, false, false, false).unwrap().id,
+            "pro-spider-10"
+        );
+        let both = combine(by_id("pro-spider-10-odd").unwrap(), true, true, false).unwrap();
+        assert_eq!(both.id, "pro-spider-10-odd+knocking+ten-rounds");
+        assert!(resolve(&both.id).is_some());
+        assert!(combine(standard, false, true, true).is_err());
+        assert!(resolve("pro-spider-10-odd+ten-rounds+knocking").is_none());
+        assert!(resolve("pro-spider-10+nonsense").is_none());
+        let order: Vec<&str> = bases().iter().map(|v| v.id.as_str()).collect();
+        assert_eq!(
+            order,
+            [
+                "pro-spider-10",
+                "pro-spider-10-first-five",
+                "pro-spider-10-even",
+                "pro-spider-10-odd"
+            ]
+        );
     }
 }

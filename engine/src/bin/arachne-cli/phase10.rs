@@ -57,8 +57,8 @@ pub(super) fn run(mut args: Vec<String>) -> Outcome {
                 return Err(input("usage: arachne-cli phase10 check FILE"));
             };
             let text = read_file(path)?;
-            let report = check(&text, &|id| p10variant::by_id(id).cloned())
-                .map_err(|e| input(format!("{path}: {e}")))?;
+            let report =
+                check(&text, &p10variant::resolve).map_err(|e| input(format!("{path}: {e}")))?;
             Ok(report.text())
         }
         "play" => play_command(args),
@@ -122,7 +122,7 @@ fn meld_command(args: &[String]) -> Outcome {
 
 fn variant_option(args: &mut Vec<String>) -> Result<Arc<P10Variant>, Failure> {
     let id = take_option(args, "--variant")?.unwrap_or_else(|| "pro-spider-10".into());
-    p10variant::by_id(&id).cloned().ok_or_else(|| {
+    p10variant::resolve(&id).ok_or_else(|| {
         input(format!(
             "unknown variant `{id}` (see `arachne-cli phase10 --help`)"
         ))

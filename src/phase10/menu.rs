@@ -1,0 +1,342 @@
+//! Pro Spider 10's menu: the game picker, the new-game form (players, each computer seat's level,
+//! the phase list and the rule options combined freely where they go together, the seed), the way
+//! to the other windows, the keys that open and close them, and the question before leaving a
+//! game in progress.
+use arachne_engine::phase10::{ai, variant};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::GameKind;
+use crate::phase10::P10Systems;
+use crate::phase10::input::LayChoice;
+use crate::phase10::round::{P10Request, P10Spec, P10SpecMsg, P10Table};
+use crate::shell::widgets::fixed_window;
+use crate::shell::{Overlay, Windows};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<P10Form>()
+        .add_systems(
+            Update,
+            window_keys
+                .before(crate::AppSystems::Input)
+                .in_set(P10Systems),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (menu.in_set(Overlay::Windows), confirm.in_set(Overlay::Top)).in_set(P10Systems),
+        )
+        .add_systems(OnExit(GameKind::ProSpider10), close_windows);
+}
+
+/// The new-game form, filled from the game on the table when the menu first shows.
+#[derive(Resource, Debug, Clone)]
+pub struct P10Form {
+    /// Seats, the player's included.
+    pub players: usize,
+    /// The level of computer seats 2..6 (the first `players - 1` are used).
+    pub levels: Vec<String>,
+    /// The phase list: a built-in variant without rule options.
+    pub base: String,
+    /// Discards may be claimed by knocking.
+    pub knocking: bool,
+    /// One round per phase.
+    pub ten_rounds: bool,
+    /// Phases in any order.
+    pub any_order: bool,
+    /// The seed typed (empty: a random one).
+    pub seed: String,
+    /// A new game asked for while one is in progress: it waits for the player's answer.
+    pub leaving: Option<P10Spec>,
+    /// The statistics entry about to be reset (asking first).
+    pub reset_stats: Option<String>,
+}
+
+impl Default for P10Form {
+    fn default() -> P10Form {
+        P10Form {
+            players: 4,
+            levels: vec![ai::STRONGEST.to_string(); 5],
+            base: "pro-spider-10".into(),
+            knocking: false,
+            ten_rounds: false,
+            any_order: false,
+            seed: String::new(),
+            leaving: None,
+            reset_stats: None,
+        }
+    }
+}
+
+impl P10Form {
+    /// The form showing `spec`'s choices.
+    pub fn fill_from(&mut self, spec: &P10Spec) {
+        let v = &spec.variant;
+        self.players = spec.players;
+        for (i, level) in spec.levels.iter().enumerate() {
+            if let Some(l) = self.levels.get_mut(i) {
+                l.clone_from(level);
+            }
+        }
+        self.knocking = v.knocking;
+        self.ten_rounds = v.ten_rounds;
+        self.any_order = v.any_order;
+        self.base = variant::bases()
+            .into_iter()
+            .find(|b| b.phases == v.phases)
+            .map_or_else(|| "pro-spider-10".into(), |b| b.id.clone());
+    }
+
+    /// The game the form describes (`seed` when none is typed), or what is wrong with it.
+    pub fn spec(&self, seed: u64) -> Result<P10Spec, String> {
+        let base =
+            variant::by_id(&self.base).ok_or_else(|| format!("no phase list `{}`", self.base))?;
+        let v = variant::combine(base, self.knocking, self.ten_rounds, self.any_order)?;
+        let typed = self.seed.trim();
+        let seed = if typed.is_empty() {
+            seed
+        } else {
+            typed
+                .parse::<u64>()
+                .map_err(|_| format!("`{typed}` is not a seed (a whole number)"))?
+        };
+        let levels = self.levels[..self.players.saturating_sub(1)].to_vec();
+        P10Spec::new(v, self.players, seed, levels)
+    }
+}
+
+/// Asks for a new game: at once, or after the question when the player would leave a game they
+/// played in.
+pub fn ask_new_game(
+    table: &P10Table,
+    spec: P10Spec,
+    form: &mut P10Form,
+    requests: &mut MessageWriter<P10Request>,
+) {
+    if table.counted || table.player_decisions == 0 {
+        requests.write(P10Request::NewGame(Box::new(P10SpecMsg(spec))));
+    } else {
+        form.leaving = Some(spec);
+    }
+}
+
+/// A seed for a new game from the clock and the last one.
+pub fn fresh_seed(table: &P10Table, time: &Time<Real>) -> u64 {
+    time.elapsed().as_nanos() as u64 ^ table.spec.seed.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15
+}
+
+/// Esc opens and closes the menu (or closes the window on top, or answers a question with no);
+/// F1 opens the rules.
+fn window_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut windows: ResMut<Windows>,
+    mut form: ResMut<P10Form>,
+    choice: Res<LayChoice>,
+) {
+    if keys.just_pressed(KeyCode::F1) {
+        windows.help = !windows.help;
+    }
+    // The lay question answers its own keys.
+    if !keys.just_pressed(KeyCode::Escape) || !choice.0.is_empty() {
+        return;
+    }
+    if form.leaving.is_some() {
+        form.leaving = None;
+    } else if form.reset_stats.is_some() {
+        form.reset_stats = None;
+    } else if windows.settings || windows.stats || windows.help || windows.sheet {
+        windows.settings = false;
+        windows.stats = false;
+        windows.help = false;
+        windows.sheet = false;
+    } else {
+        windows.menu = !windows.menu;
+    }
+}
+
+fn close_windows(mut windows: ResMut<Windows>, mut form: ResMut<P10Form>) {
+    windows.sheet = false;
+    form.leaving = None;
+}
+
+#[allow(clippy::too_many_arguments)]
+fn menu(
+    mut contexts: EguiContexts,
+    table: Res<P10Table>,
+    time: Res<Time<Real>>,
+    mut windows: ResMut<Windows>,
+    mut form: ResMut<P10Form>,
+    mut was_open: Local<bool>,
+    mut game_kind: ResMut<NextState<GameKind>>,
+    mut requests: MessageWriter<P10Request>,
+) -> Result {
+    if !windows.menu {
+        *was_open = false;
+        return Ok(());
+    }
+    if !*was_open {
+        *was_open = true;
+        form.fill_from(&table.spec);
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    fixed_window(
+        "Pro Spider 10",
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .open(&mut open)
+    .show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button("Continue").clicked() {
+                windows.menu = false;
+            }
+            if ui.button("Score sheet").clicked() {
+                windows.sheet = true;
+                windows.menu = false;
+            }
+        });
+        ui.separator();
+        ui.heading("New game");
+        new_game_form(ui, &mut form);
+        let spec = form.spec(fresh_seed(&table, &time));
+        if let Err(e) = &spec {
+            ui.colored_label(egui::Color32::LIGHT_RED, e);
+        }
+        if ui
+            .add_enabled(spec.is_ok(), egui::Button::new("Deal"))
+            .clicked()
+            && let Ok(spec) = spec
+        {
+            ask_new_game(&table, spec, &mut form, &mut requests);
+            windows.menu = false;
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui.button("Statistics").clicked() {
+                windows.stats = true;
+            }
+            if ui.button("Settings").clicked() {
+                windows.settings = true;
+            }
+            if ui.button("Rules and phases").clicked() {
+                windows.help = true;
+            }
+        });
+        ui.separator();
+        // The game picker: the other game's table comes back as it was left.
+        if ui.button("Play Spider (the solitaire family)").clicked() {
+            game_kind.set(GameKind::Spider);
+            windows.menu = false;
+        }
+    });
+    if !open {
+        windows.menu = false;
+    }
+    Ok(())
+}
+
+/// The form's fields.
+fn new_game_form(ui: &mut egui::Ui, form: &mut P10Form) {
+    egui::Grid::new("p10-form").num_columns(2).show(ui, |ui| {
+        ui.label("Players");
+        ui.horizontal(|ui| {
+            for n in 2..=6 {
+                ui.selectable_value(&mut form.players, n, n.to_string());
+            }
+        });
+        ui.end_row();
+        for seat in 1..form.players {
+            ui.label(format!("Seat {}", seat + 1));
+            egui::ComboBox::from_id_salt(("p10-level", seat))
+                .selected_text(level_name(&form.levels[seat - 1]))
+                .show_ui(ui, |ui| {
+                    for level in ai::LEVELS {
+                        ui.selectable_value(
+                            &mut form.levels[seat - 1],
+                            level.to_string(),
+                            level_name(level),
+                        );
+                    }
+                });
+            ui.end_row();
+        }
+        ui.label("Phases");
+        ui.vertical(|ui| {
+            for base in variant::bases() {
+                ui.radio_value(&mut form.base, base.id.clone(), phase_list_name(&base.id));
+            }
+        });
+        ui.end_row();
+        ui.label("Rules");
+        ui.vertical(|ui| {
+            ui.checkbox(&mut form.knocking, "Knocking: claim a discard out of turn");
+            ui.checkbox(
+                &mut form.ten_rounds,
+                "One round per phase, everybody moves on",
+            );
+            ui.checkbox(&mut form.any_order, "Phases in any order");
+        });
+        ui.end_row();
+        ui.label("Seed");
+        ui.add(
+            egui::TextEdit::singleline(&mut form.seed)
+                .desired_width(140.0)
+                .hint_text("random"),
+        );
+        ui.end_row();
+    });
+}
+
+/// A computer level as the form shows it.
+pub fn level_name(level: &str) -> String {
+    match level {
+        "random" => "Random (for testing)".into(),
+        "petra" => "Petra (quick)".into(),
+        "michaela" => "Michaela (strongest)".into(),
+        other => other.to_string(),
+    }
+}
+
+/// A phase list as the form shows it.
+pub fn phase_list_name(base: &str) -> &'static str {
+    match base {
+        "pro-spider-10-first-five" => "The first five",
+        "pro-spider-10-even" => "Even phases (2, 4, 6, 8, 10)",
+        "pro-spider-10-odd" => "Odd phases (1, 3, 5, 7, 9)",
+        _ => "All ten",
+    }
+}
+
+/// The question before leaving a game in progress for a new one.
+fn confirm(
+    mut contexts: EguiContexts,
+    mut form: ResMut<P10Form>,
+    mut windows: ResMut<Windows>,
+    choice: Res<LayChoice>,
+    mut requests: MessageWriter<P10Request>,
+) -> Result {
+    windows.question = form.leaving.is_some() || !choice.0.is_empty();
+    if form.leaving.is_none() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    fixed_window(
+        "Leave this game?",
+        egui::Align2::CENTER_CENTER,
+        egui::Vec2::ZERO,
+    )
+    .show(ctx, |ui| {
+        ui.label("The game in progress will count as a loss in the statistics.");
+        ui.horizontal(|ui| {
+            if ui.button("Leave it").clicked()
+                && let Some(spec) = form.leaving.take()
+            {
+                requests.write(P10Request::NewGame(Box::new(P10SpecMsg(spec))));
+            }
+            if ui.button("Keep playing").clicked() {
+                form.leaving = None;
+            }
+        });
+    });
+    Ok(())
+}

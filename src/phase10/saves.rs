@@ -1,0 +1,338 @@
+//! Pro Spider 10's saved things, through the shared [`Storage`]: the game in progress (its
+//! `.p10` log so far, saved after every change and resumed at start exactly where it was), the
+//! statistics per variant and player count, and the logs of finished games for the replays.
+use std::collections::BTreeMap;
+use std::io;
+
+use arachne_engine::phase10::variant;
+use arachne_engine::phase10::{Action, Stage, resume};
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::core::persist::{SaveSettings, Saves, Storage, save};
+use crate::core::settings::Settings;
+use crate::phase10::P10Systems;
+use crate::phase10::round::{P10Changed, P10Ended, P10Spec, P10Table};
+use crate::{AppSystems, GameKind};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<P10Statistics>()
+        .add_systems(
+            Update,
+            (autosave.run_if(resource_exists::<Saves>), count_games)
+                .in_set(AppSystems::Plan)
+                .in_set(P10Systems),
+        )
+        .add_systems(OnEnter(GameKind::ProSpider10), remember_table(true))
+        .add_systems(OnEnter(GameKind::Spider), remember_table(false));
+}
+
+/// Remembers which game is on the table, so the next start comes back to it.
+fn remember_table(on: bool) -> impl FnMut(ResMut<Settings>, ResMut<SaveSettings>) {
+    move |mut settings, mut save_settings| {
+        if settings.phase10.on_table != on {
+            settings.phase10.on_table = on;
+            save_settings.soon();
+        }
+    }
+}
+
+/// Key of the game in progress: a `.p10` log (`arachne-cli phase10 check` reads a finished one).
+pub const GAME_KEY: &str = "p10-game";
+/// Key of the statistics.
+pub const STATS_KEY: &str = "p10-stats";
+/// Finished games are kept as `.p10` logs under `p10-replay-NNNNNN` keys.
+pub const REPLAY_PREFIX: &str = "p10-replay-";
+/// How many finished games are kept (the oldest go first).
+pub const REPLAYS_KEPT: usize = 50;
+
+/// Results of one variant at one player count.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct P10Stats {
+    /// Games played to their end or left (a left game is lost).
+    pub played: u32,
+    /// Games won (a tie for the win counts).
+    pub won: u32,
+    /// Games played to their end.
+    pub finished: u32,
+    /// The player's points, summed over the games played to their end.
+    pub points: u64,
+    /// Rounds of the games played to their end.
+    pub rounds: u32,
+    /// Fewest points in a won game.
+    pub best_points: Option<u32>,
+    /// Phases the player laid, in every game counted.
+    pub phases_laid: u32,
+    /// Rounds finished, in every game counted.
+    pub rounds_played: u32,
+}
+
+impl P10Stats {
+    /// Counts one game.
+    pub fn record(&mut self, game: &P10Ended) {
+        self.played += 1;
+        self.phases_laid += game.phases_laid;
+        self.rounds_played += game.rounds;
+        if game.left {
+            return;
+        }
+        self.finished += 1;
+        self.points += u64::from(game.points);
+        self.rounds += game.rounds;
+        if game.won {
+            self.won += 1;
+            self.best_points = Some(self.best_points.map_or(game.points, |b| b.min(game.points)));
+        }
+    }
+
+    /// Wins per game played, in percent.
+    pub fn win_percent(&self) -> f64 {
+        percent(self.won, self.played)
+    }
+
+    /// Mean points of a game played to its end.
+    pub fn mean_points(&self) -> Option<f64> {
+        (self.finished > 0).then(|| self.points as f64 / f64::from(self.finished))
+    }
+
+    /// Mean rounds of a game played to its end.
+    pub fn mean_rounds(&self) -> Option<f64> {
+        (self.finished > 0).then(|| f64::from(self.rounds) / f64::from(self.finished))
+    }
+
+    /// Phases laid per round finished.
+    pub fn phases_per_round(&self) -> Option<f64> {
+        (self.rounds_played > 0)
+            .then(|| f64::from(self.phases_laid) / f64::from(self.rounds_played))
+    }
+}
+
+fn percent(part: u32, whole: u32) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * f64::from(part) / f64::from(whole)
+    }
+}
+
+/// Statistics of every variant and player count.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct P10Statistics {
+    /// By [`P10Statistics::key`].
+    pub by: BTreeMap<String, P10Stats>,
+}
+
+impl P10Statistics {
+    /// The key of a variant at a player count: `pro-spider-10 4`.
+    pub fn key(variant: &str, players: usize) -> String {
+        format!("{variant} {players}")
+    }
+
+    /// Splits a key back into variant id and players.
+    pub fn split(key: &str) -> Option<(&str, usize)> {
+        let (v, p) = key.rsplit_once(' ')?;
+        Some((v, p.parse().ok()?))
+    }
+}
+
+/// The text saved for `table`: its log so far, with the table's own facts as comments (a log
+/// checker skips them): each computer seat's level, the player's decisions so far, and the
+/// passes on a knock offer still open.
+pub fn save_text(table: &P10Table) -> String {
+    let mut text = String::from("# Arachne: a game of Pro Spider 10 (`.p10` log)\n");
+    text += &format!("# ai: {}\n", table.spec.levels.join(","));
+    text += &format!("# decisions: {}\n", table.player_decisions);
+    text += &table.log.text_so_far();
+    if table.passes > 0 {
+        text += &format!("# passes: {}\n", table.passes);
+    }
+    text
+}
+
+/// The value of the comment `# NAME: VALUE`.
+fn comment<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    text.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix('#')?
+            .trim()
+            .strip_prefix(name)?
+            .strip_prefix(':')
+            .map(str::trim)
+    })
+}
+
+/// A table from a saved text, exactly where it was.
+pub fn table_from_text(text: &str) -> Result<P10Table, String> {
+    let resumed = resume(text, &variant::resolve).map_err(|e| e.to_string())?;
+    let game = resumed.game;
+    let players = game.players();
+    let levels: Vec<String> = match comment(text, "ai") {
+        Some(list) if !list.is_empty() => list.split(',').map(|l| l.trim().to_string()).collect(),
+        _ => vec![arachne_engine::phase10::ai::STRONGEST.to_string(); players - 1],
+    };
+    let spec = P10Spec::new(game.variant().clone(), players, game.seed(), levels)?;
+    let (mut table, _) = P10Table::new(spec)?;
+    table.sheet = arachne_engine::phase10::ScoreSheet::new(players);
+    table.sheet.record(&resumed.events);
+    table.game = game;
+    table.log = resumed.log;
+    table.counted = table.game.is_over();
+    let passes: usize = comment(text, "passes")
+        .map(|p| {
+            p.parse()
+                .map_err(|_| format!("`# passes: {p}` is not a number"))
+        })
+        .transpose()?
+        .unwrap_or(0);
+    for _ in 0..passes {
+        if !matches!(table.game.stage(), Stage::Knock { .. }) {
+            return Err("the saved passes outlast the knock offer".into());
+        }
+        table.apply(Action::Pass).map_err(|e| e.to_string())?;
+    }
+    table.player_decisions = comment(text, "decisions")
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(0);
+    Ok(table)
+}
+
+/// The saved game, if there is a usable one; an unusable one is set aside and the message says
+/// so.
+pub fn load_game(storage: &dyn Storage) -> (Option<P10Table>, Option<String>) {
+    let text = match storage.read(GAME_KEY) {
+        Ok(Some(t)) => t,
+        Ok(None) => return (None, None),
+        Err(e) => {
+            return (
+                None,
+                Some(format!("could not read the saved Pro Spider 10 game: {e}")),
+            );
+        }
+    };
+    match table_from_text(&text) {
+        Ok(table) => (Some(table), None),
+        Err(e) => {
+            let backup = storage.set_aside(GAME_KEY).ok().flatten();
+            let kept = backup.map_or(String::new(), |b| format!("; it was kept as {b}"));
+            (
+                None,
+                Some(format!(
+                    "the saved Pro Spider 10 game could not be resumed ({e}){kept}"
+                )),
+            )
+        }
+    }
+}
+
+/// The saved game to resume at start: one in progress. A finished game is not resumed.
+pub fn resume_game(storage: &dyn Storage) -> (Option<P10Table>, Option<String>) {
+    let (table, message) = load_game(storage);
+    (table.filter(|t| !t.game.is_over()), message)
+}
+
+/// What Pro Spider 10 starts with: the statistics, and the game (the one the command line asked
+/// for, else the one in progress); the messages say what went wrong with saved files. A game
+/// asked for on the command line replaces the saved one, which counts as left if the player had
+/// played in it.
+pub fn startup(
+    storage: Option<&dyn Storage>,
+    launched: Option<P10Table>,
+) -> (Option<P10Table>, P10Statistics, Vec<String>) {
+    let Some(storage) = storage else {
+        return (launched, P10Statistics::default(), Vec::new());
+    };
+    let mut messages = Vec::new();
+    let (mut stats, message) =
+        crate::core::persist::load::<P10Statistics>(storage, STATS_KEY).or_default();
+    messages.extend(message);
+    let (saved, message) = resume_game(storage);
+    messages.extend(message);
+    let table = match (launched, saved) {
+        (Some(launched), Some(saved)) => {
+            if !saved.counted && saved.player_decisions > 0 {
+                count_ended(storage, &mut stats, &P10Ended::of(&saved, true));
+                messages.push(format!(
+                    "the saved Pro Spider 10 game (round {}) counts as left: the command line asked for another",
+                    saved.game.round()
+                ));
+            }
+            Some(launched)
+        }
+        (launched, saved) => launched.or(saved),
+    };
+    (table, stats, messages)
+}
+
+/// Saves the game after every change.
+fn autosave(mut changes: MessageReader<P10Changed>, table: Res<P10Table>, saves: Res<Saves>) {
+    if changes.read().count() == 0 {
+        return;
+    }
+    if let Err(e) = saves.0.write(GAME_KEY, &save_text(&table)) {
+        tracing::warn!("could not save the Pro Spider 10 game: {e}");
+    }
+}
+
+/// Counts ended games, and saves them and the statistics when there is storage.
+fn count_games(
+    mut ended: MessageReader<P10Ended>,
+    mut stats: ResMut<P10Statistics>,
+    saves: Option<Res<Saves>>,
+) {
+    for game in ended.read() {
+        match &saves {
+            Some(saves) => count_ended(saves.0.as_ref(), &mut stats, game),
+            None => record(&mut stats, game),
+        }
+    }
+}
+
+fn record(stats: &mut P10Statistics, game: &P10Ended) {
+    stats
+        .by
+        .entry(P10Statistics::key(&game.variant, game.players))
+        .or_default()
+        .record(game);
+}
+
+/// Counts `game`, keeps its log among the replays, and saves the statistics.
+fn count_ended(storage: &dyn Storage, stats: &mut P10Statistics, game: &P10Ended) {
+    record(stats, game);
+    if let Err(e) = save_replay(storage, &game.log) {
+        tracing::warn!("could not keep the game's log: {e}");
+    }
+    if let Err(e) = save(storage, STATS_KEY, stats) {
+        tracing::warn!("could not save the Pro Spider 10 statistics: {e}");
+    }
+}
+
+/// Keeps a game's log under the next `p10-replay-NNNNNN` key, dropping the oldest beyond
+/// [`REPLAYS_KEPT`]; returns the key.
+pub fn save_replay(storage: &dyn Storage, log: &str) -> io::Result<String> {
+    let existing = replay_keys(storage)?;
+    let next = existing
+        .last()
+        .and_then(|k| k[REPLAY_PREFIX.len()..].parse::<u64>().ok())
+        .map_or(1, |n| n + 1);
+    let key = format!("{REPLAY_PREFIX}{next:06}");
+    storage.write(&key, log)?;
+    let excess = (existing.len() + 1).saturating_sub(REPLAYS_KEPT);
+    for old in existing.iter().take(excess) {
+        storage.remove(old)?;
+    }
+    Ok(key)
+}
+
+/// The keys of the kept logs, oldest first.
+pub fn replay_keys(storage: &dyn Storage) -> io::Result<Vec<String>> {
+    Ok(storage
+        .keys()?
+        .into_iter()
+        .filter(|k| {
+            k.strip_prefix(REPLAY_PREFIX)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect())
+}

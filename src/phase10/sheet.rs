@@ -1,0 +1,276 @@
+//! Pro Spider 10's score sheet, laid out like the rulebook's paper one (a column per player, a
+//! row per round with the points added and an X for a phase laid, the running totals and each
+//! player's current phase), open at any time and shown at each round's end; and its statistics
+//! per variant and player count.
+use arachne_engine::phase10::variant;
+use arachne_engine::phase10::{Event, Stage};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::core::focus::Notices;
+use crate::core::persist::{Saves, save};
+use crate::phase10::P10Systems;
+use crate::phase10::menu::P10Form;
+use crate::phase10::round::{P10Changed, P10Request, P10Table, PLAYER};
+use crate::phase10::saves::{P10Statistics, STATS_KEY};
+use crate::shell::widgets::fixed_window;
+use crate::shell::{Overlay, Windows};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (sheet_window, statistics)
+            .in_set(Overlay::Windows)
+            .in_set(P10Systems),
+    )
+    .add_systems(Update, show_at_round_end.in_set(P10Systems));
+}
+
+/// The sheet opens by itself when a round ends.
+fn show_at_round_end(mut changed: MessageReader<P10Changed>, mut windows: ResMut<Windows>) {
+    let ended = changed.read().any(|c| {
+        c.events
+            .iter()
+            .any(|e| matches!(e, Event::RoundEnded { .. }))
+    });
+    if ended {
+        windows.sheet = true;
+    }
+}
+
+/// One cell of the sheet: the points added, and `X` with the phase's number when one was laid.
+pub fn cell(points: u32, laid: Option<u8>) -> String {
+    match laid {
+        Some(phase) => format!("+{points}  X{phase}"),
+        None => format!("+{points}"),
+    }
+}
+
+fn sheet_window(
+    mut contexts: EguiContexts,
+    table: Res<P10Table>,
+    mut windows: ResMut<Windows>,
+    mut requests: MessageWriter<P10Request>,
+) -> Result {
+    if !windows.sheet {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let game = &table.game;
+    let sheet = &table.sheet;
+    let players = game.players();
+    let round_over = game.stage() == Stage::RoundOver;
+    let mut open = true;
+    let screen = ctx.content_rect().size();
+    // Wide enough for every column when the window allows; it scrolls inside otherwise.
+    let width = (screen.x - 48.0)
+        .min(90.0 + 120.0 * players as f32)
+        .max(200.0);
+    fixed_window(
+        "Score sheet",
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .min_width(width)
+    .max_width(width)
+    .open(&mut open)
+    .show(ctx, |ui| {
+        ui.label(format!(
+            "{} · {} players · seed {}",
+            game.variant().name,
+            players,
+            game.seed()
+        ));
+        egui::ScrollArea::both()
+            .max_width(width)
+            .max_height((screen.y - 220.0).max(120.0))
+            .show(ui, |ui| {
+                egui::Grid::new("p10-sheet")
+                    .striped(true)
+                    .spacing([18.0, 4.0])
+                    .show(ui, |ui| {
+                        ui.strong("Round");
+                        for seat in 0..players {
+                            ui.strong(table.name(seat));
+                        }
+                        ui.end_row();
+                        for row in &sheet.rows {
+                            ui.label(row.round.to_string());
+                            for seat in 0..players {
+                                let text = cell(row.points[seat], row.laid[seat]);
+                                if row.out == Some(seat) {
+                                    ui.label(egui::RichText::new(text).strong())
+                                        .on_hover_text("went out");
+                                } else {
+                                    ui.label(text);
+                                }
+                            }
+                            ui.end_row();
+                        }
+                        if !round_over && !game.is_over() && game.round() > 0 {
+                            ui.label(format!("{} (now)", game.round()));
+                            for seat in 0..players {
+                                ui.label(
+                                    sheet.laid_now[seat].map_or(String::new(), |p| format!("X{p}")),
+                                );
+                            }
+                            ui.end_row();
+                        }
+                        ui.strong("Total");
+                        for seat in 0..players {
+                            ui.strong(game.standings()[seat].points.to_string());
+                        }
+                        ui.end_row();
+                        ui.strong("Phase");
+                        for seat in 0..players {
+                            ui.label(game.next_text(seat));
+                        }
+                        ui.end_row();
+                    });
+            });
+        ui.label("Each round: the points added, and X with the phase laid. Fewest points win.");
+        if game.is_over() {
+            let winners: Vec<String> = game.winners().iter().map(|&s| table.name(s)).collect();
+            let you = game.winners().contains(&PLAYER);
+            ui.heading(if you {
+                format!("You won! ({})", winners.join(", "))
+            } else {
+                format!("{} won", winners.join(" and "))
+            });
+        }
+        ui.horizontal(|ui| {
+            if round_over {
+                let next = ui.button("Next round");
+                if next.clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    requests.write(P10Request::NextRound);
+                    windows.sheet = false;
+                }
+            }
+            if ui.button("Close").clicked() {
+                windows.sheet = false;
+            }
+        });
+    });
+    if !open {
+        windows.sheet = false;
+    }
+    Ok(())
+}
+
+fn statistics(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    mut form: ResMut<P10Form>,
+    mut stats: ResMut<P10Statistics>,
+    saves: Option<Res<Saves>>,
+    mut notices: ResMut<Notices>,
+) -> Result {
+    if !windows.stats {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let mut reset = None;
+    let screen = ctx.content_rect().size();
+    let width = (screen.x - 48.0).clamp(200.0, 1040.0);
+    fixed_window(
+        "Pro Spider 10 statistics",
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .min_width(width)
+    .max_width(width)
+    .open(&mut open)
+    .show(ctx, |ui| {
+        egui::ScrollArea::both()
+            .max_width(width)
+            .max_height((screen.y - 160.0).max(120.0))
+            .show(ui, |ui| {
+                statistics_table(ui, &mut form, &stats, &mut reset);
+            });
+    });
+    if let Some(key) = reset {
+        stats.by.remove(&key);
+        form.reset_stats = None;
+        if let Some(saves) = saves
+            && let Err(e) = save(saves.0.as_ref(), STATS_KEY, &*stats)
+        {
+            notices.push(format!("Could not save the statistics: {e}"));
+        }
+    }
+    if !open {
+        windows.stats = false;
+        form.reset_stats = None;
+    }
+    Ok(())
+}
+
+/// One row per variant and player count played, with its reset (asked twice).
+fn statistics_table(
+    ui: &mut egui::Ui,
+    form: &mut P10Form,
+    stats: &P10Statistics,
+    reset: &mut Option<String>,
+) {
+    if stats.by.is_empty() {
+        ui.label(
+            "No game counted yet: a game counts when it ends, or when you leave it for another.",
+        );
+        return;
+    }
+    let one = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{x:.1}"));
+    egui::Grid::new("p10-stats")
+        .striped(true)
+        .spacing([14.0, 4.0])
+        .show(ui, |ui| {
+            for h in [
+                "Variant",
+                "Players",
+                "Games",
+                "Wins",
+                "Win %",
+                "Mean points",
+                "Mean rounds",
+                "Best game",
+                "Phases per round",
+                "",
+            ] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for (key, s) in &stats.by {
+                let (id, players) = P10Statistics::split(key).unwrap_or((key.as_str(), 0));
+                let name = variant::resolve(id).map_or(id.to_string(), |v| v.name.clone());
+                ui.label(name);
+                ui.label(players.to_string());
+                ui.label(s.played.to_string());
+                ui.label(s.won.to_string());
+                ui.label(format!("{:.0}%", s.win_percent()));
+                ui.label(one(s.mean_points()));
+                ui.label(one(s.mean_rounds()));
+                ui.label(s.best_points.map_or("–".into(), |p| format!("{p} points")));
+                ui.label(
+                    s.phases_per_round()
+                        .map_or("–".into(), |x| format!("{x:.2}")),
+                );
+                if form.reset_stats.as_deref() == Some(key.as_str()) {
+                    ui.horizontal(|ui| {
+                        ui.label("Reset?");
+                        if ui.button("Yes, reset").clicked() {
+                            *reset = Some(key.clone());
+                        }
+                        if ui.button("No").clicked() {
+                            form.reset_stats = None;
+                        }
+                    });
+                } else if ui.button("Reset…").clicked() {
+                    form.reset_stats = Some(key.clone());
+                }
+                ui.end_row();
+            }
+        });
+    ui.label(
+        "A game counts when it ends, or as lost when you leave it for another after playing in it.",
+    );
+    ui.label("Mean points and rounds are of games played to their end; the best game is the win with the fewest points.");
+}
