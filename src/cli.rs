@@ -29,10 +29,13 @@ pub struct Launch {
     pub window: (u32, u32),
     /// Pro Spider 10 on the table at start (`--game pro-spider-10`), with its game.
     pub phase10: Option<crate::phase10::round::P10Table>,
+    /// A Pro Spider 10 log to watch in the viewer (`--game pro-spider-10 --replay FILE.p10
+    /// [--at N]`): what to open, then the step to show (paused there).
+    pub phase10_replay: Option<(crate::phase10::viewer::ViewerControl, Option<usize>)>,
 }
 
 /// Usage text.
-pub const USAGE: &str = "usage: arachne [--game spider|pro-spider-10] [--players 2-6] [--ai LEVEL,...] [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron [--at N]] [--log FILE.p10] [--theme ID] [--open menu|stats|settings|replays|help|won|sheet] [--window WxH] [--capture PATH.png] [--mute]";
+pub const USAGE: &str = "usage: arachne [--game spider|pro-spider-10] [--players 2-6] [--ai LEVEL,...] [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron|FILE.p10 [--at N]] [--log FILE.p10] [--theme ID] [--open menu|stats|settings|replays|help|won|sheet] [--window WxH] [--capture PATH.png] [--mute]";
 
 /// Parses the arguments after the program name. `default_seed` is used without `--seed`.
 pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
@@ -205,6 +208,27 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
             .apply(mv)
             .map_err(|e| format!("--moves: move {} ({mv}): {e}", i + 1))?;
     }
+    // A Pro Spider 10 log for the viewer: read and checked now, opened at start.
+    let mut phase10_replay = None;
+    if phase10.is_some()
+        && let Some(path) = replay_file.take()
+    {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("--replay: {}: {e}", path.display()))?;
+        arachne_engine::phase10::resume(&text, &arachne_engine::phase10::variant::resolve)
+            .map_err(|e| format!("--replay: {}: {e}", path.display()))?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        phase10_replay = Some((
+            crate::phase10::viewer::ViewerControl::Open {
+                title: name,
+                log: text,
+            },
+            at.take(),
+        ));
+    }
     if at.is_some() && replay_file.is_none() {
         return Err("--at needs --replay FILE".to_string());
     }
@@ -235,6 +259,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         open,
         window,
         phase10,
+        phase10_replay,
     })
 }
 

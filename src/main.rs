@@ -147,6 +147,19 @@ fn main() -> AppExit {
             },
         );
     }
+    if let Some((open, at)) = launch.phase10_replay {
+        use arachne::phase10::viewer::ViewerControl;
+        app.add_systems(
+            Startup,
+            move |mut controls: MessageWriter<ViewerControl>| {
+                controls.write(open.clone());
+                if let Some(at) = at {
+                    controls.write(ViewerControl::Play(false));
+                    controls.write(ViewerControl::Jump(at));
+                }
+            },
+        );
+    }
     if let Some(path) = launch.capture {
         capture::plugin(&mut app, path);
     }

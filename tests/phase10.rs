@@ -10,9 +10,10 @@ use arachne::logic_plugin;
 use arachne::phase10::input::{LayChoice, describe_lay};
 use arachne::phase10::layout::{P10Layout, Place};
 use arachne::phase10::round::{P10Changed, P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER};
-use arachne::phase10::saves::{GAME_KEY, P10Statistics, load_game, table_from_text};
+use arachne::phase10::saves::{GAME_KEY, P10Statistics, load_game, save_text, table_from_text};
 use arachne::phase10::seats::Hurry;
 use arachne::phase10::view::{P10Card, P10Piles, Selection, rest_pose};
+use arachne::phase10::viewer::{P10Viewer, ViewerControl};
 use arachne_engine::phase10::card::parse_cards;
 use arachne_engine::phase10::{Action, Card, Counts, Declaration, Game, Stage, variant};
 use bevy::input::ButtonState;
@@ -113,7 +114,7 @@ fn assert_matches_engine(app: &mut App) {
         .collect();
     assert_eq!(all.len(), 108, "one entity per card");
     let shape = piles.shape();
-    let revealed = matches!(game.stage(), Stage::RoundOver | Stage::Over);
+    let revealed = matches!(game.stage(), Stage::RoundOver | Stage::Over) || piles.show_all;
     let cards_at = |list: &[Entity]| -> Vec<Card> { list.iter().map(|e| all[e].0.card).collect() };
     // Face-up cards are the engine's, in its order; face-down ones only count.
     assert_eq!(piles.stock.len(), game.stock().len(), "stock");
@@ -765,4 +766,108 @@ fn statistics_count_a_finished_game_once_and_a_left_game_as_lost() {
             other => panic!("{other:?}"),
         };
     assert_eq!(saved.by[&key], stats);
+}
+
+fn viewer(app: &App) -> Option<P10Viewer> {
+    app.world().get_resource::<P10Viewer>().cloned()
+}
+
+fn control(app: &mut App, c: ViewerControl) {
+    app.world_mut().write_message(c);
+    settle(app);
+}
+
+#[test]
+fn the_viewer_replays_a_game_step_by_step_and_gives_the_players_game_back() {
+    let (mut app, w) = app(3, 8, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    for _ in 0..3 {
+        play_a_turn(&mut app, w);
+        until_players_turn(&mut app);
+    }
+    let own = app.world().resource::<P10Table>().clone();
+    control(
+        &mut app,
+        ViewerControl::Open {
+            title: "This game".into(),
+            log: save_text(&own),
+        },
+    );
+    control(&mut app, ViewerControl::Play(false));
+    let v = viewer(&app).expect("watching");
+    assert!(v.steps.len() >= 9, "{} steps", v.steps.len());
+    // Step by step, the table is the game after that many steps, and matches it at rest.
+    for at in 1..=4 {
+        control(&mut app, ViewerControl::Forward);
+        assert_eq!(viewer(&app).unwrap().at, at);
+        assert_matches_engine(&mut app);
+    }
+    // Back, a jump, the end: the same games as stepping there.
+    control(&mut app, ViewerControl::Back);
+    assert_eq!(viewer(&app).unwrap().at, 3);
+    assert_matches_engine(&mut app);
+    let end = v.steps.len();
+    control(&mut app, ViewerControl::Jump(end));
+    assert_matches_engine(&mut app);
+    for seat in 0..3 {
+        assert_eq!(
+            game(&app).view(seat),
+            own.game.view(seat),
+            "the end is where the game is"
+        );
+    }
+    // Every hand face up, or only the player's.
+    control(&mut app, ViewerControl::AllHands(true));
+    assert!(app.world().resource::<P10Piles>().show_all);
+    assert_matches_engine(&mut app);
+    let world = app.world_mut();
+    let hidden = world
+        .query::<&P10Card>()
+        .iter(world)
+        .filter(|c| matches!(c.place, Place::Hand(..)) && !c.face_up)
+        .count();
+    assert_eq!(hidden, 0, "every hand shows");
+    control(&mut app, ViewerControl::AllHands(false));
+    assert_matches_engine(&mut app);
+    // Nobody plays on by themselves while the viewer pauses: the computer seats wait.
+    control(&mut app, ViewerControl::Jump(2));
+    let before = game(&app).clone();
+    for _ in 0..300 {
+        app.update();
+    }
+    assert_eq!(game(&app).view(0), before.view(0));
+    // Playing on reaches the end.
+    control(&mut app, ViewerControl::Speed(16.0));
+    control(&mut app, ViewerControl::Play(true));
+    for _ in 0..20_000 {
+        app.update();
+        if viewer(&app).unwrap().at == end {
+            break;
+        }
+    }
+    assert_eq!(viewer(&app).unwrap().at, end);
+    // Closing gives the player's game back, as it was.
+    key(&mut app, w, KeyCode::Escape);
+    settle(&mut app);
+    assert!(viewer(&app).is_none());
+    let back = app.world().resource::<P10Table>().clone();
+    for seat in 0..3 {
+        assert_eq!(back.game.view(seat), own.game.view(seat));
+    }
+    assert_eq!(back.sheet, own.sheet);
+    assert_matches_engine(&mut app);
+    // Opened and sent to a step in one frame (as `--replay FILE.p10 --at N` does): one deck.
+    app.world_mut().write_message(ViewerControl::Open {
+        title: "again".into(),
+        log: save_text(&own),
+    });
+    app.world_mut().write_message(ViewerControl::Play(false));
+    app.world_mut().write_message(ViewerControl::Jump(5));
+    settle(&mut app);
+    assert_eq!(viewer(&app).unwrap().at, 5);
+    assert_matches_engine(&mut app);
+    control(&mut app, ViewerControl::Close);
+    assert_matches_engine(&mut app);
+    // And the game goes on.
+    play_a_turn(&mut app, w);
 }

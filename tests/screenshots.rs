@@ -284,7 +284,7 @@ fn pro_spider_10_is_drawn_for_two_four_and_six_seats_at_both_sizes() {
 }
 
 #[test]
-fn pro_spider_10_menu_score_sheet_at_a_rounds_end_and_rules_are_drawn() {
+fn pro_spider_10_menu_score_sheet_at_a_rounds_end_rules_and_replay_are_drawn() {
     // A game of four computer seats, cut after its second round: the round summary.
     let mut failures = Vec::new();
     let v = arachne_engine::phase10::variant::by_id("pro-spider-10").unwrap();
@@ -318,6 +318,11 @@ fn pro_spider_10_menu_score_sheet_at_a_rounds_end_and_rules_are_drawn() {
             0.06,
         ),
         ("pro-spider-10-rules", vec!["--open", "help"], 0.12),
+        (
+            "pro-spider-10-replay",
+            vec!["--replay", log, "--at", "40"],
+            0.02,
+        ),
     ] {
         for size in ["1280x720", "800x600"] {
             let mut all = vec!["--game", "pro-spider-10", "--window", size];

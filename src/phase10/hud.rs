@@ -30,7 +30,8 @@ pub(crate) fn plugin(app: &mut App) {
         (
             seat_labels.in_set(Overlay::Bar),
             phases.in_set(Overlay::Bar),
-            bar.in_set(Overlay::Bar),
+            bar.run_if(crate::phase10::viewer::not_watching)
+                .in_set(Overlay::Bar),
             lay_question.in_set(Overlay::Top),
         )
             .in_set(P10Systems),

@@ -29,6 +29,7 @@ pub(crate) fn plugin(app: &mut App) {
                 (drag, pointer_input, keyboard_input)
                     .chain()
                     .run_if(|input: Option<Res<TableInput>>| input.is_none_or(|i| i.0))
+                    .run_if(crate::phase10::viewer::not_watching)
                     .in_set(AppSystems::Input),
                 (tell_refusals, forget_lay_choice).in_set(AppSystems::Plan),
             )

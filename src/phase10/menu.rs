@@ -131,6 +131,7 @@ fn window_keys(
     mut windows: ResMut<Windows>,
     mut form: ResMut<P10Form>,
     choice: Res<LayChoice>,
+    viewer: Option<Res<crate::phase10::viewer::P10Viewer>>,
 ) {
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
@@ -148,7 +149,8 @@ fn window_keys(
         windows.stats = false;
         windows.help = false;
         windows.sheet = false;
-    } else {
+    } else if viewer.is_none() || windows.menu {
+        // While watching a replay, Esc with no window open closes the viewer (its own keys).
         windows.menu = !windows.menu;
     }
 }
@@ -220,6 +222,9 @@ fn menu(
             }
             if ui.button("Rules and phases").clicked() {
                 windows.help = true;
+            }
+            if ui.button("Replays").clicked() {
+                windows.replays = true;
             }
         });
         ui.separator();

@@ -7,12 +7,14 @@ pub mod input;
 pub mod layout;
 pub mod menu;
 pub mod plan;
+pub mod replays;
 pub mod round;
 pub mod rules;
 pub mod saves;
 pub mod seats;
 pub mod sheet;
 pub mod view;
+pub mod viewer;
 
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
@@ -39,6 +41,7 @@ pub fn logic_plugin(app: &mut App) {
             view::plugin,
             input::plugin,
             saves::plugin,
+            viewer::plugin,
         ));
 }
 
@@ -54,5 +57,6 @@ pub fn render_plugin(app: &mut App) {
         menu::plugin,
         sheet::plugin,
         rules::plugin,
+        replays::plugin,
     ));
 }

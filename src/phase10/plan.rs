@@ -310,7 +310,7 @@ pub(crate) fn settle_plan(
     let move_s = a.secs(a.move_ms);
     let places: HashMap<Entity, Place> = piles.placed().into_iter().collect();
     for (e, place) in &places {
-        let face_up = face_up_at(*place, piles.revealed);
+        let face_up = face_up_at(*place, piles.revealed || piles.show_all);
         let rest = rest_pose(layout, &shape, *place, face_up, selection.0.contains(e));
         let card = piles.cards.get(e).copied();
         let Ok((_, mut view, pose, _)) = cards.get_mut(*e) else {

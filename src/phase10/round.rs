@@ -17,7 +17,10 @@ pub(crate) fn plugin(app: &mut App) {
         .add_message::<P10Ended>()
         .add_systems(
             Update,
-            apply_requests.in_set(AppSystems::Apply).in_set(P10Systems),
+            apply_requests
+                .run_if(crate::phase10::viewer::not_watching)
+                .in_set(AppSystems::Apply)
+                .in_set(P10Systems),
         );
 }
 
@@ -263,7 +266,8 @@ impl P10Ended {
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct P10Rejected(pub String);
 
-fn apply_requests(
+/// Applies the requests to the game (not while the replay viewer shows another game).
+pub(crate) fn apply_requests(
     mut requests: MessageReader<P10Request>,
     mut table: ResMut<P10Table>,
     mut changed: MessageWriter<P10Changed>,

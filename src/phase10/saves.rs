@@ -19,7 +19,12 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<P10Statistics>()
         .add_systems(
             Update,
-            (autosave.run_if(resource_exists::<Saves>), count_games)
+            (
+                autosave
+                    .run_if(resource_exists::<Saves>)
+                    .run_if(crate::phase10::viewer::not_watching),
+                count_games,
+            )
                 .in_set(AppSystems::Plan)
                 .in_set(P10Systems),
         )
@@ -163,16 +168,78 @@ fn comment<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     })
 }
 
+/// The computer seats' levels a saved text names (`# ai: petra,michaela`), else the strongest.
+pub fn levels_in(text: &str, players: usize) -> Vec<String> {
+    match comment(text, "ai") {
+        Some(list) if !list.is_empty() => list.split(',').map(|l| l.trim().to_string()).collect(),
+        _ => vec![arachne_engine::phase10::ai::STRONGEST.to_string(); players.saturating_sub(1)],
+    }
+}
+
+/// A kept game as the replay list shows it.
+#[derive(Clone, Debug)]
+pub struct KeptGame {
+    /// Its storage key.
+    pub key: String,
+    /// Its log.
+    pub text: String,
+    /// One line about it: variant, players, rounds, winners.
+    pub summary: String,
+}
+
+/// The kept games, newest first; an unreadable one is listed with what is wrong.
+pub fn kept_games(storage: &dyn Storage) -> Vec<KeptGame> {
+    let mut out = Vec::new();
+    for key in replay_keys(storage).unwrap_or_default().into_iter().rev() {
+        let Ok(Some(text)) = storage.read(&key) else {
+            continue;
+        };
+        let number = key[REPLAY_PREFIX.len()..].trim_start_matches('0');
+        let summary = match resume(&text, &variant::resolve) {
+            Ok(r) => {
+                let g = &r.game;
+                let end = if g.is_over() {
+                    let w: Vec<String> = g
+                        .winners()
+                        .iter()
+                        .map(|&s| {
+                            if s == 0 {
+                                "you".into()
+                            } else {
+                                format!("seat {}", s + 1)
+                            }
+                        })
+                        .collect();
+                    format!("won by {}", w.join(" and "))
+                } else {
+                    "left before its end".into()
+                };
+                format!(
+                    "Game {number}: {}, {} players, {} round{}, {end}",
+                    g.variant().name,
+                    g.players(),
+                    g.round(),
+                    if g.round() == 1 { "" } else { "s" }
+                )
+            }
+            Err(e) => format!("Game {number}: cannot be read ({e})"),
+        };
+        out.push(KeptGame { key, text, summary });
+    }
+    out
+}
+
 /// A table from a saved text, exactly where it was.
 pub fn table_from_text(text: &str) -> Result<P10Table, String> {
     let resumed = resume(text, &variant::resolve).map_err(|e| e.to_string())?;
     let game = resumed.game;
     let players = game.players();
-    let levels: Vec<String> = match comment(text, "ai") {
-        Some(list) if !list.is_empty() => list.split(',').map(|l| l.trim().to_string()).collect(),
-        _ => vec![arachne_engine::phase10::ai::STRONGEST.to_string(); players - 1],
-    };
-    let spec = P10Spec::new(game.variant().clone(), players, game.seed(), levels)?;
+    let spec = P10Spec::new(
+        game.variant().clone(),
+        players,
+        game.seed(),
+        levels_in(text, players),
+    )?;
     let (mut table, _) = P10Table::new(spec)?;
     table.sheet = arachne_engine::phase10::ScoreSheet::new(players);
     table.sheet.record(&resumed.events);

@@ -18,8 +18,13 @@ use crate::phase10::round::{P10Changed, P10Request, P10Table, PLAYER};
 use crate::phase10::view::P10Card;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Hurry>()
-        .add_systems(Update, think.in_set(AppSystems::Input).in_set(P10Systems));
+    app.init_resource::<Hurry>().add_systems(
+        Update,
+        think
+            .run_if(crate::phase10::viewer::not_watching)
+            .in_set(AppSystems::Input)
+            .in_set(P10Systems),
+    );
 }
 
 /// The player asked the computer seats to get on with it (a click during their turns).

@@ -13,6 +13,7 @@ use crate::phase10::P10Systems;
 use crate::phase10::menu::P10Form;
 use crate::phase10::round::{P10Changed, P10Request, P10Table, PLAYER};
 use crate::phase10::saves::{P10Statistics, STATS_KEY};
+use crate::phase10::viewer::P10Viewer;
 use crate::shell::widgets::fixed_window;
 use crate::shell::{Overlay, Windows};
 
@@ -27,7 +28,15 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// The sheet opens by itself when a round ends.
-fn show_at_round_end(mut changed: MessageReader<P10Changed>, mut windows: ResMut<Windows>) {
+fn show_at_round_end(
+    mut changed: MessageReader<P10Changed>,
+    mut windows: ResMut<Windows>,
+    viewer: Option<Res<P10Viewer>>,
+) {
+    if viewer.is_some() {
+        changed.clear();
+        return;
+    }
     let ended = changed.read().any(|c| {
         c.events
             .iter()
@@ -51,6 +60,7 @@ fn sheet_window(
     table: Res<P10Table>,
     mut windows: ResMut<Windows>,
     mut requests: MessageWriter<P10Request>,
+    viewer: Option<Res<P10Viewer>>,
 ) -> Result {
     if !windows.sheet {
         return Ok(());
@@ -139,7 +149,7 @@ fn sheet_window(
             });
         }
         ui.horizontal(|ui| {
-            if round_over {
+            if round_over && viewer.is_none() {
                 let next = ui.button("Next round");
                 if next.clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     requests.write(P10Request::NextRound);

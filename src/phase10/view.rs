@@ -63,6 +63,8 @@ pub struct P10Piles {
     pub skips: Vec<Option<Entity>>,
     /// The hands are shown face up (the round is over).
     pub revealed: bool,
+    /// Every hand is shown face up all the time (the replay viewer, when asked).
+    pub show_all: bool,
     /// The card each entity shows. A card on the stock takes on its card when it is drawn or
     /// dealt (face down, any card looks the same).
     pub cards: HashMap<Entity, Card>,
@@ -159,7 +161,10 @@ pub(crate) fn face_up_at(place: Place, revealed: bool) -> bool {
 
 fn show_table(mut commands: Commands, table: Res<P10Table>, mut piles: ResMut<P10Piles>) {
     // Coming back to the game: its cards are put out again at rest.
-    *piles = P10Piles::default();
+    *piles = P10Piles {
+        show_all: piles.show_all,
+        ..P10Piles::default()
+    };
     spawn_at_rest(&mut commands, &table, &mut piles);
 }
 
@@ -236,7 +241,7 @@ pub fn place_all(world: &mut World, drop_motion: bool) {
     let shape = piles.shape();
     let selection = world.resource::<Selection>().0.clone();
     for (e, place) in piles.placed() {
-        let face_up = face_up_at(place, piles.revealed);
+        let face_up = face_up_at(place, piles.revealed || piles.show_all);
         let raised = selection.contains(&e);
         let Ok(mut entity) = world.get_entity_mut(e) else {
             continue;
@@ -297,11 +302,25 @@ fn show_changes(
                 .iter()
                 .any(|e| matches!(e, Event::RoundStarted { .. }));
         if fresh {
-            for (e, ..) in cards.iter() {
+            // Every card entity goes: those at rest, and those a change earlier in this frame
+            // spawned (its commands are not applied yet, so only the piles know them).
+            let mut gone: std::collections::HashSet<Entity> =
+                cards.iter().map(|(e, ..)| e).collect();
+            gone.extend(piles.placed().into_iter().map(|(e, _)| e));
+            for e in gone {
                 commands.entity(e).despawn();
             }
-            *piles = P10Piles::default();
+            *piles = P10Piles {
+                show_all: piles.show_all,
+                ..P10Piles::default()
+            };
             selection.0.clear();
+            // A new table without events (the viewer jumped, or gave the table back): its
+            // cards are put out at rest.
+            if change.new_game && change.events.is_empty() {
+                spawn_at_rest(&mut commands, &table, &mut piles);
+                continue;
+            }
         }
         let mut plan = Plan::default();
         for event in &change.events {

@@ -1,0 +1,201 @@
+//! Pro Spider 10's replays in the overlay: the list of kept games (and the game in progress, from
+//! its start) to watch, and the viewer's bar: where the replay is, step, play and pause, speed,
+//! a round to jump to, every hand or only the player's, close.
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::core::persist::Saves;
+use crate::phase10::P10Systems;
+use crate::phase10::round::P10Table;
+use crate::phase10::saves::{KeptGame, kept_games, save_text};
+use crate::phase10::viewer::{P10Viewer, ViewerControl};
+use crate::shell::widgets::{bar_button, fixed_window};
+use crate::shell::{Overlay, Windows};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            replay_list.in_set(Overlay::Windows),
+            viewer_bar
+                .run_if(resource_exists::<P10Viewer>)
+                .in_set(Overlay::Bar),
+        )
+            .in_set(P10Systems),
+    );
+}
+
+/// The list of games to watch; the kept ones are read when the window opens.
+fn replay_list(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    table: Res<P10Table>,
+    saves: Option<Res<Saves>>,
+    viewer: Option<Res<P10Viewer>>,
+    mut kept: Local<Option<Vec<KeptGame>>>,
+    mut controls: MessageWriter<ViewerControl>,
+) -> Result {
+    if !windows.replays {
+        *kept = None;
+        return Ok(());
+    }
+    let list = kept.get_or_insert_with(|| {
+        saves
+            .as_ref()
+            .map(|s| kept_games(s.0.as_ref()))
+            .unwrap_or_default()
+    });
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.content_rect().size();
+    let mut open = true;
+    fixed_window(
+        "Pro Spider 10 replays",
+        egui::Align2::CENTER_CENTER,
+        egui::vec2(0.0, -20.0),
+    )
+    .open(&mut open)
+    .show(ctx, |ui| {
+        // The player's game from its start (not while another replay is shown: that one is not
+        // the player's).
+        if viewer.is_none()
+            && ui
+                .button("Watch this game from its start")
+                .on_hover_text("Your game waits where it is and comes back when the replay closes")
+                .clicked()
+        {
+            controls.write(ViewerControl::Open {
+                title: "This game".into(),
+                log: save_text(&table),
+            });
+            windows.replays = false;
+        }
+        ui.separator();
+        if list.is_empty() {
+            ui.label("No finished game kept yet: each game's log is kept when it ends or is left.");
+        }
+        egui::ScrollArea::vertical()
+            .max_height((screen.y - 200.0).max(120.0))
+            .show(ui, |ui| {
+                for game in list.iter() {
+                    ui.horizontal(|ui| {
+                        if ui.button("Watch").clicked() {
+                            controls.write(ViewerControl::Open {
+                                title: game.summary.clone(),
+                                log: game.text.clone(),
+                            });
+                            windows.replays = false;
+                        }
+                        ui.label(&game.summary);
+                    });
+                }
+            });
+    });
+    if !open {
+        windows.replays = false;
+    }
+    Ok(())
+}
+
+/// The viewer's bar along the bottom, instead of the player's.
+fn viewer_bar(
+    mut contexts: EguiContexts,
+    viewer: Res<P10Viewer>,
+    table: Res<P10Table>,
+    mut controls: MessageWriter<ViewerControl>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let v = &*viewer;
+    egui::Area::new(egui::Id::new("p10-viewer-bar"))
+        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -6.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+                ui.vertical_centered(|ui| {
+                    ui.set_max_width((ctx.content_rect().width() - 24.0).max(200.0));
+                    ui.label(format!(
+                        "Replay: {} · round {} of {} · step {} of {}",
+                        v.title,
+                        table.game.round(),
+                        v.rounds(),
+                        v.at,
+                        v.steps.len()
+                    ));
+                    ui.horizontal(|ui| {
+                        let start = v.at > 0;
+                        let end = v.at < v.steps.len();
+                        if ui
+                            .add_enabled(start, bar_button("|<"))
+                            .on_hover_text("Start (Home)")
+                            .clicked()
+                        {
+                            controls.write(ViewerControl::Jump(0));
+                        }
+                        if ui
+                            .add_enabled(start, bar_button("<"))
+                            .on_hover_text("Step back (Left)")
+                            .clicked()
+                        {
+                            controls.write(ViewerControl::Back);
+                        }
+                        let play = if v.playing { "Pause" } else { "Play" };
+                        if ui
+                            .add_enabled(end || v.playing, bar_button(play))
+                            .on_hover_text("Space")
+                            .clicked()
+                        {
+                            controls.write(ViewerControl::Play(!v.playing));
+                        }
+                        if ui
+                            .add_enabled(end, bar_button(">"))
+                            .on_hover_text("Step (Right)")
+                            .clicked()
+                        {
+                            controls.write(ViewerControl::Forward);
+                        }
+                        if ui
+                            .add_enabled(end, bar_button(">|"))
+                            .on_hover_text("End (End)")
+                            .clicked()
+                        {
+                            controls.write(ViewerControl::Jump(v.steps.len()));
+                        }
+                        let mut speed = v.speed;
+                        ui.label("Speed");
+                        if ui
+                            .add(
+                                egui::Slider::new(&mut speed, 0.25..=16.0)
+                                    .logarithmic(true)
+                                    .suffix("/s"),
+                            )
+                            .changed()
+                        {
+                            controls.write(ViewerControl::Speed(speed));
+                        }
+                        egui::ComboBox::from_id_salt("p10-viewer-round")
+                            .selected_text(format!("Round {}", table.game.round()))
+                            .show_ui(ui, |ui| {
+                                for r in 1..=v.rounds() {
+                                    if ui
+                                        .selectable_label(
+                                            r == table.game.round(),
+                                            format!("Round {r}"),
+                                        )
+                                        .clicked()
+                                    {
+                                        controls.write(ViewerControl::Round(r));
+                                    }
+                                }
+                            });
+                        let mut all = v.all_hands;
+                        if ui.checkbox(&mut all, "Every hand").changed() {
+                            controls.write(ViewerControl::AllHands(all));
+                        }
+                        if ui.add(bar_button("Close")).on_hover_text("Esc").clicked() {
+                            controls.write(ViewerControl::Close);
+                        }
+                    });
+                });
+            });
+        });
+    Ok(())
+}
