@@ -413,3 +413,32 @@ fn a_drag_held_while_the_table_changes_is_cancelled() {
         assert_eq!(piles[c].len(), col.len(), "column {c}");
     }
 }
+
+#[test]
+fn a_run_held_when_a_window_takes_the_table_glides_home() {
+    // Found by the long soak: a window opened over the table mid-drag, the button came up
+    // while the table did not listen, and the card hung where the pointer had left it.
+    let (mut app, w) = app("spider-1suit", 5);
+    let len = app.world().resource::<Piles>().columns[3].len();
+    let home = card_centre(&app, 3, len - 1);
+    point(&mut app, w, home);
+    button(&mut app, w, ButtonState::Pressed);
+    point(&mut app, w, home + Vec2::new(200.0, -150.0));
+    assert!(
+        app.world()
+            .resource::<arachne::spider::input::Drag>()
+            .0
+            .is_some()
+    );
+    app.insert_resource(arachne::core::focus::TableInput(false));
+    button(&mut app, w, ButtonState::Released);
+    settle(&mut app);
+    assert!(
+        app.world()
+            .resource::<arachne::spider::input::Drag>()
+            .0
+            .is_none()
+    );
+    common::assert_matches_engine(&mut app);
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 0);
+}

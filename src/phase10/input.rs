@@ -32,6 +32,9 @@ pub(crate) fn plugin(app: &mut App) {
                     .run_if(crate::phase10::viewer::not_watching)
                     .in_set(AppSystems::Input),
                 (tell_refusals, forget_lay_choice).in_set(AppSystems::Plan),
+                drop_held_without_input
+                    .run_if(|input: Option<Res<TableInput>>| input.is_some_and(|i| !i.0))
+                    .in_set(AppSystems::Plan),
             )
                 .in_set(P10Systems),
         );
@@ -601,5 +604,13 @@ fn tell_refusals(mut refused: MessageReader<P10Rejected>, mut notices: ResMut<No
 fn forget_lay_choice(mut changed: MessageReader<P10Changed>, mut choice: ResMut<LayChoice>) {
     if changed.read().count() > 0 && !choice.0.is_empty() {
         choice.0.clear();
+    }
+}
+
+/// A window came over the table while a card was held: the table no longer sees the button, so
+/// the card goes back to its place instead of hanging where the pointer left it.
+fn drop_held_without_input(mut held: ResMut<Held>, mut requests: MessageWriter<P10Request>) {
+    if held.0.take().is_some() {
+        requests.write(P10Request::Relayout);
     }
 }

@@ -32,7 +32,12 @@ pub(crate) fn plugin(app: &mut App) {
                     .run_if(input_enabled)
                     .in_set(AppSystems::Input)
                     .before(HintSystems),
-                (cancel_stale_drag, rejected_sound).in_set(AppSystems::Plan),
+                (
+                    cancel_stale_drag,
+                    drop_drag_without_input.run_if(not(input_enabled)),
+                    rejected_sound,
+                )
+                    .in_set(AppSystems::Plan),
             )
                 .in_set(SpiderSystems),
         );
@@ -427,6 +432,20 @@ fn cancel_stale_drag(
 ) {
     if changed.read().count() > 0 && drag.0.take().is_some() {
         highlights.targets.clear();
+    }
+}
+
+/// A window came over the table (or the viewer took it) while a run was held: the table no
+/// longer sees the button, so the drag ends here and the run glides home instead of hanging
+/// where the pointer left it.
+fn drop_drag_without_input(
+    mut drag: ResMut<Drag>,
+    mut highlights: ResMut<Highlights>,
+    mut relayout: MessageWriter<Relayout>,
+) {
+    if drag.0.take().is_some() {
+        highlights.targets.clear();
+        relayout.write(Relayout { instant: false });
     }
 }
 
