@@ -97,6 +97,7 @@ fn wall_clock_motion(mut time: ResMut<Time<Virtual>>) {
 
 fn follow_settings(settings: Res<core::settings::Settings>, mut theme: ResMut<core::theme::Theme>) {
     if settings.is_changed() {
+        core::i18n::set_lang(settings.lang());
         theme.set_if_neq(settings.chosen_theme());
     }
 }

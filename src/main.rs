@@ -64,6 +64,8 @@ fn main() -> AppExit {
         }
         None => Default::default(),
     };
+    // Messages about saved files are told in the player's language.
+    arachne::core::i18n::set_lang(settings.lang());
     if let Some(theme) = launch.theme {
         settings.theme = theme;
     }

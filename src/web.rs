@@ -91,6 +91,14 @@ pub fn args_from_page() -> Vec<String> {
     args
 }
 
+/// The browser's language tag (`navigator.language`, such as `de-DE`).
+pub fn browser_language() -> Option<String> {
+    global("navigator")
+        .ok()
+        .and_then(|n| js_sys::Reflect::get(&n, &JsValue::from_str("language")).ok())
+        .and_then(|l| l.as_string())
+}
+
 /// Entries in the page's `localStorage`, each under `arachne/KEY`.
 #[derive(Debug, Default)]
 pub struct LocalStorage;

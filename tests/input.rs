@@ -442,3 +442,56 @@ fn a_run_held_when_a_window_takes_the_table_glides_home() {
     common::assert_matches_engine(&mut app);
     assert_eq!(app.world().resource::<Table>().game.move_count(), 0);
 }
+
+#[test]
+fn a_run_held_elsewhere_when_a_move_is_undone_glides_home() {
+    // Found by the long soak: the undo moved other cards; the held one was let go of by the
+    // drag but never put back, and hung where the pointer had left it.
+    use arachne::spider::table::Request;
+    let (mut app, w) = app("spider-1suit", 5);
+    let (from, to) = one_card_transfer(&app);
+    app.world_mut()
+        .write_message(Request::Move(Move::Transfer { from, to, count: 1 }));
+    settle(&mut app);
+    let other = (0..10u8).find(|c| *c != from && *c != to).unwrap();
+    let len = app.world().resource::<Piles>().columns[other as usize].len();
+    let grab = card_centre(&app, other, len - 1);
+    point(&mut app, w, grab);
+    button(&mut app, w, ButtonState::Pressed);
+    point(&mut app, w, grab + Vec2::new(60.0, -120.0));
+    key(&mut app, w, KeyCode::KeyU);
+    button(&mut app, w, ButtonState::Released);
+    settle(&mut app);
+    assert!(history(&app).is_empty());
+    common::assert_matches_engine(&mut app);
+}
+
+#[test]
+fn a_finger_that_lands_during_a_mouse_drag_does_not_leave_the_mouse_run_hanging() {
+    // Found by the long soak: the finger's press began a new drag in place of the mouse's, and
+    // the run the mouse held stayed where the pointer had left it.
+    use bevy::input::touch::TouchPhase;
+    // A finger that drags another run, and one that taps the held run where it hangs.
+    for tap in [false, true] {
+        let (mut app, w) = app("spider-1suit", 5);
+        let len = app.world().resource::<Piles>().columns[2].len();
+        let held = card_centre(&app, 2, len - 1);
+        point(&mut app, w, held);
+        button(&mut app, w, ButtonState::Pressed);
+        let hanging = held + Vec2::new(80.0, -140.0);
+        point(&mut app, w, hanging);
+        let len = app.world().resource::<Piles>().columns[7].len();
+        let (finger, to) = if tap {
+            (hanging, hanging)
+        } else {
+            let f = card_centre(&app, 7, len - 1);
+            (f, f + Vec2::new(0.0, -200.0))
+        };
+        touch(&mut app, w, TouchPhase::Started, finger);
+        touch(&mut app, w, TouchPhase::Moved, to);
+        touch(&mut app, w, TouchPhase::Ended, to);
+        button(&mut app, w, ButtonState::Released);
+        settle(&mut app);
+        common::assert_matches_engine(&mut app);
+    }
+}

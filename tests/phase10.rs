@@ -52,6 +52,11 @@ fn app_for(spec: P10Spec, state: GameKind) -> (App, Entity) {
             .unwrap(),
         )
         .insert_resource(P10Table::new(spec).unwrap().0)
+        // The texts the tests read are the English ones, whatever the machine's language.
+        .insert_resource(arachne::core::settings::Settings {
+            language: Some(arachne::core::i18n::Lang::En),
+            ..Default::default()
+        })
         .add_message::<AppExit>()
         .insert_state(state);
     let mut window = Window::default();

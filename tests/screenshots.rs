@@ -108,7 +108,8 @@ fn every_variant_deals_a_visible_table_with_its_columns() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Runs the game under xvfb with `args` and `--capture`; returns the image, or why not.
+/// Runs the game under xvfb with `args` and `--capture`; returns the image, or why not. A name
+/// with `-de-` in it is captured in German (the system's language), any other in English.
 fn capture(name: &str, args: &[&str]) -> Result<Png, String> {
     let path = artifacts().join(format!("{name}.png"));
     let _ = std::fs::remove_file(&path);
@@ -123,6 +124,16 @@ fn capture(name: &str, args: &[&str]) -> Result<Png, String> {
         .arg("--capture")
         .arg(&path)
         .env("WGPU_BACKEND", "vulkan")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env(
+            "LANG",
+            if name.contains("-de-") {
+                "de_DE.UTF-8"
+            } else {
+                "C.UTF-8"
+            },
+        )
         .output()
         .expect("xvfb-run (Debian package xvfb; `make test` installs it)");
     if !out.status.success() {
@@ -154,15 +165,19 @@ fn panel_share(img: &Png, rows: std::ops::Range<usize>) -> f32 {
 #[test]
 fn the_menu_statistics_settings_and_help_windows_are_drawn() {
     let mut failures = Vec::new();
-    for (window, least) in [
-        ("menu", 0.08),
-        ("stats", 0.08),
-        ("settings", 0.08),
-        ("help", 0.08),
-        ("replays", 0.01),
+    for (lang, window, least) in [
+        ("en", "menu", 0.08),
+        ("en", "stats", 0.08),
+        ("en", "settings", 0.08),
+        ("en", "help", 0.08),
+        ("en", "replays", 0.01),
+        ("de", "menu", 0.08),
+        ("de", "stats", 0.08),
+        ("de", "settings", 0.08),
+        ("de", "help", 0.08),
     ] {
         match capture(
-            &format!("window-{window}"),
+            &format!("window-{lang}-{window}"),
             &["--variant", "spider-4suit", "--seed", "3", "--open", window],
         ) {
             Ok(img) => {
@@ -324,10 +339,10 @@ fn pro_spider_10_menu_score_sheet_at_a_rounds_end_rules_and_replay_are_drawn() {
             0.02,
         ),
     ] {
-        for size in ["1280x720", "800x600"] {
+        for (lang, size) in [("en", "1280x720"), ("en", "800x600"), ("de", "1280x720")] {
             let mut all = vec!["--game", "pro-spider-10", "--window", size];
             all.extend(&args);
-            let name = format!("{name}-{size}");
+            let name = format!("{name}-{lang}-{size}");
             match capture(&name, &all) {
                 Ok(img) => {
                     let share = panel_share(&img, 0..img.height);

@@ -302,10 +302,28 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
     counts.games += 1;
     let mut held = false;
     let mut overlay = false;
+    // The last events, told when a check fails (the storm varies a little from run to run).
+    let mut recent: std::collections::VecDeque<String> = std::collections::VecDeque::new();
     for step in 0..steps {
         counts.events += 1;
         let at = target(&app, &mut rng);
-        match rng.below(20) {
+        let choice = rng.below(20);
+        if recent.len() == 40 {
+            recent.pop_front();
+        }
+        let drag = app
+            .world()
+            .resource::<arachne::spider::input::Drag>()
+            .0
+            .as_ref()
+            .map(|d| (d.from, d.count, d.moved));
+        recent.push_back(format!(
+            "{variant_id} step {step}: event {choice} at {at}, held {held}, drag {drag:?}, input {:?}",
+            app.world()
+                .get_resource::<arachne::core::focus::TableInput>()
+                .map(|i| i.0)
+        ));
+        match choice {
             // The pointer: press, move, release, a click, a double-click.
             0..=2 => {
                 point(&mut app, w, at);
@@ -446,7 +464,13 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
                     button(&mut app, w, ButtonState::Released);
                     held = false;
                 }
-                to_rest(&mut app, counts);
+                let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    to_rest(&mut app, counts)
+                }));
+                if let Err(e) = checked {
+                    eprintln!("the last events:\n{}", Vec::from(recent).join("\n"));
+                    std::panic::resume_unwind(e);
+                }
             }
         }
         // Anywhere from no frame (the next input arrives mid-animation) to a few.

@@ -1,6 +1,7 @@
 //! State every game reads: settings, themes (with the player's card choices), persistence,
-//! who has the player's attention, notices, and the browser's log lines.
+//! who has the player's attention, notices, the overlay's languages, and the browser's log lines.
 pub mod focus;
+pub mod i18n;
 pub mod lines;
 pub mod persist;
 pub mod settings;

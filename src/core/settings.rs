@@ -30,6 +30,9 @@ pub struct Settings {
     /// Pro Spider 10 at the table.
     #[serde(default)]
     pub phase10: Phase10Settings,
+    /// The overlay's language; `None` follows the system's.
+    #[serde(default)]
+    pub language: Option<crate::core::i18n::Lang>,
 }
 
 impl Default for Settings {
@@ -43,6 +46,12 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The overlay's language: the one chosen, else the system's.
+    pub fn lang(&self) -> crate::core::i18n::Lang {
+        self.language
+            .unwrap_or_else(crate::core::i18n::Lang::system)
+    }
+
     /// The theme these settings choose, with the player's card choices over it.
     pub fn chosen_theme(&self) -> crate::core::theme::Theme {
         crate::core::theme::Theme::chosen(&self.theme, &self.cards)

@@ -8,6 +8,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::core::focus::Notices;
+use crate::core::i18n::{t, tf};
 use crate::core::persist::SaveSettings;
 use crate::core::settings::Settings;
 use crate::core::theme::Theme;
@@ -50,13 +51,15 @@ pub fn describe(phase: &Phase) -> String {
     parts
         .iter()
         .map(|(need, count)| {
-            let kind = match need {
-                Need::Set(_) => "set",
-                Need::Run(_) => "run",
-                Need::Colour(_) => "colour group",
+            let key = match (need, *count == 1) {
+                (Need::Set(_), true) => "p10.need.set_one",
+                (Need::Set(_), false) => "p10.need.set_many",
+                (Need::Run(_), true) => "p10.need.run_one",
+                (Need::Run(_), false) => "p10.need.run_many",
+                (Need::Colour(_), true) => "p10.need.colour_one",
+                (Need::Colour(_), false) => "p10.need.colour_many",
             };
-            let plural = if *count == 1 { "" } else { "s" };
-            format!("{count} {kind}{plural} of {}", need.size())
+            tf(key, &[("count", count), ("size", &need.size())])
         })
         .collect::<Vec<_>>()
         .join(" + ")
@@ -91,15 +94,20 @@ fn seat_labels(
         let to_move = game.to_move() == Some(seat);
         // A computer seat's column may be narrow: its label takes two lines.
         let gap = if seat == PLAYER { " · " } else { "\n" };
+        let cards_text = if cards == 1 {
+            t("p10.seat.card_one").to_string()
+        } else {
+            tf("p10.seat.cards", &[("cards", &cards)])
+        };
         let mut text = format!(
-            "{} · phase {}{gap}{} pts · {cards} card{}",
+            "{} · {}{gap}{} · {cards_text}",
             table.name(seat),
-            game.next_text(seat),
-            st.points,
-            if cards == 1 { "" } else { "s" }
+            tf("p10.seat.phase", &[("phase", &game.next_text(seat))]),
+            tf("p10.seat.points", &[("points", &st.points)]),
         );
         if game.skips().get(seat) == Some(&true) {
-            text.push_str(" · skipped next");
+            text.push_str(" · ");
+            text.push_str(t("p10.seat.skipped_next"));
         }
         let lines: Vec<String> = text.lines().map(str::to_string).collect();
         let rich_line = |t: &str| {
@@ -161,7 +169,7 @@ fn phases(
                     .filter(|&s| game.phases_open(s).first().is_some_and(|(k, _)| *k == i))
                     .map(|s| {
                         if s == PLAYER {
-                            "you".into()
+                            t("p10.phases.you").to_string()
                         } else {
                             (s + 1).to_string()
                         }
@@ -171,7 +179,7 @@ fn phases(
                 if !here.is_empty() {
                     line.push_str(&format!("   - {}", here.join(", ")));
                 }
-                let mine = here.first().is_some_and(|h| h == "you");
+                let mine = here.first().is_some_and(|h| h == t("p10.phases.you"));
                 let rich = egui::RichText::new(line).size(11.5).color(if mine {
                     egui::Color32::from_rgb(255, 224, 74)
                 } else {
@@ -189,25 +197,31 @@ fn status(table: &P10Table, seats: Option<&Seats>) -> String {
     match game.stage() {
         Stage::Over => {
             let winners: Vec<String> = game.winners().iter().map(|&s| table.name(s)).collect();
-            format!("Game over: {} won", winners.join(" and "))
+            tf(
+                "p10.status.over",
+                &[("winners", &winners.join(t("p10.and")))],
+            )
         }
-        Stage::RoundOver => "Round over: Next round (Enter) deals the next one".into(),
+        Stage::RoundOver => t("p10.status.round_over").into(),
         _ if !table.players_turn() => {
             let seat = game.to_move().unwrap_or(0);
             let thinking = seats.and_then(Seats::deciding) == Some(seat);
-            format!(
-                "{} {}… (click to hurry)",
-                table.name(seat),
-                if thinking { "is thinking" } else { "plays" }
+            tf(
+                if thinking {
+                    "p10.status.thinking"
+                } else {
+                    "p10.status.plays"
+                },
+                &[("who", &table.name(seat))],
             )
         }
-        Stage::Draw => "Your turn: take the stock (D) or the discard pile's top card (T)".into(),
-        Stage::Knock { card, .. } => format!("Take the {card} out of turn (K) or pass (P)?"),
+        Stage::Draw => t("p10.status.draw").into(),
+        Stage::Knock { card, .. } => tf("p10.status.knock", &[("card", &card)]),
         Stage::Play if game.laid_phase()[PLAYER].is_none() => {
-            "Choose cards and Lay (L), or discard: double-click a card".into()
+            t("p10.status.lay").into()
         }
         Stage::Play => {
-            "Hit: choose a card, click a group. End: double-click a card to discard".into()
+            t("p10.status.hit").into()
         }
     }
 }
@@ -242,8 +256,8 @@ fn bar(
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 ui.vertical_centered(|ui| {
                     ui.label(format!(
-                        "Pro Spider 10 · round {} · {}",
-                        game.round(),
+                        "Pro Spider 10 · {} · {}",
+                        tf("p10.round", &[("round", &game.round())]),
                         status(&table, seats.as_deref())
                     ));
                     ui.horizontal(|ui| {
@@ -258,7 +272,7 @@ fn bar(
                             windows,
                             form,
                         } = &mut bar;
-                        if ui.add_enabled(play, bar_button("Lay phase")).clicked() {
+                        if ui.add_enabled(play, bar_button(t("p10.bar.lay"))).clicked() {
                             lay_chosen(
                                 &table,
                                 &chosen_cards(selection, piles),
@@ -267,7 +281,7 @@ fn bar(
                                 notices,
                             );
                         }
-                        if ui.add_enabled(play, bar_button("Find it")).clicked() {
+                        if ui.add_enabled(play, bar_button(t("p10.bar.find"))).clicked() {
                             match find_lay(&table, piles) {
                                 Ok(chosen) => selection.0 = chosen,
                                 Err(why) => notices.push(why),
@@ -275,9 +289,9 @@ fn bar(
                         }
                         let by_colour = settings.phase10.sort_by_colour;
                         let sort = if by_colour {
-                            "Sort by value"
+                            t("p10.bar.sort_value")
                         } else {
-                            "Sort by colour"
+                            t("p10.bar.sort_colour")
                         };
                         if ui.add(bar_button(sort)).clicked() {
                             settings.phase10.sort_by_colour = !by_colour;
@@ -288,30 +302,30 @@ fn bar(
                         if let Stage::Knock { card, asking, .. } = game.stage()
                             && asking == PLAYER
                         {
-                            if ui.add(bar_button(format!("Take the {card}"))).clicked() {
+                            if ui.add(bar_button(tf("p10.bar.take", &[("card", &card)]))).clicked() {
                                 requests.write(P10Request::Act(Action::Knock(card)));
                             }
-                            if ui.add(bar_button("Pass")).clicked() {
+                            if ui.add(bar_button(t("p10.bar.pass"))).clicked() {
                                 requests.write(P10Request::Act(Action::Pass));
                             }
                         }
                         if game.stage() == Stage::RoundOver
-                            && ui.add(bar_button("Next round")).clicked()
+                            && ui.add(bar_button(t("p10.next_round"))).clicked()
                         {
                             requests.write(P10Request::NextRound);
                             windows.sheet = false;
                         }
-                        if ui.add(bar_button("Score sheet")).clicked() {
+                        if ui.add(bar_button(t("p10.score_sheet"))).clicked() {
                             windows.sheet = !windows.sheet;
                         }
-                        if ui.add(bar_button("New game")).clicked() {
+                        if ui.add(bar_button(t("p10.bar.new_game"))).clicked() {
                             let spec = P10Spec {
                                 seed: fresh_seed(&table, &time),
                                 ..table.spec.clone()
                             };
                             ask_new_game(&table, spec, form, &mut requests);
                         }
-                        if ui.add(bar_button("Menu")).clicked() {
+                        if ui.add(bar_button(t("p10.bar.menu"))).clicked() {
                             windows.menu = !windows.menu;
                         }
                     });
@@ -345,8 +359,8 @@ fn lay_question(
         egui::Key::Num8,
         egui::Key::Num9,
     ];
-    fixed_window("Which way?", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(ctx, |ui| {
-        ui.label("Your cards make the phase in more than one way. Lay it as:");
+    fixed_window(t("p10.lay.title"), egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(ctx, |ui| {
+        ui.label(t("p10.lay.question"));
         for (i, way) in choice.0.iter().enumerate() {
             let text = format!("{}. {}", i + 1, describe_lay(way));
             let key = keys
@@ -356,7 +370,7 @@ fn lay_question(
                 picked = Some(i + 1);
             }
         }
-        if ui.button("Cancel (Esc)").clicked() {
+        if ui.button(t("p10.lay.cancel")).clicked() {
             cancel = true;
         }
     });

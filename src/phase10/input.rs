@@ -11,6 +11,7 @@ use crate::AppSystems;
 use crate::cards::motion::CardPose;
 use crate::cards::pointer::pointer_state;
 use crate::core::focus::{Notices, PointerOnOverlay, TableInput};
+use crate::core::i18n::{t, tf};
 use crate::phase10::P10Systems;
 use crate::phase10::layout::{P10Layout, Place};
 use crate::phase10::round::{P10Changed, P10Rejected, P10Request, P10Table, PLAYER};
@@ -86,7 +87,15 @@ fn drag(
     let pointer = pointer_state(window, &buttons, touches.as_deref());
     let playing = table.players_turn() && table.game.stage() == Stage::Play;
     if !playing {
-        held.0 = None;
+        if held.0.take().is_some() {
+            requests.write(P10Request::Relayout);
+        }
+        return;
+    }
+    // A second press while a card is held (a finger landing during a mouse drag): the held
+    // card goes back to its place first.
+    if pointer.just_pressed && held.0.take().is_some() {
+        requests.write(P10Request::Relayout);
         return;
     }
     let topmost =
@@ -168,7 +177,7 @@ fn drag(
                     true
                 }
                 None => {
-                    notices.push(format!("{card} does not fit that group"));
+                    notices.push(tf("p10.note.no_fit", &[("card", &card)]));
                     false
                 }
             }
@@ -195,10 +204,10 @@ pub fn chosen_cards(selection: &Selection, piles: &P10Piles) -> Vec<Card> {
 /// stands for (a run of `r3 r4 W W` is 1-4, 2-5 or 3-6).
 pub fn lays_for(table: &P10Table, chosen: &[Card]) -> Result<Vec<Action>, String> {
     if !table.players_turn() || table.game.stage() != Stage::Play {
-        return Err("lay your phase after taking a card, on your turn".into());
+        return Err(t("p10.note.lay_when").into());
     }
     if table.game.laid_phase()[PLAYER].is_some() {
-        return Err("your phase lies on the table already: hit or discard".into());
+        return Err(t("p10.note.laid_already").into());
     }
     let lays: Vec<Action> = table
         .game
@@ -217,7 +226,7 @@ pub fn lays_for(table: &P10Table, chosen: &[Card]) -> Result<Vec<Action>, String
         _ => Counts::default(),
     };
     let Some(first) = lays.first() else {
-        return Err(format!("your hand does not make phase {phase} yet"));
+        return Err(tf("p10.note.no_phase_yet", &[("phase", &phase)]));
     };
     let want = if chosen.is_empty() {
         cards_of(first)
@@ -226,9 +235,7 @@ pub fn lays_for(table: &P10Table, chosen: &[Card]) -> Result<Vec<Action>, String
     };
     let ways: Vec<Action> = lays.into_iter().filter(|a| cards_of(a) == want).collect();
     if ways.is_empty() {
-        return Err(format!(
-            "those cards do not make phase {phase}: \"Find it\" shows a way your hand has"
-        ));
+        return Err(tf("p10.note.not_the_phase", &[("phase", &phase)]));
     }
     Ok(ways)
 }
@@ -295,9 +302,11 @@ pub fn describe_lay(action: &Action) -> String {
     groups
         .iter()
         .map(|g| match g.declaration() {
-            Declaration::Set(v) => format!("set of {v}s"),
-            Declaration::Run(low, high) => format!("run {low}-{high}"),
-            Declaration::Colour(c) => format!("{} group", colour_name(c)),
+            Declaration::Set(v) => tf("p10.group.set", &[("value", &v)]),
+            Declaration::Run(low, high) => {
+                tf("p10.group.run", &[("low", &low), ("high", &high)])
+            }
+            Declaration::Colour(c) => tf("p10.group.colour", &[("colour", &colour_name(c))]),
         })
         .collect::<Vec<_>>()
         .join(" + ")
@@ -306,10 +315,10 @@ pub fn describe_lay(action: &Action) -> String {
 /// A colour's name.
 pub fn colour_name(colour: Colour) -> &'static str {
     match colour {
-        Colour::Red => "red",
-        Colour::Blue => "blue",
-        Colour::Green => "green",
-        Colour::Yellow => "yellow",
+        Colour::Red => t("p10.colour.red"),
+        Colour::Blue => t("p10.colour.blue"),
+        Colour::Green => t("p10.colour.green"),
+        Colour::Yellow => t("p10.colour.yellow"),
     }
 }
 
@@ -437,7 +446,7 @@ fn pointer_input(
         skip_target.0 = false;
         match seat_at(at, &layout) {
             Some(seat) => act(Action::Skip(seat), &mut requests),
-            None => notices.push("No skip played: click a computer seat's cards to skip it"),
+            None => notices.push(t("p10.note.no_skip")),
         }
         return;
     }
@@ -454,24 +463,22 @@ fn pointer_input(
         (Stage::Play, Some((_, Place::Group(seat, group, _), _))) => {
             let chosen = chosen_cards(&selection, &piles);
             let [card] = chosen[..] else {
-                notices.push("To hit, choose one card of your hand, then click the group");
+                notices.push(t("p10.note.how_to_hit"));
                 return;
             };
             match pick_hit(&table, &piles, &layout, (seat, group), card, at) {
                 Some(action) => act(action, &mut requests),
                 None if table.game.laid_phase()[PLAYER].is_none() => {
-                    notices.push("Lay your own phase before you hit")
+                    notices.push(t("p10.note.lay_first"))
                 }
-                None => notices.push(format!("{card} does not fit that group")),
+                None => notices.push(tf("p10.note.no_fit", &[("card", &card)])),
             }
         }
         (Stage::Play, Some((_, Place::Discard(_), _))) => {
             let chosen = chosen_cards(&selection, &piles);
             match chosen[..] {
                 [card] => discard(card, &table, &mut skip_target, &mut requests, &mut notices),
-                _ => notices.push(
-                    "Choose one card, then click the pile to discard it (or double-click the card)",
-                ),
+                _ => notices.push(t("p10.note.how_to_discard")),
             }
         }
         _ => {}
@@ -509,7 +516,7 @@ fn discard(
         }
         _ => {
             skip_target.0 = true;
-            notices.push("Skip: click the cards of the seat that loses its next turn");
+            notices.push(t("p10.note.skip_whom"));
         }
     }
 }
@@ -562,7 +569,7 @@ fn keyboard_input(
             }
             KeyCode::KeyT if stage == Stage::Draw => match table.game.discard_pile().last() {
                 Some(&top) if !top.is_skip() => act(Action::DrawDiscard(top), &mut requests),
-                _ => notices.push("The discard pile's top card cannot be taken"),
+                _ => notices.push(t("p10.note.top_not_taken")),
             },
             KeyCode::KeyK => {
                 if let Stage::Knock { card, .. } = stage {
@@ -596,7 +603,7 @@ fn keyboard_input(
 
 fn tell_refusals(mut refused: MessageReader<P10Rejected>, mut notices: ResMut<Notices>) {
     for P10Rejected(why) in refused.read() {
-        notices.push(format!("Not allowed: {why}"));
+        notices.push(tf("p10.note.not_allowed", &[("why", why)]));
     }
 }
 

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::GameKind;
+use crate::core::i18n::{t, tf};
 use crate::phase10::P10Systems;
 use crate::phase10::input::LayChoice;
 use crate::phase10::round::{P10Request, P10Spec, P10SpecMsg, P10Table};
@@ -89,7 +90,7 @@ impl P10Form {
     /// The game the form describes (`seed` when none is typed), or what is wrong with it.
     pub fn spec(&self, seed: u64) -> Result<P10Spec, String> {
         let base =
-            variant::by_id(&self.base).ok_or_else(|| format!("no phase list `{}`", self.base))?;
+            variant::by_id(&self.base).ok_or_else(|| tf("p10.form.no_list", &[("list", &self.base)]))?;
         let v = variant::combine(base, self.knocking, self.ten_rounds, self.any_order)?;
         let typed = self.seed.trim();
         let seed = if typed.is_empty() {
@@ -97,7 +98,7 @@ impl P10Form {
         } else {
             typed
                 .parse::<u64>()
-                .map_err(|_| format!("`{typed}` is not a seed (a whole number)"))?
+                .map_err(|_| tf("p10.form.bad_seed", &[("seed", &typed)]))?
         };
         let levels = self.levels[..self.players.saturating_sub(1)].to_vec();
         P10Spec::new(v, self.players, seed, levels)
@@ -182,30 +183,30 @@ fn menu(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     fixed_window(
-        "Pro Spider 10",
+        t("p10.menu.title"),
         egui::Align2::CENTER_CENTER,
         egui::vec2(0.0, -20.0),
     )
     .open(&mut open)
     .show(ctx, |ui| {
         ui.horizontal(|ui| {
-            if ui.button("Continue").clicked() {
+            if ui.button(t("p10.menu.continue")).clicked() {
                 windows.menu = false;
             }
-            if ui.button("Score sheet").clicked() {
+            if ui.button(t("p10.score_sheet")).clicked() {
                 windows.sheet = true;
                 windows.menu = false;
             }
         });
         ui.separator();
-        ui.heading("New game");
+        ui.heading(t("p10.bar.new_game"));
         new_game_form(ui, &mut form);
         let spec = form.spec(fresh_seed(&table, &time));
         if let Err(e) = &spec {
             ui.colored_label(egui::Color32::LIGHT_RED, e);
         }
         if ui
-            .add_enabled(spec.is_ok(), egui::Button::new("Deal"))
+            .add_enabled(spec.is_ok(), egui::Button::new(t("p10.menu.deal")))
             .clicked()
             && let Ok(spec) = spec
         {
@@ -214,22 +215,22 @@ fn menu(
         }
         ui.separator();
         ui.horizontal(|ui| {
-            if ui.button("Statistics").clicked() {
+            if ui.button(t("p10.menu.statistics")).clicked() {
                 windows.stats = true;
             }
-            if ui.button("Settings").clicked() {
+            if ui.button(t("p10.menu.settings")).clicked() {
                 windows.settings = true;
             }
-            if ui.button("Rules and phases").clicked() {
+            if ui.button(t("p10.menu.rules")).clicked() {
                 windows.help = true;
             }
-            if ui.button("Replays").clicked() {
+            if ui.button(t("p10.menu.replays")).clicked() {
                 windows.replays = true;
             }
         });
         ui.separator();
         // The game picker: the other game's table comes back as it was left.
-        if ui.button("Play Spider (the solitaire family)").clicked() {
+        if ui.button(t("p10.menu.spider")).clicked() {
             game_kind.set(GameKind::Spider);
             windows.menu = false;
         }
@@ -243,7 +244,7 @@ fn menu(
 /// The form's fields.
 fn new_game_form(ui: &mut egui::Ui, form: &mut P10Form) {
     egui::Grid::new("p10-form").num_columns(2).show(ui, |ui| {
-        ui.label("Players");
+        ui.label(t("p10.form.players"));
         ui.horizontal(|ui| {
             for n in 2..=6 {
                 ui.selectable_value(&mut form.players, n, n.to_string());
@@ -251,7 +252,7 @@ fn new_game_form(ui: &mut egui::Ui, form: &mut P10Form) {
         });
         ui.end_row();
         for seat in 1..form.players {
-            ui.label(format!("Seat {}", seat + 1));
+            ui.label(tf("p10.form.seat", &[("seat", &(seat + 1))]));
             egui::ComboBox::from_id_salt(("p10-level", seat))
                 .selected_text(level_name(&form.levels[seat - 1]))
                 .show_ui(ui, |ui| {
@@ -265,28 +266,28 @@ fn new_game_form(ui: &mut egui::Ui, form: &mut P10Form) {
                 });
             ui.end_row();
         }
-        ui.label("Phases");
+        ui.label(t("p10.form.phases"));
         ui.vertical(|ui| {
             for base in variant::bases() {
                 ui.radio_value(&mut form.base, base.id.clone(), phase_list_name(&base.id));
             }
         });
         ui.end_row();
-        ui.label("Rules");
+        ui.label(t("p10.form.rules"));
         ui.vertical(|ui| {
-            ui.checkbox(&mut form.knocking, "Knocking: claim a discard out of turn");
+            ui.checkbox(&mut form.knocking, t("p10.form.knocking"));
             ui.checkbox(
                 &mut form.ten_rounds,
-                "One round per phase, everybody moves on",
+                t("p10.form.ten_rounds"),
             );
-            ui.checkbox(&mut form.any_order, "Phases in any order");
+            ui.checkbox(&mut form.any_order, t("p10.form.any_order"));
         });
         ui.end_row();
-        ui.label("Seed");
+        ui.label(t("p10.form.seed"));
         ui.add(
             egui::TextEdit::singleline(&mut form.seed)
                 .desired_width(140.0)
-                .hint_text("random"),
+                .hint_text(t("p10.form.random")),
         );
         ui.end_row();
     });
@@ -295,9 +296,9 @@ fn new_game_form(ui: &mut egui::Ui, form: &mut P10Form) {
 /// A computer level as the form shows it.
 pub fn level_name(level: &str) -> String {
     match level {
-        "random" => "Random (for testing)".into(),
-        "petra" => "Petra (quick)".into(),
-        "michaela" => "Michaela (strongest)".into(),
+        "random" => t("p10.level.random").into(),
+        "petra" => t("p10.level.petra").into(),
+        "michaela" => t("p10.level.michaela").into(),
         other => other.to_string(),
     }
 }
@@ -305,10 +306,10 @@ pub fn level_name(level: &str) -> String {
 /// A phase list as the form shows it.
 pub fn phase_list_name(base: &str) -> &'static str {
     match base {
-        "pro-spider-10-first-five" => "The first five",
-        "pro-spider-10-even" => "Even phases (2, 4, 6, 8, 10)",
-        "pro-spider-10-odd" => "Odd phases (1, 3, 5, 7, 9)",
-        _ => "All ten",
+        "pro-spider-10-first-five" => t("p10.list.first_five"),
+        "pro-spider-10-even" => t("p10.list.even"),
+        "pro-spider-10-odd" => t("p10.list.odd"),
+        _ => t("p10.list.all"),
     }
 }
 
@@ -326,22 +327,76 @@ fn confirm(
     }
     let ctx = contexts.ctx_mut()?;
     fixed_window(
-        "Leave this game?",
+        t("p10.leave.title"),
         egui::Align2::CENTER_CENTER,
         egui::Vec2::ZERO,
     )
     .show(ctx, |ui| {
-        ui.label("The game in progress will count as a loss in the statistics.");
+        ui.label(t("p10.leave.text"));
         ui.horizontal(|ui| {
-            if ui.button("Leave it").clicked()
+            if ui.button(t("p10.leave.yes")).clicked()
                 && let Some(spec) = form.leaving.take()
             {
                 requests.write(P10Request::NewGame(Box::new(P10SpecMsg(spec))));
             }
-            if ui.button("Keep playing").clicked() {
+            if ui.button(t("p10.leave.no")).clicked() {
                 form.leaving = None;
             }
         });
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_form_makes_the_game_it_shows_and_says_what_is_wrong() {
+        let mut form = P10Form {
+            players: 3,
+            base: "pro-spider-10-first-five".into(),
+            knocking: true,
+            seed: " 42 ".into(),
+            ..P10Form::default()
+        };
+        form.levels[0] = "petra".into();
+        form.levels[1] = "random".into();
+        let spec = form.spec(7).unwrap();
+        assert_eq!(spec.variant.id, "pro-spider-10-first-five+knocking");
+        assert_eq!((spec.players, spec.seed), (3, 42));
+        assert_eq!(spec.levels, ["petra", "random"]);
+        // Shown again, the form has the same choices.
+        let mut again = P10Form::default();
+        again.fill_from(&spec);
+        assert_eq!(again.spec(7).unwrap().variant.id, spec.variant.id);
+        assert_eq!(again.players, 3);
+        assert!(again.knocking && !again.ten_rounds && !again.any_order);
+        assert_eq!(again.base, "pro-spider-10-first-five");
+        // No seed typed: the one given.
+        form.seed.clear();
+        assert_eq!(form.spec(7).unwrap().seed, 7);
+        // Every base with every option that goes with it.
+        for base in variant::bases() {
+            for (k, t, a) in [(false, false, false), (true, true, false), (true, false, true)] {
+                let f = P10Form {
+                    base: base.id.clone(),
+                    knocking: k,
+                    ten_rounds: t,
+                    any_order: a,
+                    ..P10Form::default()
+                };
+                let v = f.spec(1).unwrap().variant;
+                assert_eq!((v.knocking, v.ten_rounds, v.any_order), (k, t, a));
+                assert_eq!(v.phases, base.phases);
+            }
+        }
+        // What does not go: a bad seed, ten rounds with any order.
+        form.seed = "twelve".into();
+        assert!(form.spec(7).is_err());
+        form.seed.clear();
+        form.ten_rounds = true;
+        form.any_order = true;
+        assert!(form.spec(7).is_err());
+    }
 }

@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use crate::core::i18n::{t, tf};
 use crate::core::persist::Saves;
 use crate::phase10::P10Systems;
 use crate::phase10::round::P10Table;
@@ -49,7 +50,7 @@ fn replay_list(
     let screen = ctx.content_rect().size();
     let mut open = true;
     fixed_window(
-        "Pro Spider 10 replays",
+        t("p10.replays.title"),
         egui::Align2::CENTER_CENTER,
         egui::vec2(0.0, -20.0),
     )
@@ -59,26 +60,26 @@ fn replay_list(
         // the player's).
         if viewer.is_none()
             && ui
-                .button("Watch this game from its start")
-                .on_hover_text("Your game waits where it is and comes back when the replay closes")
+                .button(t("p10.replays.this_game"))
+                .on_hover_text(t("p10.replays.this_game_hover"))
                 .clicked()
         {
             controls.write(ViewerControl::Open {
-                title: "This game".into(),
+                title: t("p10.replays.this_game_title").into(),
                 log: save_text(&table),
             });
             windows.replays = false;
         }
         ui.separator();
         if list.is_empty() {
-            ui.label("No finished game kept yet: each game's log is kept when it ends or is left.");
+            ui.label(t("p10.replays.none"));
         }
         egui::ScrollArea::vertical()
             .max_height((screen.y - 200.0).max(120.0))
             .show(ui, |ui| {
                 for game in list.iter() {
                     ui.horizontal(|ui| {
-                        if ui.button("Watch").clicked() {
+                        if ui.button(t("p10.replays.watch")).clicked() {
                             controls.write(ViewerControl::Open {
                                 title: game.summary.clone(),
                                 log: game.text.clone(),
@@ -112,32 +113,38 @@ fn viewer_bar(
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
                 ui.vertical_centered(|ui| {
                     ui.set_max_width((ctx.content_rect().width() - 24.0).max(200.0));
-                    ui.label(format!(
-                        "Replay: {} · round {} of {} · step {} of {}",
-                        v.title,
-                        table.game.round(),
-                        v.rounds(),
-                        v.at,
-                        v.steps.len()
+                    ui.label(tf(
+                        "p10.viewer.where",
+                        &[
+                            ("title", &v.title),
+                            ("round", &table.game.round()),
+                            ("rounds", &v.rounds()),
+                            ("step", &v.at),
+                            ("steps", &v.steps.len()),
+                        ],
                     ));
                     ui.horizontal(|ui| {
                         let start = v.at > 0;
                         let end = v.at < v.steps.len();
                         if ui
                             .add_enabled(start, bar_button("|<"))
-                            .on_hover_text("Start (Home)")
+                            .on_hover_text(t("p10.viewer.start"))
                             .clicked()
                         {
                             controls.write(ViewerControl::Jump(0));
                         }
                         if ui
                             .add_enabled(start, bar_button("<"))
-                            .on_hover_text("Step back (Left)")
+                            .on_hover_text(t("p10.viewer.back"))
                             .clicked()
                         {
                             controls.write(ViewerControl::Back);
                         }
-                        let play = if v.playing { "Pause" } else { "Play" };
+                        let play = if v.playing {
+                            t("p10.viewer.pause")
+                        } else {
+                            t("p10.viewer.play")
+                        };
                         if ui
                             .add_enabled(end || v.playing, bar_button(play))
                             .on_hover_text("Space")
@@ -147,20 +154,20 @@ fn viewer_bar(
                         }
                         if ui
                             .add_enabled(end, bar_button(">"))
-                            .on_hover_text("Step (Right)")
+                            .on_hover_text(t("p10.viewer.step"))
                             .clicked()
                         {
                             controls.write(ViewerControl::Forward);
                         }
                         if ui
                             .add_enabled(end, bar_button(">|"))
-                            .on_hover_text("End (End)")
+                            .on_hover_text(t("p10.viewer.end"))
                             .clicked()
                         {
                             controls.write(ViewerControl::Jump(v.steps.len()));
                         }
                         let mut speed = v.speed;
-                        ui.label("Speed");
+                        ui.label(t("p10.viewer.speed"));
                         if ui
                             .add(
                                 egui::Slider::new(&mut speed, 0.25..=16.0)
@@ -172,13 +179,13 @@ fn viewer_bar(
                             controls.write(ViewerControl::Speed(speed));
                         }
                         egui::ComboBox::from_id_salt("p10-viewer-round")
-                            .selected_text(format!("Round {}", table.game.round()))
+                            .selected_text(tf("p10.viewer.round", &[("round", &table.game.round())]))
                             .show_ui(ui, |ui| {
                                 for r in 1..=v.rounds() {
                                     if ui
                                         .selectable_label(
                                             r == table.game.round(),
-                                            format!("Round {r}"),
+                                            tf("p10.viewer.round", &[("round", &r)]),
                                         )
                                         .clicked()
                                     {
@@ -187,10 +194,10 @@ fn viewer_bar(
                                 }
                             });
                         let mut all = v.all_hands;
-                        if ui.checkbox(&mut all, "Every hand").changed() {
+                        if ui.checkbox(&mut all, t("p10.viewer.every_hand")).changed() {
                             controls.write(ViewerControl::AllHands(all));
                         }
-                        if ui.add(bar_button("Close")).on_hover_text("Esc").clicked() {
+                        if ui.add(bar_button(t("p10.close"))).on_hover_text("Esc").clicked() {
                             controls.write(ViewerControl::Close);
                         }
                     });

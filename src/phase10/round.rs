@@ -176,7 +176,7 @@ impl P10Table {
     /// The seat's name as the table shows it.
     pub fn name(&self, seat: Seat) -> String {
         if seat == PLAYER {
-            "You".into()
+            crate::core::i18n::t("p10.you").into()
         } else {
             let level = &self.spec.levels[seat - 1];
             let mut name = level.clone();
@@ -278,7 +278,7 @@ pub(crate) fn apply_requests(
         let result = match request {
             P10Request::Act(action) => {
                 if !table.players_turn() {
-                    Err("it is not your turn".to_string())
+                    Err(crate::core::i18n::t("p10.note.not_your_turn").to_string())
                 } else {
                     table.apply(action.clone()).map_err(|e| e.to_string())
                 }
@@ -292,7 +292,7 @@ pub(crate) fn apply_requests(
             }
             P10Request::NextRound => {
                 if table.game.stage() != Stage::RoundOver {
-                    Err("the round is not over".to_string())
+                    Err(crate::core::i18n::t("p10.note.round_not_over").to_string())
                 } else {
                     table.next_round().map_err(|e| e.to_string())
                 }

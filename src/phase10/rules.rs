@@ -4,6 +4,7 @@ use arachne_engine::phase10::{Colour, Need, P10Variant, Phase};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use crate::core::i18n::{t, tf, variant_name};
 use crate::phase10::P10Systems;
 use crate::phase10::hud::describe;
 use crate::phase10::round::P10Table;
@@ -17,50 +18,15 @@ pub(crate) fn plugin(app: &mut App) {
     );
 }
 
-/// The rules, paragraph by paragraph.
+/// The rules, paragraph by paragraph: title and text keys.
 pub const RULES: &[(&str, &str)] = &[
-    (
-        "The aim",
-        "Lay the phases one after another, a phase a round at most, and keep your points low. \
-         The game ends after a round in which somebody laid the last phase; of those, the one \
-         with the fewest points wins.",
-    ),
-    (
-        "Your turn",
-        "Take the top card of the stock (D) or of the discard pile (T). Then, if your hand makes \
-         your phase, choose its cards and lay it (L; \"Find it\" shows a way). Once your phase \
-         is down you may hit: add cards to any group on the table, yours or another player's. \
-         End the turn by discarding a card: double-click it, or drag it onto the discard pile.",
-    ),
-    (
-        "Groups",
-        "A set is cards of one value; a run is values in a row (1 to 12, no wrapping round); a \
-         colour group is cards of one colour. A joker stands for any card: where it could mean \
-         more than one thing, you choose. Laid jokers stay where they are.",
-    ),
-    (
-        "Skips",
-        "A skip card is played instead of a discard, in front of another player: that player \
-         loses the next turn. Nobody has two skips in front of them at once.",
-    ),
-    (
-        "The round's end",
-        "The round ends when somebody has no card left. Everybody counts the cards left in hand: \
-         1 to 9 score 5, 10 to 12 score 10, a skip 15, a joker 20. Who laid a phase goes on to \
-         the next one; the others try the same phase again.",
-    ),
-    (
-        "Variants",
-        "Knocking: after a discard, another player may claim it out of turn (K, or P to pass) \
-         and plays a turn at once. One round per phase: exactly as many rounds as phases, \
-         everybody moves on every round. Phases in any order: lay any phase not laid yet.",
-    ),
-    (
-        "Keys",
-        "D stock · T discard pile · L lay · F find a lay · Esc clear the choice, or the menu · \
-         S score sheet · Enter next round · F1 these rules. Any key or click hurries the \
-         computer players.",
-    ),
+    ("p10.rules.aim.title", "p10.rules.aim.text"),
+    ("p10.rules.turn.title", "p10.rules.turn.text"),
+    ("p10.rules.groups.title", "p10.rules.groups.text"),
+    ("p10.rules.skips.title", "p10.rules.skips.text"),
+    ("p10.rules.end.title", "p10.rules.end.text"),
+    ("p10.rules.variants.title", "p10.rules.variants.text"),
+    ("p10.rules.keys.title", "p10.rules.keys.text"),
 ];
 
 /// Example cards for a group: `(value, colour)`, a value of 0 for a joker.
@@ -156,7 +122,7 @@ fn help(mut contexts: EguiContexts, table: Res<P10Table>, mut windows: ResMut<Wi
     let screen = ctx.content_rect().size();
     let mut open = true;
     fixed_window(
-        "Pro Spider 10: rules and phases",
+        t("p10.rules.title"),
         egui::Align2::CENTER_CENTER,
         egui::vec2(0.0, -20.0),
     )
@@ -166,12 +132,13 @@ fn help(mut contexts: EguiContexts, table: Res<P10Table>, mut windows: ResMut<Wi
             .max_height((screen.y - 140.0).max(120.0))
             .show(ui, |ui| {
                 ui.set_max_width((screen.x - 60.0).clamp(200.0, 620.0));
-                ui.heading(format!("The phases of {}", table.game.variant().name));
+                let v = table.game.variant();
+                ui.heading(tf("p10.rules.phases_of", &[("variant", &variant_name(&v.id, &v.name))]));
                 phase_card(ui, table.game.variant());
-                for (title, text) in RULES {
+                for &(title, text) in RULES {
                     ui.add_space(6.0);
-                    ui.strong(*title);
-                    ui.label(*text);
+                    ui.strong(t(title));
+                    ui.label(t(text));
                 }
             });
     });

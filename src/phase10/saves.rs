@@ -9,6 +9,7 @@ use arachne_engine::phase10::{Action, Stage, resume};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::core::i18n::{t, tf, variant_name};
 use crate::core::persist::{SaveSettings, Saves, Storage, save};
 use crate::core::settings::Settings;
 use crate::phase10::P10Systems;
@@ -204,25 +205,33 @@ pub fn kept_games(storage: &dyn Storage) -> Vec<KeptGame> {
                         .iter()
                         .map(|&s| {
                             if s == 0 {
-                                "you".into()
+                                t("p10.phases.you").into()
                             } else {
-                                format!("seat {}", s + 1)
+                                tf("p10.kept.seat", &[("seat", &(s + 1))])
                             }
                         })
                         .collect();
-                    format!("won by {}", w.join(" and "))
+                    tf("p10.kept.won_by", &[("winners", &w.join(t("p10.and")))])
                 } else {
-                    "left before its end".into()
+                    t("p10.kept.left").into()
                 };
-                format!(
-                    "Game {number}: {}, {} players, {} round{}, {end}",
-                    g.variant().name,
-                    g.players(),
-                    g.round(),
-                    if g.round() == 1 { "" } else { "s" }
+                let rounds = if g.round() == 1 {
+                    t("p10.kept.round_one").to_string()
+                } else {
+                    tf("p10.kept.rounds", &[("rounds", &g.round())])
+                };
+                tf(
+                    "p10.kept.summary",
+                    &[
+                        ("number", &number),
+                        ("variant", &variant_name(&g.variant().id, &g.variant().name)),
+                        ("players", &g.players()),
+                        ("rounds", &rounds),
+                        ("end", &end),
+                    ],
                 )
             }
-            Err(e) => format!("Game {number}: cannot be read ({e})"),
+            Err(e) => tf("p10.kept.unreadable", &[("number", &number), ("why", &e)]),
         };
         out.push(KeptGame { key, text, summary });
     }
@@ -274,7 +283,7 @@ pub fn load_game(storage: &dyn Storage) -> (Option<P10Table>, Option<String>) {
         Err(e) => {
             return (
                 None,
-                Some(format!("could not read the saved Pro Spider 10 game: {e}")),
+                Some(tf("p10.save.unreadable", &[("why", &e)])),
             );
         }
     };
@@ -282,13 +291,11 @@ pub fn load_game(storage: &dyn Storage) -> (Option<P10Table>, Option<String>) {
         Ok(table) => (Some(table), None),
         Err(e) => {
             let backup = storage.set_aside(GAME_KEY).ok().flatten();
-            let kept = backup.map_or(String::new(), |b| format!("; it was kept as {b}"));
-            (
-                None,
-                Some(format!(
-                    "the saved Pro Spider 10 game could not be resumed ({e}){kept}"
-                )),
-            )
+            let message = match backup {
+                Some(b) => tf("p10.save.set_aside", &[("why", &e), ("backup", &b)]),
+                None => tf("p10.save.not_resumed", &[("why", &e)]),
+            };
+            (None, Some(message))
         }
     }
 }
@@ -320,9 +327,9 @@ pub fn startup(
         (Some(launched), Some(saved)) => {
             if !saved.counted && saved.player_decisions > 0 {
                 count_ended(storage, &mut stats, &P10Ended::of(&saved, true));
-                messages.push(format!(
-                    "the saved Pro Spider 10 game (round {}) counts as left: the command line asked for another",
-                    saved.game.round()
+                messages.push(tf(
+                    "p10.save.left_for_cli",
+                    &[("round", &saved.game.round())],
                 ));
             }
             Some(launched)

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::core::focus::Notices;
+use crate::core::i18n::{t, tf, variant_name};
 use crate::core::persist::{Saves, save};
 use crate::phase10::P10Systems;
 use crate::phase10::menu::P10Form;
@@ -77,7 +78,7 @@ fn sheet_window(
         .min(90.0 + 120.0 * players as f32)
         .max(200.0);
     fixed_window(
-        "Score sheet",
+        t("p10.score_sheet"),
         egui::Align2::CENTER_CENTER,
         egui::vec2(0.0, -20.0),
     )
@@ -85,11 +86,13 @@ fn sheet_window(
     .max_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
-        ui.label(format!(
-            "{} · {} players · seed {}",
-            game.variant().name,
-            players,
-            game.seed()
+        ui.label(tf(
+            "p10.sheet.about",
+            &[
+                ("variant", &variant_name(&game.variant().id, &game.variant().name)),
+                ("players", &players),
+                ("seed", &game.seed()),
+            ],
         ));
         egui::ScrollArea::both()
             .max_width(width)
@@ -99,7 +102,7 @@ fn sheet_window(
                     .striped(true)
                     .spacing([18.0, 4.0])
                     .show(ui, |ui| {
-                        ui.strong("Round");
+                        ui.strong(t("p10.sheet.round"));
                         for seat in 0..players {
                             ui.strong(table.name(seat));
                         }
@@ -110,7 +113,7 @@ fn sheet_window(
                                 let text = cell(row.points[seat], row.laid[seat]);
                                 if row.out == Some(seat) {
                                     ui.label(egui::RichText::new(text).strong())
-                                        .on_hover_text("went out");
+                                        .on_hover_text(t("p10.sheet.went_out"));
                                 } else {
                                     ui.label(text);
                                 }
@@ -118,7 +121,7 @@ fn sheet_window(
                             ui.end_row();
                         }
                         if !round_over && !game.is_over() && game.round() > 0 {
-                            ui.label(format!("{} (now)", game.round()));
+                            ui.label(tf("p10.sheet.now", &[("round", &game.round())]));
                             for seat in 0..players {
                                 ui.label(
                                     sheet.laid_now[seat].map_or(String::new(), |p| format!("X{p}")),
@@ -126,37 +129,37 @@ fn sheet_window(
                             }
                             ui.end_row();
                         }
-                        ui.strong("Total");
+                        ui.strong(t("p10.sheet.total"));
                         for seat in 0..players {
                             ui.strong(game.standings()[seat].points.to_string());
                         }
                         ui.end_row();
-                        ui.strong("Phase");
+                        ui.strong(t("p10.sheet.phase"));
                         for seat in 0..players {
                             ui.label(game.next_text(seat));
                         }
                         ui.end_row();
                     });
             });
-        ui.label("Each round: the points added, and X with the phase laid. Fewest points win.");
+        ui.label(t("p10.sheet.legend"));
         if game.is_over() {
             let winners: Vec<String> = game.winners().iter().map(|&s| table.name(s)).collect();
             let you = game.winners().contains(&PLAYER);
             ui.heading(if you {
-                format!("You won! ({})", winners.join(", "))
+                tf("p10.sheet.you_won", &[("winners", &winners.join(", "))])
             } else {
-                format!("{} won", winners.join(" and "))
+                tf("p10.sheet.won", &[("winners", &winners.join(t("p10.and")))])
             });
         }
         ui.horizontal(|ui| {
             if round_over && viewer.is_none() {
-                let next = ui.button("Next round");
+                let next = ui.button(t("p10.next_round"));
                 if next.clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     requests.write(P10Request::NextRound);
                     windows.sheet = false;
                 }
             }
-            if ui.button("Close").clicked() {
+            if ui.button(t("p10.close")).clicked() {
                 windows.sheet = false;
             }
         });
@@ -184,7 +187,7 @@ fn statistics(
     let screen = ctx.content_rect().size();
     let width = (screen.x - 48.0).clamp(200.0, 1040.0);
     fixed_window(
-        "Pro Spider 10 statistics",
+        t("p10.stats.title"),
         egui::Align2::CENTER_CENTER,
         egui::vec2(0.0, -20.0),
     )
@@ -205,7 +208,7 @@ fn statistics(
         if let Some(saves) = saves
             && let Err(e) = save(saves.0.as_ref(), STATS_KEY, &*stats)
         {
-            notices.push(format!("Could not save the statistics: {e}"));
+            notices.push(tf("p10.stats.not_saved", &[("why", &e)]));
         }
     }
     if !open {
@@ -224,7 +227,7 @@ fn statistics_table(
 ) {
     if stats.by.is_empty() {
         ui.label(
-            "No game counted yet: a game counts when it ends, or when you leave it for another.",
+            t("p10.stats.none"),
         );
         return;
     }
@@ -234,23 +237,22 @@ fn statistics_table(
         .spacing([14.0, 4.0])
         .show(ui, |ui| {
             for h in [
-                "Variant",
-                "Players",
-                "Games",
-                "Wins",
-                "Win %",
-                "Mean points",
-                "Mean rounds",
-                "Best game",
-                "Phases per round",
-                "",
+                "p10.stats.variant",
+                "p10.form.players",
+                "p10.stats.games",
+                "p10.stats.wins",
+                "p10.stats.win_percent",
+                "p10.stats.mean_points",
+                "p10.stats.mean_rounds",
+                "p10.stats.best",
+                "p10.stats.phases_per_round",
             ] {
-                ui.strong(h);
+                ui.strong(t(h));
             }
             ui.end_row();
             for (key, s) in &stats.by {
                 let (id, players) = P10Statistics::split(key).unwrap_or((key.as_str(), 0));
-                let name = variant::resolve(id).map_or(id.to_string(), |v| v.name.clone());
+                let name = variant::resolve(id).map_or(id.to_string(), |v| variant_name(&v.id, &v.name));
                 ui.label(name);
                 ui.label(players.to_string());
                 ui.label(s.played.to_string());
@@ -258,29 +260,29 @@ fn statistics_table(
                 ui.label(format!("{:.0}%", s.win_percent()));
                 ui.label(one(s.mean_points()));
                 ui.label(one(s.mean_rounds()));
-                ui.label(s.best_points.map_or("–".into(), |p| format!("{p} points")));
+                ui.label(s.best_points.map_or("–".into(), |p| tf("p10.stats.points", &[("points", &p)])));
                 ui.label(
                     s.phases_per_round()
                         .map_or("–".into(), |x| format!("{x:.2}")),
                 );
                 if form.reset_stats.as_deref() == Some(key.as_str()) {
                     ui.horizontal(|ui| {
-                        ui.label("Reset?");
-                        if ui.button("Yes, reset").clicked() {
+                        ui.label(t("p10.stats.reset_q"));
+                        if ui.button(t("p10.stats.reset_yes")).clicked() {
                             *reset = Some(key.clone());
                         }
-                        if ui.button("No").clicked() {
+                        if ui.button(t("p10.stats.reset_no")).clicked() {
                             form.reset_stats = None;
                         }
                     });
-                } else if ui.button("Reset…").clicked() {
+                } else if ui.button(t("p10.stats.reset")).clicked() {
                     form.reset_stats = Some(key.clone());
                 }
                 ui.end_row();
             }
         });
     ui.label(
-        "A game counts when it ends, or as lost when you leave it for another after playing in it.",
+        t("p10.stats.note_count"),
     );
-    ui.label("Mean points and rounds are of games played to their end; the best game is the win with the fewest points.");
+    ui.label(t("p10.stats.note_means"));
 }

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy_tweening::TweenAnim;
 
 use crate::core::focus::TableInput;
+use crate::core::i18n::tf;
 use crate::phase10::P10Systems;
 use crate::phase10::round::{P10Changed, P10Request, P10Spec, P10Table};
 use crate::phase10::saves::levels_in;
@@ -190,7 +191,7 @@ fn control(
                         });
                         dirty = true;
                     }
-                    Err(e) => notices.push(format!("This game cannot be replayed: {e}")),
+                    Err(e) => notices.push(tf("p10.viewer.cannot_open", &[("why", &e)])),
                 }
             }
             (ViewerControl::Close, Some(v)) => {
@@ -213,7 +214,7 @@ fn control(
                                 events,
                             });
                         }
-                        Err(e) => notices.push(format!("The replay stops here: {e}")),
+                        Err(e) => notices.push(tf("p10.viewer.stops", &[("why", &e)])),
                     }
                 } else {
                     v.playing = false;
@@ -239,7 +240,7 @@ fn control(
                             events: Vec::new(),
                         });
                     }
-                    Err(e) => notices.push(format!("The replay cannot go there: {e}")),
+                    Err(e) => notices.push(tf("p10.viewer.cannot_go", &[("why", &e)])),
                 }
                 dirty = true;
             }

@@ -186,6 +186,13 @@ fn pointer_input(
         }
         let Some(p) = p else { return };
         highlights.hint = None;
+        // A second press during a drag (a finger landing while the mouse holds a run): the
+        // run held so far goes back to its place before anything else.
+        if drag.0.take().is_some() {
+            highlights.targets.clear();
+            relayout.write(Relayout { instant: true });
+            return;
+        }
         match card_under(p, &layout, &cards) {
             Some((_, PileId::Stock, _)) => {
                 requests.write(Request::Move(Move::Deal));
