@@ -217,12 +217,8 @@ fn status(table: &P10Table, seats: Option<&Seats>) -> String {
         }
         Stage::Draw => t("p10.status.draw").into(),
         Stage::Knock { card, .. } => tf("p10.status.knock", &[("card", &card)]),
-        Stage::Play if game.laid_phase()[PLAYER].is_none() => {
-            t("p10.status.lay").into()
-        }
-        Stage::Play => {
-            t("p10.status.hit").into()
-        }
+        Stage::Play if game.laid_phase()[PLAYER].is_none() => t("p10.status.lay").into(),
+        Stage::Play => t("p10.status.hit").into(),
     }
 }
 
@@ -281,7 +277,10 @@ fn bar(
                                 notices,
                             );
                         }
-                        if ui.add_enabled(play, bar_button(t("p10.bar.find"))).clicked() {
+                        if ui
+                            .add_enabled(play, bar_button(t("p10.bar.find")))
+                            .clicked()
+                        {
                             match find_lay(&table, piles) {
                                 Ok(chosen) => selection.0 = chosen,
                                 Err(why) => notices.push(why),
@@ -302,7 +301,10 @@ fn bar(
                         if let Stage::Knock { card, asking, .. } = game.stage()
                             && asking == PLAYER
                         {
-                            if ui.add(bar_button(tf("p10.bar.take", &[("card", &card)]))).clicked() {
+                            if ui
+                                .add(bar_button(tf("p10.bar.take", &[("card", &card)])))
+                                .clicked()
+                            {
                                 requests.write(P10Request::Act(Action::Knock(card)));
                             }
                             if ui.add(bar_button(t("p10.bar.pass"))).clicked() {
@@ -359,7 +361,12 @@ fn lay_question(
         egui::Key::Num8,
         egui::Key::Num9,
     ];
-    fixed_window(t("p10.lay.title"), egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(ctx, |ui| {
+    fixed_window(
+        t("p10.lay.title"),
+        egui::Align2::CENTER_CENTER,
+        egui::Vec2::ZERO,
+    )
+    .show(ctx, |ui| {
         ui.label(t("p10.lay.question"));
         for (i, way) in choice.0.iter().enumerate() {
             let text = format!("{}. {}", i + 1, describe_lay(way));

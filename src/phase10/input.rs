@@ -303,9 +303,7 @@ pub fn describe_lay(action: &Action) -> String {
         .iter()
         .map(|g| match g.declaration() {
             Declaration::Set(v) => tf("p10.group.set", &[("value", &v)]),
-            Declaration::Run(low, high) => {
-                tf("p10.group.run", &[("low", &low), ("high", &high)])
-            }
+            Declaration::Run(low, high) => tf("p10.group.run", &[("low", &low), ("high", &high)]),
             Declaration::Colour(c) => tf("p10.group.colour", &[("colour", &colour_name(c))]),
         })
         .collect::<Vec<_>>()

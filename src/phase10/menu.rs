@@ -89,8 +89,8 @@ impl P10Form {
 
     /// The game the form describes (`seed` when none is typed), or what is wrong with it.
     pub fn spec(&self, seed: u64) -> Result<P10Spec, String> {
-        let base =
-            variant::by_id(&self.base).ok_or_else(|| tf("p10.form.no_list", &[("list", &self.base)]))?;
+        let base = variant::by_id(&self.base)
+            .ok_or_else(|| tf("p10.form.no_list", &[("list", &self.base)]))?;
         let v = variant::combine(base, self.knocking, self.ten_rounds, self.any_order)?;
         let typed = self.seed.trim();
         let seed = if typed.is_empty() {
@@ -276,10 +276,7 @@ fn new_game_form(ui: &mut egui::Ui, form: &mut P10Form) {
         ui.label(t("p10.form.rules"));
         ui.vertical(|ui| {
             ui.checkbox(&mut form.knocking, t("p10.form.knocking"));
-            ui.checkbox(
-                &mut form.ten_rounds,
-                t("p10.form.ten_rounds"),
-            );
+            ui.checkbox(&mut form.ten_rounds, t("p10.form.ten_rounds"));
             ui.checkbox(&mut form.any_order, t("p10.form.any_order"));
         });
         ui.end_row();
@@ -378,7 +375,11 @@ mod tests {
         assert_eq!(form.spec(7).unwrap().seed, 7);
         // Every base with every option that goes with it.
         for base in variant::bases() {
-            for (k, t, a) in [(false, false, false), (true, true, false), (true, false, true)] {
+            for (k, t, a) in [
+                (false, false, false),
+                (true, true, false),
+                (true, false, true),
+            ] {
                 let f = P10Form {
                     base: base.id.clone(),
                     knocking: k,

@@ -179,7 +179,10 @@ fn viewer_bar(
                             controls.write(ViewerControl::Speed(speed));
                         }
                         egui::ComboBox::from_id_salt("p10-viewer-round")
-                            .selected_text(tf("p10.viewer.round", &[("round", &table.game.round())]))
+                            .selected_text(tf(
+                                "p10.viewer.round",
+                                &[("round", &table.game.round())],
+                            ))
                             .show_ui(ui, |ui| {
                                 for r in 1..=v.rounds() {
                                     if ui
@@ -197,7 +200,11 @@ fn viewer_bar(
                         if ui.checkbox(&mut all, t("p10.viewer.every_hand")).changed() {
                             controls.write(ViewerControl::AllHands(all));
                         }
-                        if ui.add(bar_button(t("p10.close"))).on_hover_text("Esc").clicked() {
+                        if ui
+                            .add(bar_button(t("p10.close")))
+                            .on_hover_text("Esc")
+                            .clicked()
+                        {
                             controls.write(ViewerControl::Close);
                         }
                     });

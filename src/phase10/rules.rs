@@ -133,7 +133,10 @@ fn help(mut contexts: EguiContexts, table: Res<P10Table>, mut windows: ResMut<Wi
             .show(ui, |ui| {
                 ui.set_max_width((screen.x - 60.0).clamp(200.0, 620.0));
                 let v = table.game.variant();
-                ui.heading(tf("p10.rules.phases_of", &[("variant", &variant_name(&v.id, &v.name))]));
+                ui.heading(tf(
+                    "p10.rules.phases_of",
+                    &[("variant", &variant_name(&v.id, &v.name))],
+                ));
                 phase_card(ui, table.game.variant());
                 for &(title, text) in RULES {
                     ui.add_space(6.0);

@@ -281,10 +281,7 @@ pub fn load_game(storage: &dyn Storage) -> (Option<P10Table>, Option<String>) {
         Ok(Some(t)) => t,
         Ok(None) => return (None, None),
         Err(e) => {
-            return (
-                None,
-                Some(tf("p10.save.unreadable", &[("why", &e)])),
-            );
+            return (None, Some(tf("p10.save.unreadable", &[("why", &e)])));
         }
     };
     match table_from_text(&text) {

@@ -89,7 +89,10 @@ fn sheet_window(
         ui.label(tf(
             "p10.sheet.about",
             &[
-                ("variant", &variant_name(&game.variant().id, &game.variant().name)),
+                (
+                    "variant",
+                    &variant_name(&game.variant().id, &game.variant().name),
+                ),
                 ("players", &players),
                 ("seed", &game.seed()),
             ],
@@ -226,9 +229,7 @@ fn statistics_table(
     reset: &mut Option<String>,
 ) {
     if stats.by.is_empty() {
-        ui.label(
-            t("p10.stats.none"),
-        );
+        ui.label(t("p10.stats.none"));
         return;
     }
     let one = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{x:.1}"));
@@ -252,7 +253,8 @@ fn statistics_table(
             ui.end_row();
             for (key, s) in &stats.by {
                 let (id, players) = P10Statistics::split(key).unwrap_or((key.as_str(), 0));
-                let name = variant::resolve(id).map_or(id.to_string(), |v| variant_name(&v.id, &v.name));
+                let name =
+                    variant::resolve(id).map_or(id.to_string(), |v| variant_name(&v.id, &v.name));
                 ui.label(name);
                 ui.label(players.to_string());
                 ui.label(s.played.to_string());
@@ -260,7 +262,10 @@ fn statistics_table(
                 ui.label(format!("{:.0}%", s.win_percent()));
                 ui.label(one(s.mean_points()));
                 ui.label(one(s.mean_rounds()));
-                ui.label(s.best_points.map_or("–".into(), |p| tf("p10.stats.points", &[("points", &p)])));
+                ui.label(
+                    s.best_points
+                        .map_or("–".into(), |p| tf("p10.stats.points", &[("points", &p)])),
+                );
                 ui.label(
                     s.phases_per_round()
                         .map_or("–".into(), |x| format!("{x:.2}")),
@@ -281,8 +286,6 @@ fn statistics_table(
                 ui.end_row();
             }
         });
-    ui.label(
-        t("p10.stats.note_count"),
-    );
+    ui.label(t("p10.stats.note_count"));
     ui.label(t("p10.stats.note_means"));
 }

@@ -1,4 +1,5 @@
 //! The settings window: theme and cards, animation, sound, and the game's options.
+use crate::core::i18n::{Lang, t, tf};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
@@ -27,6 +28,18 @@ pub(crate) fn settings_window(
         .show(ctx, |ui| {
             ui.heading("Look");
             egui::Grid::new("look").num_columns(2).show(ui, |ui| {
+                // The overlay's language: the system's, or one chosen.
+                ui.label(t("lang.choose"));
+                let system = tf("lang.system", &[("lang", &Lang::system().name())]);
+                egui::ComboBox::from_id_salt("language")
+                    .selected_text(s.language.map_or(system.clone(), |l| l.name().to_string()))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut s.language, None, system);
+                        for lang in Lang::ALL {
+                            ui.selectable_value(&mut s.language, Some(lang), lang.name());
+                        }
+                    });
+                ui.end_row();
                 ui.label("Theme");
                 egui::ComboBox::from_id_salt("theme")
                     .selected_text(theme_name(&s.theme))

@@ -37,7 +37,8 @@ impl Lang {
     /// The language a locale tag names (`de`, `de-AT`, `de_DE.UTF-8`), English otherwise.
     pub fn from_locale(tag: &str) -> Lang {
         let tag = tag.trim().to_ascii_lowercase();
-        if tag == "de" || tag.starts_with("de-") || tag.starts_with("de_") || tag.starts_with("de.") {
+        if tag == "de" || tag.starts_with("de-") || tag.starts_with("de_") || tag.starts_with("de.")
+        {
             Lang::De
         } else {
             Lang::En
@@ -171,7 +172,10 @@ mod tests {
                 .collect()
         };
         let de: HashMap<_, _> = de::STRINGS.iter().copied().collect();
-        for (k, v) in en::STRINGS.iter().filter(|(k, _)| !k.starts_with("variant.")) {
+        for (k, v) in en::STRINGS
+            .iter()
+            .filter(|(k, _)| !k.starts_with("variant."))
+        {
             assert_eq!(holes(v), holes(de[k]), "placeholders of `{k}`");
         }
     }
@@ -214,8 +218,15 @@ mod tests {
                 }
             }
         }
-        assert!(asked > 100, "only {asked} keys asked for: is the scan broken?");
-        assert!(missing.is_empty(), "keys no table has:\n{}", missing.join("\n"));
+        assert!(
+            asked > 100,
+            "only {asked} keys asked for: is the scan broken?"
+        );
+        assert!(
+            missing.is_empty(),
+            "keys no table has:\n{}",
+            missing.join("\n")
+        );
     }
 
     #[test]
@@ -225,7 +236,10 @@ mod tests {
         assert_eq!(Lang::from_locale("en_GB.UTF-8"), Lang::En);
         assert_eq!(Lang::from_locale("dexter"), Lang::En);
         assert_eq!(Lang::from_locale(""), Lang::En);
-        assert_ne!(lookup(Lang::De, "lang.choose"), lookup(Lang::En, "lang.choose"));
+        assert_ne!(
+            lookup(Lang::De, "lang.choose"),
+            lookup(Lang::En, "lang.choose")
+        );
         assert_eq!(
             fill("{a} and {b}", &[("a", &1), ("b", &"two")]),
             "1 and two"
@@ -235,8 +249,12 @@ mod tests {
     #[test]
     fn every_builtin_variant_has_a_german_name_and_description() {
         let de = keys(de::STRINGS);
-        let spider = arachne_engine::variant::builtin().iter().map(|v| v.id.clone());
-        let p10 = arachne_engine::phase10::variant::builtin().iter().map(|v| v.id.clone());
+        let spider = arachne_engine::variant::builtin()
+            .iter()
+            .map(|v| v.id.clone());
+        let p10 = arachne_engine::phase10::variant::builtin()
+            .iter()
+            .map(|v| v.id.clone());
         for id in spider.chain(p10) {
             for part in ["name", "description"] {
                 let key = format!("variant.{id}.{part}");
