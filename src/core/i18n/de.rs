@@ -6,6 +6,13 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("lang.choose", "Sprache"),
     ("lang.system", "Wie das System ({lang})"),
     // Pro Spider 10.
+    ("variant.option.knocking", "Anklopfen"),
+    ("variant.option.ten_rounds", "einem Durchgang je Phase"),
+    (
+        "variant.option.any_order",
+        "Phasen in beliebiger Reihenfolge",
+    ),
+    ("variant.combined", "{base} mit {options}"),
     ("p10.need.set_one", "{count} Satz aus {size}"),
     ("p10.need.set_many", "{count} Sätze aus {size}"),
     ("p10.need.run_one", "{count} Folge aus {size}"),

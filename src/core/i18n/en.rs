@@ -6,6 +6,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("lang.choose", "Language"),
     ("lang.system", "As the system ({lang})"),
     // Pro Spider 10.
+    ("variant.option.knocking", "knocking"),
+    ("variant.option.ten_rounds", "one round per phase"),
+    ("variant.option.any_order", "phases in any order"),
+    ("variant.combined", "{base} with {options}"),
     ("p10.need.set_one", "{count} set of {size}"),
     ("p10.need.set_many", "{count} sets of {size}"),
     ("p10.need.run_one", "{count} run of {size}"),

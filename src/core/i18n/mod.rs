@@ -128,9 +128,35 @@ pub fn variant_description(id: &str, fallback: &str) -> String {
 }
 
 fn variant_text(id: &str, part: &str, fallback: &str) -> String {
+    variant_text_in(lang(), id, part, fallback)
+}
+
+fn variant_text_in(lang: Lang, id: &str, part: &str, fallback: &str) -> String {
+    // A combination (`BASE+OPTION+...`): the base's name with its options, in this language.
+    if part == "name"
+        && lang != Lang::En
+        && let Some((base, options)) = id.split_once('+')
+    {
+        let base_name = variant_text_in(lang, base, "name", base);
+        let options: Vec<&str> = options
+            .split('+')
+            .map(|o| match o {
+                "knocking" => lookup(lang, "variant.option.knocking"),
+                "ten-rounds" => lookup(lang, "variant.option.ten_rounds"),
+                "any-order" => lookup(lang, "variant.option.any_order"),
+                other => other,
+            })
+            .collect();
+        return fill(
+            lookup(lang, "variant.combined"),
+            &[
+                ("base", &base_name),
+                ("options", &options.join(lookup(lang, "p10.and"))),
+            ],
+        );
+    }
     let key = format!("variant.{id}.{part}");
-    lang()
-        .table()
+    lang.table()
         .get(key.as_str())
         .map_or_else(|| fallback.to_string(), |s| s.to_string())
 }
@@ -244,6 +270,30 @@ mod tests {
             fill("{a} and {b}", &[("a", &1), ("b", &"two")]),
             "1 and two"
         );
+    }
+
+    #[test]
+    fn a_combined_variant_is_named_in_the_language() {
+        let name = variant_text_in(
+            Lang::De,
+            "pro-spider-10-first-five+knocking",
+            "name",
+            "unused",
+        );
+        assert_eq!(name, "Pro Spider 10: die ersten fünf mit Anklopfen");
+        let both = variant_text_in(
+            Lang::De,
+            "pro-spider-10-odd+knocking+ten-rounds",
+            "name",
+            "-",
+        );
+        assert_eq!(
+            both,
+            "Pro Spider 10: ungerade Phasen mit Anklopfen und einem Durchgang je Phase"
+        );
+        // English is the engine's own name.
+        let en = variant_text_in(Lang::En, "pro-spider-10-odd+knocking", "name", "English");
+        assert_eq!(en, "English");
     }
 
     #[test]
