@@ -117,9 +117,9 @@ impl Job {
     /// For the bar.
     pub fn describe(&self) -> &'static str {
         match self {
-            Job::AutoComplete => "Looking for a win",
-            Job::Demo => "Solving the deal",
-            Job::WinnableDeal => "Finding a winnable deal",
+            Job::AutoComplete => "spider.job.autocomplete",
+            Job::Demo => "spider.job.demo",
+            Job::WinnableDeal => "spider.job.winnable",
         }
     }
 }

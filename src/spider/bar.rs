@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use crate::core::i18n::{t as tr, tf, variant_name};
 use crate::core::theme::Theme;
 use crate::shell::widgets::{Icon, bar_button, clock, icon_button};
 use crate::shell::{Overlay, Windows};
@@ -37,9 +38,9 @@ fn stock_label(
     };
     let ctx = contexts.ctx_mut()?;
     let text = match table.game.position().deals_left() {
-        0 => "stock empty".to_string(),
-        1 => "1 deal left".to_string(),
-        n => format!("{n} deals left"),
+        0 => tr("spider.bar.stock_empty").to_string(),
+        1 => tr("spider.bar.one_deal_left").to_string(),
+        n => tf("spider.bar.deals_left", &[("deals", &n)]),
     };
     // The layout's origin is the window's centre, y up; egui's is its top left, y down.
     let at = egui::pos2(
@@ -135,17 +136,20 @@ fn bar(
 /// The bar's facts: variant, deal, score, moves, time, and whether the game can still be won.
 fn bar_facts(ui: &mut egui::Ui, table: &Table, record: &GameRecord, outlook: &Outlook) {
     let game = &table.game;
-    ui.label(format!(
-        "{} · deal {}  ·  score {}  ·  moves {}  ·  time {}",
-        table.spec.variant.name,
-        table.spec.seed,
-        game.score(),
-        game.move_count(),
-        clock(record.clock()),
+    let v = &table.spec.variant;
+    ui.label(tf(
+        "spider.bar.facts",
+        &[
+            ("variant", &variant_name(&v.id, &v.name)),
+            ("deal", &table.spec.seed),
+            ("score", &game.score()),
+            ("moves", &game.move_count()),
+            ("time", &clock(record.clock())),
+        ],
     ));
     ui.separator();
     if game.is_won() {
-        ui.colored_label(egui::Color32::from_rgb(90, 200, 110), "won!");
+        ui.colored_label(egui::Color32::from_rgb(90, 200, 110), tr("spider.bar.won"));
     } else {
         outlook_label(ui, outlook);
     }
@@ -172,21 +176,24 @@ fn bar_controls(
         let tried = t.tried.load(Ordering::Relaxed);
         ui.spinner();
         if t.job == crate::spider::assist::Job::WinnableDeal {
-            ui.label(format!("{} ({tried} tried)", t.job.describe()));
+            ui.label(tf(
+                "spider.bar.tried",
+                &[("job", &tr(t.job.describe())), ("tried", &tried)],
+            ));
         } else {
-            ui.label(t.job.describe());
+            ui.label(tr(t.job.describe()));
         }
-        if ui.add(bar_button("Cancel")).clicked() {
+        if ui.add(bar_button(tr("spider.bar.cancel"))).clicked() {
             asks.write(Ask::Cancel);
         }
         return;
     }
     if let Some(p) = playback {
-        ui.label("Auto-completing…");
+        ui.label(tr("spider.bar.autocompleting"));
         speed_choice(ui, p, controls);
         if ui
-            .add(bar_button("Stop"))
-            .on_hover_text("Or click the table or press a key")
+            .add(bar_button(tr("spider.bar.stop")))
+            .on_hover_text(tr("spider.bar.stop_hover"))
             .clicked()
         {
             controls.write(Control::Close);
@@ -196,46 +203,46 @@ fn bar_controls(
     // With an undo limit the button says how many are left, and why it is
     // grey once there are none.
     let label = match game.undos_left() {
-        Some(n) => format!("Undo ({n} left)"),
-        None => "Undo".to_string(),
+        Some(n) => tf("spider.bar.undo_left", &[("left", &n)]),
+        None => tr("spider.bar.undo").to_string(),
     };
     let undo = ui
         .add_enabled(game.can_undo() && !game.is_won(), bar_button(label))
-        .on_hover_text("Take back the last move (Ctrl+Z or U)");
+        .on_hover_text(tr("spider.bar.undo_hover"));
     let undo = match game.undos_left() {
-        _ if game.is_won() => undo.on_disabled_hover_text("The game is won: start a new one"),
-        Some(0) => undo.on_disabled_hover_text(format!(
-            "No undos left: this game allows {}",
-            game.options().undo_limit.unwrap_or(0)
+        _ if game.is_won() => undo.on_disabled_hover_text(tr("spider.bar.undo_won")),
+        Some(0) => undo.on_disabled_hover_text(tf(
+            "spider.bar.no_undos",
+            &[("limit", &game.options().undo_limit.unwrap_or(0))],
         )),
-        _ => undo.on_disabled_hover_text("Nothing to undo yet"),
+        _ => undo.on_disabled_hover_text(tr("spider.bar.nothing_to_undo")),
     };
     if undo.clicked() {
         requests.write(Request::Undo);
     }
     if ui
-        .add_enabled(game.can_redo(), bar_button("Redo"))
+        .add_enabled(game.can_redo(), bar_button(tr("spider.bar.redo")))
         .clicked()
     {
         requests.write(Request::Redo);
     }
     let hint = if highlights.thinking {
-        "Thinking…"
+        tr("spider.bar.thinking")
     } else {
-        "Hint"
+        tr("spider.bar.hint")
     };
     if ui.add_enabled(!game.is_won(), bar_button(hint)).clicked() {
         hints.write(AskHint);
     }
     let can_finish = !game.is_won() && *outlook != Outlook::Lost;
     if ui
-        .add_enabled(can_finish, bar_button("Auto-complete"))
-        .on_hover_text("The solver plays the rest of the game (A)")
+        .add_enabled(can_finish, bar_button(tr("spider.bar.autocomplete")))
+        .on_hover_text(tr("spider.bar.autocomplete_hover"))
         .clicked()
     {
         asks.write(Ask::AutoComplete);
     }
-    if ui.add(bar_button("Menu")).clicked() {
+    if ui.add(bar_button(tr("spider.bar.menu"))).clicked() {
         windows.open("menu");
     }
 }
@@ -244,67 +251,71 @@ fn outlook_label(ui: &mut egui::Ui, outlook: &Outlook) {
     let (text, colour, tip) = match outlook {
         Outlook::Off => return,
         Outlook::Checking => (
-            "checking…",
+            "spider.outlook.checking",
             egui::Color32::GRAY,
-            "The solver is looking at this position",
+            "spider.outlook.checking_hover",
         ),
         Outlook::Winnable(_) => (
-            "winnable",
+            "spider.outlook.winnable",
             egui::Color32::from_rgb(90, 200, 110),
-            "The solver found a way to win from here",
+            "spider.outlook.winnable_hover",
         ),
         Outlook::Lost => (
-            "not winnable any more",
+            "spider.outlook.lost",
             egui::Color32::from_rgb(230, 100, 90),
-            "Every line from here was searched: undo to find another way",
+            "spider.outlook.lost_hover",
         ),
         Outlook::Unknown => (
-            "unknown",
+            "spider.outlook.unknown",
             egui::Color32::from_rgb(220, 190, 90),
-            "The solver ran out of time on this position",
+            "spider.outlook.unknown_hover",
         ),
     };
-    ui.colored_label(colour, text).on_hover_text(tip);
+    ui.colored_label(colour, tr(text)).on_hover_text(tr(tip));
 }
 
 fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter<Control>) {
     ui.horizontal(|ui| {
         // Close comes first: at the bar's far left it is never where a button of the game's
         // own bar appears once the viewer has gone (a second click there did something else).
-        if ui.add(bar_button("Close")).on_hover_text("Esc").clicked() {
+        if ui
+            .add(bar_button(tr("spider.viewer.close")))
+            .on_hover_text("Esc")
+            .clicked()
+        {
             controls.write(Control::Close);
         }
         ui.separator();
         ui.label(egui::RichText::new(p.kind.title()).strong());
         ui.separator();
         if icon_button(ui, Icon::ToStart, true)
-            .on_hover_text("To the deal (Home)")
+            .on_hover_text(tr("spider.viewer.to_start"))
             .clicked()
         {
             controls.write(Control::ToStart);
         }
         if icon_button(ui, Icon::Back, p.at > 0)
-            .on_hover_text("One move back (Left)")
+            .on_hover_text(tr("spider.viewer.back"))
             .clicked()
         {
             controls.write(Control::StepBack);
         }
         let (icon, tip) = if p.playing {
-            (Icon::Pause, "Pause (Space)")
+            (Icon::Pause, tr("spider.viewer.pause"))
         } else {
-            (Icon::Play, "Play (Space)")
+            (Icon::Play, tr("spider.viewer.play"))
         };
         if icon_button(ui, icon, true).on_hover_text(tip).clicked() {
             controls.write(Control::Toggle);
         }
         if icon_button(ui, Icon::Forward, !p.at_end())
-            .on_hover_text("One move forward (Right)")
+            .on_hover_text(tr("spider.viewer.forward"))
             .clicked()
         {
             controls.write(Control::StepForward);
         }
         if icon_button(ui, Icon::ToEnd, true)
-            .on_hover_text("To the end (End)")
+            .on_hover_text(tr("spider.viewer.to_end"))
             .clicked()
         {
             controls.write(Control::ToEnd);
@@ -325,7 +336,10 @@ fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter
         if slider.drag_stopped() || slider.clicked() {
             slider.surrender_focus();
         }
-        ui.label(format!("move {} of {}", p.at, total));
+        ui.label(tf(
+            "spider.viewer.move_of",
+            &[("move", &p.at), ("moves", &total)],
+        ));
     });
 }
 

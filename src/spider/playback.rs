@@ -12,6 +12,7 @@ use bevy_tweening::TweenAnim;
 use crate::AppSystems;
 use crate::cards::motion::{Celebrating, MotionScale};
 use crate::core::focus::TableInput;
+use crate::core::i18n::t;
 use crate::spider::SpiderSystems;
 use crate::spider::table::{GameRecord, GameSpec, Request, Table, TableChanged, Watching};
 
@@ -50,10 +51,10 @@ impl Kind {
     /// A title for the viewer.
     pub fn title(&self) -> String {
         match self {
-            Kind::AutoComplete => "Auto-complete".into(),
-            Kind::Demo => "Demo: the solver plays this deal".into(),
+            Kind::AutoComplete => t("spider.bar.autocomplete").into(),
+            Kind::Demo => t("spider.viewer.demo").into(),
             Kind::Replay { title } => title.clone(),
-            Kind::History => "This game from the deal".into(),
+            Kind::History => t("spider.viewer.history").into(),
         }
     }
 }

@@ -6,6 +6,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_tweening::TweenAnim;
 
 use crate::cards::motion::Celebrating;
+use crate::core::i18n::{t, tf, variant_name};
 use crate::core::settings::Settings;
 use crate::shell::{Overlay, Windows};
 use crate::spider::SpiderSystems;
@@ -110,48 +111,71 @@ pub(crate) fn window(
     let game = &table.game;
     let variant = &table.spec.variant;
     let mut open = true;
-    crate::shell::widgets::fixed_window("You won!", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
-        .open(&mut open)
-        .show(ctx, |ui| {
-            ui.label(format!("{}, deal {}", variant.name, table.spec.seed));
-            ui.label(format!(
-                "Score {}  ·  time {}  ·  {}",
-                game.score(),
-                crate::shell::widgets::clock(record.clock()),
-                crate::shell::widgets::count(game.move_count(), "move", "moves"),
+    crate::shell::widgets::fixed_window(
+        t("spider.won.title"),
+        egui::Align2::CENTER_CENTER,
+        egui::Vec2::ZERO,
+    )
+    .open(&mut open)
+    .show(ctx, |ui| {
+        let name = variant_name(&variant.id, &variant.name);
+        ui.label(tf(
+            "spider.won.deal",
+            &[("variant", &name), ("deal", &table.spec.seed)],
+        ));
+        let moves = game.move_count();
+        let moves = if moves == 1 {
+            t("spider.won.one_move").to_string()
+        } else {
+            tf("spider.won.moves", &[("moves", &moves)])
+        };
+        ui.label(tf(
+            "spider.won.score",
+            &[
+                ("score", &game.score()),
+                ("time", &crate::shell::widgets::clock(record.clock())),
+                ("moves", &moves),
+            ],
+        ));
+        if let Some(s) = stats.variants.get(&variant.id) {
+            let games = if s.played == 1 {
+                t("spider.won.one_game").to_string()
+            } else {
+                tf("spider.won.games", &[("games", &s.played)])
+            };
+            ui.label(tf(
+                "spider.won.percent",
+                &[
+                    ("variant", &name),
+                    ("percent", &format!("{:.0}", s.win_percent())),
+                    ("games", &games),
+                ],
             ));
-            if let Some(s) = stats.variants.get(&variant.id) {
-                ui.label(format!(
-                    "{}: {:.0}% won of {}",
-                    variant.name,
-                    s.win_percent(),
-                    crate::shell::widgets::count(s.played as usize, "game", "games")
-                ));
+        }
+        if record.assisted {
+            ui.label(t("spider.won.assisted"));
+        }
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            let new_game = ui.button(t("spider.won.new_game"));
+            // The obvious next step has the keyboard's focus: Enter or Space starts it.
+            if ui.memory(|m| m.focused().is_none()) {
+                new_game.request_focus();
             }
-            if record.assisted {
-                ui.label("The solver helped: this win is not a best time, best score or streak.");
+            if new_game.clicked() {
+                windows.won = false;
+                crate::spider::assist::new_deal(table, settings, asks, requests);
             }
-            ui.add_space(6.0);
-            ui.horizontal(|ui| {
-                let new_game = ui.button("New game");
-                // The obvious next step has the keyboard's focus: Enter or Space starts it.
-                if ui.memory(|m| m.focused().is_none()) {
-                    new_game.request_focus();
-                }
-                if new_game.clicked() {
-                    windows.won = false;
-                    crate::spider::assist::new_deal(table, settings, asks, requests);
-                }
-                if ui.button("Watch this game").clicked() {
-                    windows.won = false;
-                    controls.write(Control::history(table, true));
-                }
-                if ui.button("Statistics").clicked() {
-                    windows.won = false;
-                    windows.stats = true;
-                }
-            });
+            if ui.button(t("spider.won.watch")).clicked() {
+                windows.won = false;
+                controls.write(Control::history(table, true));
+            }
+            if ui.button(t("spider.won.statistics")).clicked() {
+                windows.won = false;
+                windows.stats = true;
+            }
         });
+    });
     if !open {
         windows.won = false;
     }

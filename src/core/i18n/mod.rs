@@ -227,7 +227,7 @@ mod tests {
                     continue;
                 }
                 let text = std::fs::read_to_string(&path).unwrap();
-                for open in ["t(\"", "tf(\""] {
+                for open in ["t(\"", "tf(\"", "tr(\""] {
                     for (i, _) in text.match_indices(open) {
                         // Only the calls themselves, not names ending in `t` or `tf`.
                         let before = text[..i].chars().next_back();
