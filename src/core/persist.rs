@@ -370,6 +370,40 @@ pub fn load<T: DeserializeOwned>(storage: &dyn Storage, key: &str) -> Loaded<T> 
     Loaded::Recovered { message, backup }
 }
 
+/// Writes `text` under the next `PREFIXNNNNNN` key (numbered from 1) and drops the oldest such
+/// entries beyond `kept`; returns the key. Both games keep their finished games this way.
+pub fn save_numbered(
+    storage: &dyn Storage,
+    prefix: &str,
+    text: &str,
+    kept: usize,
+) -> io::Result<String> {
+    let existing = numbered_keys(storage, prefix)?;
+    let next = existing
+        .last()
+        .and_then(|k| k[prefix.len()..].parse::<u64>().ok())
+        .map_or(1, |n| n + 1);
+    let key = format!("{prefix}{next:06}");
+    storage.write(&key, text)?;
+    let excess = (existing.len() + 1).saturating_sub(kept);
+    for old in existing.iter().take(excess) {
+        storage.remove(old)?;
+    }
+    Ok(key)
+}
+
+/// The keys `PREFIX` followed by digits, oldest first.
+pub fn numbered_keys(storage: &dyn Storage, prefix: &str) -> io::Result<Vec<String>> {
+    Ok(storage
+        .keys()?
+        .into_iter()
+        .filter(|k| {
+            k.strip_prefix(prefix)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect())
+}
+
 /// The storage the game saves to.
 #[derive(bevy::prelude::Resource, Clone)]
 pub struct Saves(pub std::sync::Arc<dyn Storage>);

@@ -382,28 +382,10 @@ fn count_ended(storage: &dyn Storage, stats: &mut P10Statistics, game: &P10Ended
 /// Keeps a game's log under the next `p10-replay-NNNNNN` key, dropping the oldest beyond
 /// [`REPLAYS_KEPT`]; returns the key.
 pub fn save_replay(storage: &dyn Storage, log: &str) -> io::Result<String> {
-    let existing = replay_keys(storage)?;
-    let next = existing
-        .last()
-        .and_then(|k| k[REPLAY_PREFIX.len()..].parse::<u64>().ok())
-        .map_or(1, |n| n + 1);
-    let key = format!("{REPLAY_PREFIX}{next:06}");
-    storage.write(&key, log)?;
-    let excess = (existing.len() + 1).saturating_sub(REPLAYS_KEPT);
-    for old in existing.iter().take(excess) {
-        storage.remove(old)?;
-    }
-    Ok(key)
+    crate::core::persist::save_numbered(storage, REPLAY_PREFIX, log, REPLAYS_KEPT)
 }
 
-/// The keys of the kept logs, oldest first.
+/// The keys of the kept games, oldest first.
 pub fn replay_keys(storage: &dyn Storage) -> io::Result<Vec<String>> {
-    Ok(storage
-        .keys()?
-        .into_iter()
-        .filter(|k| {
-            k.strip_prefix(REPLAY_PREFIX)
-                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .collect())
+    crate::core::persist::numbered_keys(storage, REPLAY_PREFIX)
 }

@@ -88,30 +88,12 @@ pub const REPLAYS_KEPT: usize = 50;
 /// Saves a finished game's replay under the next `replay-NNNNNN` key and drops the oldest
 /// beyond [`REPLAYS_KEPT`]; returns the key.
 pub fn save_replay(storage: &dyn Storage, replay: &arachne_engine::Replay) -> io::Result<String> {
-    let existing = replay_keys(storage)?;
-    let next = existing
-        .last()
-        .and_then(|k| k[REPLAY_PREFIX.len()..].parse::<u64>().ok())
-        .map_or(1, |n| n + 1);
-    let key = format!("{REPLAY_PREFIX}{next:06}");
-    storage.write(&key, &replay.to_ron())?;
-    let excess = (existing.len() + 1).saturating_sub(REPLAYS_KEPT);
-    for old in existing.iter().take(excess) {
-        storage.remove(old)?;
-    }
-    Ok(key)
+    crate::core::persist::save_numbered(storage, REPLAY_PREFIX, &replay.to_ron(), REPLAYS_KEPT)
 }
 
-/// The keys of the saved replays, oldest first.
+/// The keys of the kept games, oldest first.
 pub fn replay_keys(storage: &dyn Storage) -> io::Result<Vec<String>> {
-    Ok(storage
-        .keys()?
-        .into_iter()
-        .filter(|k| {
-            k.strip_prefix(REPLAY_PREFIX)
-                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .collect())
+    crate::core::persist::numbered_keys(storage, REPLAY_PREFIX)
 }
 
 /// A saved replay as the replay list shows it.
