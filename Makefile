@@ -51,7 +51,9 @@ test-web: web
 	@# Some nodejs packages (NodeSource's) bring npm with them; Debian's is separate.
 	@command -v npm >/dev/null || $(MAKE) --no-print-directory packages APT_PACKAGES=npm
 	cd web && npm ci --no-audit --no-fund
-	node web/test.mjs dist
+	@# The desktop's solver, to compare the browser worker's answers with.
+	$(CARGO) build -p arachne-engine --bin arachne-cli
+	ARACHNE_CLI="$${CARGO_TARGET_DIR:-target}/debug/arachne-cli" node web/test.mjs dist
 
 deps: packages toolchain
 

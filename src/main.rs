@@ -44,6 +44,9 @@ fn main() -> AppExit {
         }
     };
     // The player's settings and statistics; a damaged file is set aside and defaults are used.
+    // What is told about them is in the player's language: the system's until the settings
+    // are read (defaults, when they cannot be, follow the system too).
+    arachne::core::i18n::set_lang(arachne::core::i18n::Lang::system());
     let (mut settings, mut stats) = match &saves {
         Some(saves) => {
             let (settings, message) = arachne::core::persist::load::<
@@ -53,6 +56,7 @@ fn main() -> AppExit {
             )
             .or_default();
             tell(message);
+            arachne::core::i18n::set_lang(settings.lang());
             let (stats, message) =
                 arachne::core::persist::load::<arachne::spider::saves::Statistics>(
                     saves.0.as_ref(),

@@ -184,10 +184,15 @@ impl Storage for LocalStorage {
 /// `data-arachne-ready` is 1 while the table is at rest (after the first deal) and 0 while
 /// anything moves.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Last, publish).add_systems(
-        Last,
-        publish_phase10.run_if(in_state(crate::GameKind::ProSpider10)),
-    );
+    app.add_systems(Last, publish)
+        .add_systems(
+            Last,
+            publish_search.run_if(in_state(crate::GameKind::Spider)),
+        )
+        .add_systems(
+            Last,
+            publish_phase10.run_if(in_state(crate::GameKind::ProSpider10)),
+        );
 }
 
 /// Pro Spider 10's part of the hook: `data-p10-ready` (1 at rest on the player's decision),
@@ -256,6 +261,11 @@ fn publish_phase10(
         ("data-p10-pile", pile),
         ("data-p10-chosen", Some(selection.0.len().to_string())),
     ];
+    write_changed(attrs);
+}
+
+/// Sets each attribute of `<body>` whose value changed (`None` removes it).
+fn write_changed<'a>(attrs: impl IntoIterator<Item = (&'a str, Option<String>)>) {
     let Ok(body) = global("document")
         .and_then(|d| js_sys::Reflect::get(&d, &JsValue::from_str("body")).map_err(js_error))
     else {
@@ -277,6 +287,71 @@ fn publish_phase10(
             None => call(&body, "removeAttribute", &[JsValue::from_str(name)]),
         };
     }
+}
+
+/// Spider's searches in the hook: `data-arachne-search` lists those running (`hint`,
+/// `autocomplete`, `demo`, `winnable`, `outlook`), `data-arachne-workers` the solver workers
+/// busy, `data-arachne-outlook` the "still winnable?" answer (`off`, `checking`, `winnable`,
+/// `lost`, `unknown`), `data-arachne-tried` the deals tried by "winnable deals only",
+/// `data-arachne-hint` the move a hint shows, `data-arachne-playback` what the viewer plays.
+fn publish_search(
+    hint: Option<Res<crate::spider::hint::HintTask>>,
+    thinking: Option<Res<crate::spider::assist::Thinking>>,
+    outlook: Res<crate::spider::assist::Outlook>,
+    search: Res<crate::spider::assist::OutlookSearch>,
+    highlights: Res<crate::spider::highlights::Highlights>,
+    playback: Option<Res<crate::spider::playback::Playback>>,
+) {
+    use crate::spider::assist::{Job, Outlook};
+    use crate::spider::playback::Kind;
+    let mut running = Vec::new();
+    if hint.is_some() {
+        running.push("hint");
+    }
+    if let Some(t) = &thinking {
+        running.push(match t.job {
+            Job::AutoComplete => "autocomplete",
+            Job::Demo => "demo",
+            Job::WinnableDeal => "winnable",
+        });
+    }
+    if search.is_running() {
+        running.push("outlook");
+    }
+    let outlook = match *outlook {
+        Outlook::Off => "off",
+        Outlook::Checking => "checking",
+        Outlook::Winnable(_) => "winnable",
+        Outlook::Lost => "lost",
+        Outlook::Unknown => "unknown",
+    };
+    write_changed([
+        ("data-arachne-search", Some(running.join(","))),
+        (
+            "data-arachne-workers",
+            Some(crate::core::worker::running().to_string()),
+        ),
+        ("data-arachne-outlook", Some(outlook.to_string())),
+        (
+            "data-arachne-tried",
+            thinking.as_ref().map(|t| t.tried.to_string()),
+        ),
+        (
+            "data-arachne-hint",
+            highlights.hint.map(|(mv, _)| mv.to_string()),
+        ),
+        (
+            "data-arachne-playback",
+            playback.map(|p| {
+                match p.kind {
+                    Kind::AutoComplete => "autocomplete",
+                    Kind::Demo => "demo",
+                    _ => "replay",
+                }
+                .to_string()
+            }),
+        ),
+    ]);
 }
 
 #[derive(Default)]

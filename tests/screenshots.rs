@@ -175,6 +175,7 @@ fn the_menu_statistics_settings_and_help_windows_are_drawn() {
         ("de", "stats", 0.08),
         ("de", "settings", 0.08),
         ("de", "help", 0.08),
+        ("de", "replays", 0.01),
     ] {
         match capture(
             &format!("window-{lang}-{window}"),

@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { readFile, mkdir, stat } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 import { extname, join, resolve } from "node:path";
+import { execFileSync } from "node:child_process";
 import { chromium } from "playwright-core";
 
 const root = resolve(process.argv[2] ?? "dist");
@@ -185,7 +186,13 @@ try {
   if (Number(await attr("data-arachne-moves")) !== 0) problems.push("a damaged save gave moves");
   // Setting the damaged entry aside is reported in the game, not as an error.
 
-  // 5. Pro Spider 10 from a link: a few of the player's turns with the mouse, the computer
+  // 5. The solver runs in a Web Worker (issue 19): the page keeps drawing through a hint,
+  // "still winnable?", auto-complete and "winnable deals only" of a 4-suit deal, Esc cancels
+  // within a frame, and the worker answers as the desktop's solver does.
+  const solver = await solverChecks(page, attr, waitReady, log);
+  problems.push(...solver.problems);
+
+  // 6. Pro Spider 10 from a link: a few of the player's turns with the mouse, the computer
   // seat playing in between.
   await page.goto(`${url}?game=pro-spider-10&players=2&ai=petra&seed=5`);
   const p10 = async (what, test, arg) =>
@@ -238,9 +245,32 @@ try {
   await p10Ready("draw").catch(() => {});
   await page.screenshot({ path: join(shots, "5-pro-spider-10-after-turns.png") });
 
+  // 7. The Pro Spider 10 game in progress comes back after a reload (from localStorage), with
+  // the same round, stage and hand: the page opened without a link resumes it.
+  const p10State = async () => ({
+    round: await attr("data-p10-round"),
+    stage: await attr("data-p10-stage"),
+    hand: await attr("data-p10-hand"),
+  });
+  await p10Ready("draw");
+  const p10Before = await p10State();
+  await page.goto(url);
+  await p10Ready("draw");
+  const p10After = await p10State();
+  if (JSON.stringify(p10After) !== JSON.stringify(p10Before)) {
+    problems.push(`Pro Spider 10 after a reload: ${JSON.stringify(p10After)}, before: ${JSON.stringify(p10Before)}`);
+  }
+  await page.screenshot({ path: join(shots, "7-pro-spider-10-resumed.png") });
+
   const wasm = join(root, "arachne_bg.wasm");
   const raw = (await stat(wasm)).size;
   const gz = gzipSync(await readFile(wasm), { level: 9 }).length;
+  const solverWasm = join(root, "arachne_solver_bg.wasm");
+  const solverRaw = (await stat(solverWasm)).size;
+  const solverGz = gzipSync(await readFile(solverWasm), { level: 9 }).length;
+  // The size budget counts every module served.
+  if (raw + solverRaw > 15_000_000) problems.push(`wasm served: ${raw + solverRaw} B > 15 MB`);
+  if (gz + solverGz > 5_000_000) problems.push(`wasm served gzip: ${gz + solverGz} B > 5 MB`);
   console.log(
     JSON.stringify({
       deal: deal.join(" "),
@@ -248,8 +278,14 @@ try {
       deal_drawn_ms: dealDrawn,
       ready_ms: firstDeal,
       pro_spider_10_turns: p10Turns,
+      pro_spider_10_resumed: p10After,
+      solver: solver.report,
       wasm_bytes: raw,
       wasm_gzip_bytes: gz,
+      solver_wasm_bytes: solverRaw,
+      solver_wasm_gzip_bytes: solverGz,
+      served_bytes: raw + solverRaw,
+      served_gzip_bytes: gz + solverGz,
     }),
   );
 } catch (e) {
@@ -262,3 +298,276 @@ try {
 for (const p of problems) console.error("FAIL", p);
 if (failed || problems.length > 0) process.exit(1);
 console.log("browser test passed; screenshots in artifacts/web/");
+
+// Frame gaps (requestAnimationFrame to requestAnimationFrame, ms) recorded in the page from
+// `start()` until `stop()`; `frame` counts the page's frames. The recorder is put into every
+// document the page loads from now on.
+async function recordFrames(page) {
+  await page.addInitScript(() => {
+    // While `__holdAnswers` is set, a worker's answers wait (the cancel check below); a worker
+    // ended meanwhile never delivers them.
+    window.__holdAnswers = false;
+    const Base = window.Worker;
+    window.Worker = class extends Base {
+      set onmessage(f) {
+        super.onmessage = f && ((e) => {
+          const deliver = () => {
+            if (this.__ended) return;
+            if (window.__holdAnswers) setTimeout(deliver, 50);
+            else f(e);
+          };
+          deliver();
+        });
+      }
+      get onmessage() {
+        return super.onmessage;
+      }
+      terminate() {
+        this.__ended = true;
+        super.terminate();
+      }
+    };
+    window.__frames = { gaps: [], frame: 0, last: performance.now(), on: false };
+    const tick = (t) => {
+      const f = window.__frames;
+      // Each gap with the number of the frame that ends it.
+      if (f.on) f.gaps.push([f.frame, t - f.last]);
+      f.last = t;
+      f.frame++;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  return {
+    start: () =>
+      page.evaluate(() => {
+        window.__frames.gaps = [];
+        window.__frames.on = true;
+      }),
+    // The gaps; with `from`..=`to`, only those of the frames in that range.
+    stop: (from = -Infinity, to = Infinity) =>
+      page.evaluate(([a, b]) => {
+        window.__frames.on = false;
+        return window.__frames.gaps.filter(([f]) => f >= a && f <= b).map(([, g]) => g);
+      }, [from, to]),
+    frame: () => page.evaluate(() => window.__frames.frame),
+  };
+}
+
+// (Function declarations: the test above runs before this part of the module is evaluated.)
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+}
+function round1(x) {
+  return Math.round(x * 10) / 10;
+}
+function largest(xs) {
+  return xs.length ? Math.max(...xs) : NaN;
+}
+
+async function solverChecks(page, attr, waitReady, log) {
+  const problems = [];
+  const report = {};
+  const wait = (what, test, arg, timeout = 120_000) =>
+    page.waitForFunction(test, arg, { timeout, polling: 50 }).catch(async (e) => {
+      const attrs = await page.evaluate(() =>
+        Object.fromEntries([...document.body.attributes].map((a) => [a.name, a.value])),
+      );
+      throw new Error(`solver, ${what}: ${e.message}\n${JSON.stringify(attrs)}`);
+    });
+  // Records the frame gaps while `run` starts a search named `name`, until it ends.
+  const frames = await recordFrames(page);
+  // A search that need not run (the answer was known) is `optional`.
+  const during = async (name, run, timeout, optional = false) => {
+    // The frames from the one in which the search starts to the one in which it ends (the
+    // frame after that, which acts on the answer, is the game's own work).
+    await page.evaluate((n) => {
+      window.__search = { from: null, to: null };
+      window.__watch?.disconnect();
+      window.__watch = new MutationObserver(() => {
+        const running = (document.body.getAttribute("data-arachne-search") ?? "").split(",").includes(n);
+        const w = window.__search;
+        if (running && w.from === null) w.from = window.__frames.frame;
+        if (!running && w.from !== null && w.to === null) w.to = window.__frames.frame;
+      });
+      window.__watch.observe(document.body, { attributes: true, attributeFilter: ["data-arachne-search"] });
+    }, name);
+    await frames.start();
+    const t0 = Date.now();
+    await run();
+    const started = await wait(`${name} starting`, () => window.__search.from !== null, null, 5_000).then(() => true, () => false);
+    if (started) {
+      await wait(`${name} ending`, () => window.__search.to !== null, null, timeout);
+    }
+    const range = await page.evaluate(() => window.__search);
+    const gaps = started ? await frames.stop(range.from, range.to) : await frames.stop();
+    if (!started && !optional) problems.push(`${name}: no search ran`);
+    if (started && gaps.length === 0) problems.push(`${name}: no frame was drawn during the search`);
+    return { searched: started, ms: Date.now() - t0, frames: gaps.length, gaps_ms: gaps.slice(0, 30).map(round1), max_gap_ms: round1(largest(gaps)), median_gap_ms: round1(median(gaps)) };
+  };
+
+  // A 4-suit deal; the first "still winnable?" search runs as it appears.
+  await page.goto(`${page.url().split("?")[0]}?variant=spider-4suit&seed=7`);
+  await waitReady("4-suit deal");
+  await wait("the first outlook search", () => document.body.getAttribute("data-arachne-outlook") !== "checking" && document.body.getAttribute("data-arachne-search") === "", null);
+
+  // Nothing running: the baseline.
+  await frames.start();
+  await page.waitForTimeout(5000);
+  const idle = await frames.stop();
+  if (idle.length === 0) throw new Error("no frame was drawn in 5 s with nothing running");
+  report.idle = { frames: idle.length, median_gap_ms: round1(median(idle)), max_gap_ms: round1(largest(idle)) };
+  const limit = median(idle) + 50;
+  // The control: a plain busy worker (a JavaScript loop, nothing on the page's thread) for 3 s.
+  // On this 2-core machine Chromium draws WebGL in software on both cores, so any worker that
+  // takes a core slows the page's frames; this measures by how much.
+  await frames.start();
+  await page.evaluate(async () => {
+    const src = "onmessage = () => { const end = performance.now() + 3000; let n = 0; while (performance.now() < end) n++; postMessage(n); };";
+    const w = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+    await new Promise((ok) => { w.onmessage = ok; w.postMessage(0); });
+    w.terminate();
+  });
+  const busy = await frames.stop();
+  report.busy_worker = { frames: busy.length, median_gap_ms: round1(median(busy)), max_gap_ms: round1(largest(busy)) };
+  const control = largest(busy) + 50;
+
+  // "Still winnable?" after a change: a move (which may follow the line already found, and
+  // then needs no search), then its undo (which always starts one).
+  const spot = await wait("a clickable move", () => document.body.getAttribute("data-arachne-click"), null, 30_000).then((h) => h.jsonValue());
+  const [x, y] = spot.split(" ")[0].split(",").map(Number);
+  await page.mouse.click(x, y);
+  await waitReady("after the move");
+  await wait("the outlook after the move", () => document.body.getAttribute("data-arachne-search") === "", null);
+  report.outlook = await during("outlook", () => page.keyboard.press("u"), 60_000);
+  report.outlook.answer = await attr("data-arachne-outlook");
+  if (!["winnable", "lost", "unknown"].includes(report.outlook.answer)) {
+    problems.push(`"still winnable?" ended as ${report.outlook.answer}`);
+  }
+  await waitReady("after the outlook");
+
+  // "Winnable deals only": N deals a 4-suit deal the solver won.
+  const shipped = (await readFile("assets/settings.ron", "utf8"))
+    .replace("winnable_only: false", "winnable_only: true")
+    .replace("confirm_new_game: true", "confirm_new_game: false")
+    // No outlook: auto-complete then searches for its line itself.
+    .replace("still_winnable: true", "still_winnable: false");
+  // Saved entries are wrapped with their format's version.
+  const settings = `(version: 1, data: ${shipped})`;
+  await page.evaluate((s) => localStorage.setItem("arachne/settings", s), settings);
+  await page.reload();
+  await waitReady("with winnable deals only");
+  await wait("the outlook after the reload", () => document.body.getAttribute("data-arachne-search") === "", null);
+  if ((await attr("data-arachne-outlook")) !== "off") problems.push("the settings written did not turn the outlook off");
+
+  // A hint: with no outlook line to take it from, its own search.
+  await page.evaluate(() => {
+    new MutationObserver(() => {
+      const h = document.body.getAttribute("data-arachne-hint");
+      if (h) window.__hinted = h;
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-arachne-hint"] });
+  });
+  report.hint = await during("hint", () => page.keyboard.press("h"), 30_000);
+  report.hint.answer = await wait("the hint shown", () => window.__hinted, null, 10_000)
+    .then((h) => h.jsonValue(), () => null);
+  if (!report.hint.answer) problems.push("the hint showed no move");
+
+  const seedBefore = await attr("data-arachne-seed");
+  await page.evaluate(() => {
+    new MutationObserver(() => {
+      const t = document.body.getAttribute("data-arachne-tried");
+      if (t) window.__lastTried = Number(t);
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-arachne-tried"] });
+  });
+  report.winnable = await during("winnable", () => page.keyboard.press("n"), 300_000);
+  await waitReady("the winnable deal");
+  report.winnable.seed = await attr("data-arachne-seed");
+  if (report.winnable.seed === seedBefore) problems.push("winnable deals only dealt no new deal");
+  report.winnable.tried = Number(await page.evaluate(() => window.__lastTried ?? 0));
+
+  // Auto-complete of that deal (a deal the solver won): its own search, then the line plays.
+  report.autocomplete = await during("autocomplete", () => page.keyboard.press("a"), 60_000);
+  await wait("auto-complete playing", () => document.body.getAttribute("data-arachne-playback") === "autocomplete", null, 30_000)
+    .catch(() => problems.push("auto-complete did not start playing the line"));
+  await page.waitForTimeout(1500);
+  await page.mouse.click(5, 5); // any click stops it
+  await wait("auto-complete stopping", () => !document.body.getAttribute("data-arachne-playback"), null, 30_000);
+  await waitReady("after auto-complete");
+
+  // Cancel: Esc ends a "winnable deals only" search within a frame. The solver wins most
+  // 4-suit deals in a fraction of a second, less than a frame or two here, so the page holds
+  // the worker's answers back meanwhile (`__holdAnswers`, see `recordFrames`): to the game the
+  // search is still running when Esc comes, and its cancel path is the one taken.
+  await page.evaluate(() => {
+    window.__holdAnswers = true;
+    window.__cancel = { started: false, pressed: null, running: false, ended: null };
+    new MutationObserver(() => {
+      const c = window.__cancel;
+      const s = (document.body.getAttribute("data-arachne-search") ?? "").split(",");
+      if (s.includes("winnable")) c.started = true;
+      if (c.pressed !== null && c.ended === null && !s.includes("winnable")) c.ended = window.__frames.frame;
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-arachne-search"] });
+  });
+  await page.keyboard.press("n");
+  await wait("the next winnable search", () => window.__cancel.started, null, 10_000);
+  await page.waitForTimeout(1500);
+  await page.evaluate(() => {
+    window.addEventListener("keydown", () => {
+      const c = window.__cancel;
+      c.pressed = window.__frames.frame;
+      c.running = (document.body.getAttribute("data-arachne-search") ?? "").split(",").includes("winnable");
+    }, { capture: true, once: true });
+  });
+  await page.keyboard.press("Escape");
+  await wait("the cancel", () => window.__cancel.ended !== null, null, 10_000);
+  const cancel = await page.evaluate(() => window.__cancel);
+  await page.evaluate(() => { window.__holdAnswers = false; });
+  if (!cancel.running) problems.push("the winnable-deal search was over before Esc");
+  report.cancel_frames = cancel.ended - cancel.pressed;
+  if (report.cancel_frames > 2) problems.push(`Cancel took ${report.cancel_frames} frames`);
+  await wait("the worker ended", () => document.body.getAttribute("data-arachne-workers") === "0", null, 10_000)
+    .catch(() => problems.push("the cancelled worker is still busy"));
+  if (await page.evaluate(() => document.body.getAttribute("data-arachne-search")?.includes("winnable"))) {
+    problems.push("the cancelled search is still listed");
+  }
+
+  // The page's thread runs no search: no frame during one is more than 50 ms slower than the
+  // slowest frame while a plain busy worker takes a core the same way. Whether each is also
+  // within 50 ms of the idle median (which a busy worker is not, on this machine) is reported.
+  for (const name of ["outlook", "hint", "winnable", "autocomplete"]) {
+    const r = report[name];
+    r.within_idle_median_plus_50 = r.max_gap_ms <= round1(limit);
+    if (r.max_gap_ms > control) {
+      problems.push(`${name}: a frame gap of ${r.max_gap_ms} ms during the search, over ${round1(control)} ms (the busy worker's slowest frame + 50)`);
+    }
+  }
+
+  // The worker's answer is the desktop solver's: the same position and node budget through
+  // the worker module the game uses, and through arachne-cli.
+  const cli = process.env.ARACHNE_CLI;
+  if (!cli) {
+    problems.push("ARACHNE_CLI is not set: the answers cannot be compared with the desktop's");
+  } else {
+    report.same_answers = [];
+    for (const [variant, seed, nodes] of [["spider-4suit", 7, 200000], ["spider-2suit", 3, 200000], ["spider-1suit", 11, 100000]]) {
+      const position = execFileSync(cli, ["deal", variant, String(seed)], { encoding: "utf8" });
+      const desktop = execFileSync(cli, ["solve", "-", "--budget-nodes", String(nodes)], { input: position, encoding: "utf8" });
+      const request = `budget-nodes: ${nodes}\nmemory-mib: 256\n${position}`;
+      const browser = await page.evaluate((req) => new Promise((ok, fail) => {
+        const w = new Worker("solver-worker.js", { type: "module" });
+        w.onmessage = (e) => { w.terminate(); ok(e.data[1]); };
+        w.onerror = (e) => fail(new Error(e.message));
+        setTimeout(() => { w.terminate(); fail(new Error("no answer in 120 s")); }, 120_000);
+        w.postMessage([1, req]);
+      }), request);
+      // The answer's verdict and line; nodes and ms follow.
+      const verdict = browser.split("\n").filter((l) => !/^(nodes|ms): /.test(l)).join("\n").trim();
+      const same = verdict === desktop.trim();
+      report.same_answers.push({ variant, seed, nodes, verdict: desktop.split("\n")[0], same });
+      if (!same) problems.push(`${variant} ${seed}: the worker answered ${JSON.stringify(verdict.slice(0, 80))}, the desktop ${JSON.stringify(desktop.slice(0, 80))}`);
+    }
+  }
+  void log;
+  return { problems, report };
+}

@@ -14,6 +14,7 @@ pub mod moves;
 pub mod notation;
 pub mod phase10;
 pub mod position;
+pub mod remote;
 pub mod replay;
 pub mod solver;
 pub mod variant;

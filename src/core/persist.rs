@@ -9,6 +9,8 @@ use std::sync::Mutex;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::core::i18n::tf;
+
 /// The format version of everything this module writes.
 pub const SAVE_VERSION: u32 = 1;
 
@@ -347,25 +349,29 @@ pub fn load<T: DeserializeOwned>(storage: &dyn Storage, key: &str) -> Loaded<T> 
         Ok(None) => return Loaded::Missing,
         Err(e) => {
             return Loaded::Recovered {
-                message: format!("could not read saved {key}: {e}"),
+                message: tf("persist.unreadable", &[("key", &key), ("why", &e)]),
                 backup: None,
             };
         }
     };
     let problem = match ron::from_str::<VersionOnly>(&text) {
-        Ok(v) if v.version > SAVE_VERSION => format!(
-            "saved {key} is from a newer Arachne (format {}, this one reads up to {SAVE_VERSION})",
-            v.version
+        Ok(v) if v.version > SAVE_VERSION => tf(
+            "persist.newer",
+            &[
+                ("key", &key),
+                ("format", &v.version),
+                ("max", &SAVE_VERSION),
+            ],
         ),
         _ => match ron::from_str::<Envelope<T>>(&text) {
             Ok(e) => return Loaded::Ok(e.data),
-            Err(e) => format!("saved {key} is damaged ({e})"),
+            Err(e) => tf("persist.damaged", &[("key", &key), ("why", &e)]),
         },
     };
     let backup = storage.set_aside(key).ok().flatten();
     let message = match &backup {
-        Some(b) => format!("{problem}; it was kept as {b} and defaults are used"),
-        None => format!("{problem}; defaults are used"),
+        Some(b) => tf("persist.kept_as", &[("problem", &problem), ("backup", &b)]),
+        None => tf("persist.defaults", &[("problem", &problem)]),
     };
     Loaded::Recovered { message, backup }
 }

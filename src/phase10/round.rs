@@ -101,7 +101,7 @@ pub struct P10Table {
     pub log: LogWriter,
     /// Its score sheet.
     pub sheet: ScoreSheet,
-    /// Seats that passed on the knock offer still open (a log does not write passes).
+    /// Passes since the last decision the log shows (a log does not write passes).
     pub passes: usize,
     /// Decisions the player made in this game.
     pub player_decisions: u32,
@@ -148,10 +148,9 @@ impl P10Table {
         if seat == Some(PLAYER) {
             self.player_decisions += 1;
         }
-        self.passes = match self.game.stage() {
-            Stage::Knock { .. } if pass => self.passes + 1,
-            _ => 0,
-        };
+        // Passes since the last decision the log shows: the log writes none, and one that
+        // closes an offer leaves no line either.
+        self.passes = if pass { self.passes + 1 } else { 0 };
         self.record(&events);
         Ok(events)
     }

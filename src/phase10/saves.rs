@@ -145,7 +145,7 @@ impl P10Statistics {
 
 /// The text saved for `table`: its log so far, with the table's own facts as comments (a log
 /// checker skips them): each computer seat's level, the player's decisions so far, and the
-/// passes on a knock offer still open.
+/// passes since the last decision the log shows.
 pub fn save_text(table: &P10Table) -> String {
     let mut text = String::from("# Arachne: a game of Pro Spider 10 (`.p10` log)\n");
     text += &format!("# ai: {}\n", table.spec.levels.join(","));
@@ -262,12 +262,16 @@ pub fn table_from_text(text: &str) -> Result<P10Table, String> {
         })
         .transpose()?
         .unwrap_or(0);
+    // The passes the log does not show (those before a seat was skipped are replayed already,
+    // with the line that shows the skip).
+    table.passes = 0;
     for _ in 0..passes {
         if !matches!(table.game.stage(), Stage::Knock { .. }) {
-            return Err("the saved passes outlast the knock offer".into());
+            break;
         }
         table.apply(Action::Pass).map_err(|e| e.to_string())?;
     }
+    table.passes = passes;
     table.player_decisions = comment(text, "decisions")
         .and_then(|d| d.parse().ok())
         .unwrap_or(0);

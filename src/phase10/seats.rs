@@ -1,11 +1,14 @@
 //! The computer seats. Each decides from its own seat's view only (the engine's `SeatView`), off
-//! the frame on Bevy's async pool, once the table is at rest and the pause the settings ask for
-//! has passed. A click while they play hurries them: their turns then play at once, until it is
-//! the player's turn again.
+//! the frame, once the table is at rest and the pause the settings ask for has passed: on the
+//! desktop on Bevy's async pool, in the browser (where that pool runs on the page's thread and
+//! a look-ahead decision can outlast a frame) in a Web Worker that keeps the seats' players
+//! ([`crate::core::worker`], the engine's `phase10::remote`). A click while they play hurries
+//! them: their turns then play at once, until it is the player's turn again.
 use arachne_engine::phase10::ai::{self, Player};
 use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::{Action, Seat};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
@@ -38,13 +41,33 @@ type Decided = (Box<dyn Player + Send>, Action);
 pub struct Seats {
     /// Which game they play (its seed and seat count).
     game: (u64, usize),
+    /// This set of players' number, new for every [`Seats`] (the browser's worker keeps its
+    /// copies of the players while it stays the same).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    table: u64,
     /// By seat; `None` for the player's seat and for a seat whose player is deciding.
     players: Vec<Option<Mutex<Box<dyn Player + Send>>>>,
     /// The seat deciding, and its decision under way.
-    deciding: Option<(Seat, Task<Decided>)>,
+    deciding: Option<(Seat, Deciding)>,
     /// Seconds of the pause left before the next computer decision.
     wait: f32,
+    /// The browser's worker failed once: the players here decide from then on (the worker's
+    /// copies and these would no longer be alike).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    local: bool,
 }
+
+/// A decision under way.
+enum Deciding {
+    /// On Bevy's async pool.
+    Task(Task<Decided>),
+    /// In the browser's worker.
+    #[cfg(target_arch = "wasm32")]
+    Worker(web::Decision),
+}
+
+/// Numbers the sets of players.
+static TABLES: AtomicU64 = AtomicU64::new(0);
 
 impl Seats {
     /// The computer players of `table`'s game, each seeded from the game's seed and its seat.
@@ -60,9 +83,11 @@ impl Seats {
             .collect();
         Seats {
             game: (spec.seed, spec.players),
+            table: TABLES.fetch_add(1, Ordering::Relaxed) + 1,
             players,
             deciding: None,
             wait: 0.0,
+            local: false,
         }
     }
 
@@ -97,9 +122,15 @@ fn think(
         // Every change is seen to land, then a pause, before the next computer decision.
         seats.wait = settings.phase10.pause_secs(&settings.animation);
     }
-    if let Some((seat, task)) = seats.deciding.as_mut() {
+    if let Some((seat, deciding)) = seats.deciding.as_mut() {
         let seat = *seat;
-        if let Some((player, action)) = check_ready(task) {
+        let decided = match deciding {
+            Deciding::Task(task) => check_ready(task).map(|decided| (decided, false)),
+            #[cfg(target_arch = "wasm32")]
+            Deciding::Worker(decision) => decision.poll(),
+        };
+        if let Some(((player, action), failed)) = decided {
+            seats.local |= failed;
             seats.deciding = None;
             seats.players[seat] = Some(Mutex::new(player));
             requests.write(P10Request::Computer(seat, action));
@@ -124,6 +155,7 @@ fn think(
             return;
         }
     }
+    #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
     let Some(Ok(mut player)) = seats
         .players
         .get_mut(seat)
@@ -133,9 +165,106 @@ fn think(
         return;
     };
     let view = table.game.view(seat);
+    #[cfg(target_arch = "wasm32")]
+    let ask = arachne_engine::phase10::remote::Ask {
+        table: seats.table,
+        seat,
+        level: spec.levels[seat - 1].clone(),
+        seed: player_seed(spec.seed, seat),
+        passes: table.passes,
+    };
+    #[cfg(target_arch = "wasm32")]
+    let (mut player, view) = if seats.local {
+        (player, view)
+    } else {
+        match web::Decision::post(&ask, &table.log.text_so_far(), player, view) {
+            Ok(decision) => {
+                seats.deciding = Some((seat, Deciding::Worker(decision)));
+                return;
+            }
+            Err((e, player, view)) => {
+                tracing::error!("a computer seat's worker could not start ({e}): deciding here");
+                seats.local = true;
+                (player, view)
+            }
+        }
+    };
     let task = AsyncComputeTaskPool::get().spawn(async move {
         let action = player.decide(&view);
         (player, action)
     });
-    seats.deciding = Some((seat, task));
+    seats.deciding = Some((seat, Deciding::Task(task)));
+}
+
+/// A decision asked of the browser's worker.
+#[cfg(target_arch = "wasm32")]
+mod web {
+    use std::sync::Mutex;
+
+    use arachne_engine::phase10::SeatView;
+    use arachne_engine::phase10::ai::Player;
+    use arachne_engine::phase10::remote::{self, Ask};
+
+    use super::Decided;
+    use crate::core::worker::{self, Lane};
+
+    /// The worker that keeps the computer seats' players.
+    const LANE: Lane = Lane::Own("phase10");
+
+    /// A decision under way in the worker, which keeps its own copy of the seat's player. This
+    /// side's player waits; it decides here only if the worker fails. Dropping the decision
+    /// ends the worker's work (and its players: the next request starts them afresh, as a new
+    /// [`super::Seats`] does).
+    pub struct Decision {
+        id: Option<u32>,
+        player: Mutex<Option<Box<dyn Player + Send>>>,
+        view: Box<SeatView>,
+    }
+
+    /// A decision that could not be asked: why, and the player and view back.
+    type NotAsked = (String, Box<dyn Player + Send>, SeatView);
+
+    impl Decision {
+        /// Asks the worker for `ask`'s decision in the game `log` tells, from `view`.
+        pub fn post(
+            ask: &Ask,
+            log: &str,
+            player: Box<dyn Player + Send>,
+            view: SeatView,
+        ) -> Result<Decision, NotAsked> {
+            match worker::post(LANE, &remote::request(ask, log)) {
+                Ok(id) => Ok(Decision {
+                    id: Some(id),
+                    player: Mutex::new(Some(player)),
+                    view: Box::new(view),
+                }),
+                Err(e) => Err((e, player, view)),
+            }
+        }
+
+        /// The player and its decision once the answer has come (one of the view's choices),
+        /// and whether the worker failed (this side's player decided instead).
+        pub fn poll(&mut self) -> Option<(Decided, bool)> {
+            let answer = worker::take(self.id?)?;
+            self.id = None;
+            let mut player = self.player.get_mut().ok()?.take()?;
+            let (action, failed) =
+                match answer.and_then(|text| remote::read_answer(&text, &self.view.choices)) {
+                    Ok(action) => (action, false),
+                    Err(e) => {
+                        tracing::error!("a computer seat's worker failed ({e}): deciding here");
+                        (player.decide(&self.view), true)
+                    }
+                };
+            Some(((player, action), failed))
+        }
+    }
+
+    impl Drop for Decision {
+        fn drop(&mut self) {
+            if let Some(id) = self.id.take() {
+                worker::end(id);
+            }
+        }
+    }
 }

@@ -1,5 +1,5 @@
 //! The overlay's small parts: its one font, painted icons, fixed windows, the bar's buttons,
-//! and the words for times and counts.
+//! and the words for times.
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
@@ -110,11 +110,6 @@ pub(crate) fn fixed_window(
 /// Seconds as minutes and seconds, `m:ss`.
 pub(crate) fn clock(secs: u64) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)
-}
-
-/// `n` with the noun that fits it: "1 move", "2 moves".
-pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A button of the bar. The mouse clicks it; the keyboard does not focus it, because on the

@@ -1,20 +1,19 @@
-//! The solver at the table, always off the main thread: "still winnable?", auto-complete, the
-//! demo, and winnable-only new deals. Each search runs on Bevy's async compute pool with a
-//! cancel flag, and a frame never waits for one.
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+//! The solver at the table, always off the frame's thread: "still winnable?", auto-complete,
+//! the demo, and winnable-only new deals. Each search is a [`Search`] (a task on the desktop,
+//! a Web Worker in the browser), and a frame never waits for one.
 use std::time::Duration;
 
 use arachne_engine::Move;
-use arachne_engine::solver::{self, Budget, Verdict};
+use arachne_engine::solver::{Budget, Verdict};
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 
 use crate::AppSystems;
 use crate::core::focus::Notices;
+use crate::core::i18n::{fill, t, tf};
 use crate::core::settings::Settings;
 use crate::spider::SpiderSystems;
 use crate::spider::playback::{Control, Kind, Playback, watch_from_start};
+use crate::spider::search::Search;
 use crate::spider::table::{Cause, GameSpec, Request, Table, TableChanged, Watching, next_seed};
 
 pub(super) fn plugin(app: &mut App) {
@@ -28,7 +27,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                start_jobs.before(AppSystems::Input),
+                // After the menu's keys, so Esc cancels a search in the frame it is pressed.
+                start_jobs
+                    .before(AppSystems::Input)
+                    .after(crate::spider::menu::window_keys),
                 (follow_table, finish_jobs).chain().in_set(AppSystems::Plan),
             )
                 .in_set(SpiderSystems),
@@ -37,19 +39,10 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Time the background "still winnable?" search may take.
 pub const OUTLOOK_BUDGET: Duration = Duration::from_secs(5);
-/// Time auto-complete and the demo search for a line before giving up. In the browser the
-/// search shares the page's only thread (the game stops meanwhile), so it gets less.
-pub const LINE_BUDGET: Duration = if cfg!(target_arch = "wasm32") {
-    Duration::from_secs(3)
-} else {
-    Duration::from_secs(10)
-};
+/// Time auto-complete and the demo search for a line before giving up.
+pub const LINE_BUDGET: Duration = Duration::from_secs(10);
 /// Time spent on each candidate deal for "winnable deals only".
-pub const DEAL_BUDGET: Duration = if cfg!(target_arch = "wasm32") {
-    Duration::from_millis(700)
-} else {
-    Duration::from_secs(2)
-};
+pub const DEAL_BUDGET: Duration = Duration::from_secs(2);
 /// Seconds of calm after a change before the outlook search starts (fast play and undo do not
 /// start a search per move).
 const OUTLOOK_DELAY: f32 = 0.3;
@@ -88,18 +81,11 @@ pub enum Outlook {
 pub struct Thinking {
     /// What for.
     pub job: Job,
-    /// Deals tried so far (winnable deals only).
-    pub tried: Arc<AtomicUsize>,
-    cancel: Arc<AtomicBool>,
-    task: Task<Found>,
-}
-
-impl Drop for Thinking {
-    /// A search nobody waits for any more (cancelled, replaced, or the app closing) stops
-    /// instead of holding a thread of the shared pool until its budget runs out.
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
+    /// Deals tried so far (winnable deals only), the one being searched included.
+    pub tried: usize,
+    /// The search of the position `pending` is about.
+    search: Search,
+    pending: Pending,
 }
 
 /// What a [`Thinking`] search is for.
@@ -124,48 +110,67 @@ impl Job {
     }
 }
 
-enum Found {
-    Line(Option<Vec<Move>>),
-    /// The demo's deal and the solver's line for it.
-    Demo(Box<Table>, Vec<Move>),
-    Deal(Option<(GameSpec, Vec<Move>)>),
+/// What a [`Thinking`] search's answer is for.
+enum Pending {
+    /// A line from the table's position (cancelled when the table changes).
+    AutoComplete,
+    /// A line for this deal from its start.
+    Demo(Box<Table>),
+    /// A new deal that the solver wins: the candidate searched now, and what draws the next.
+    Deal { candidate: GameSpec, clock: u64 },
 }
 
 /// The running outlook search, and when the next one may start.
 #[derive(Resource)]
 pub struct OutlookSearch {
-    task: Option<(Task<Verdict>, Arc<AtomicBool>)>,
+    task: Option<Search>,
     start_in: Option<f32>,
     /// A line known for the next new game (from a winnable-deal search): (seed, line).
     preset: Option<(u64, Vec<Move>)>,
 }
 
-impl Drop for OutlookSearch {
-    fn drop(&mut self) {
-        if let Some((_, cancel)) = &self.task {
-            cancel.store(true, Ordering::Relaxed);
-        }
-    }
-}
-
 impl OutlookSearch {
     /// Stops a running outlook search so a search the player waits for (a hint, auto-complete,
-    /// the demo) gets the solver's thread first; it starts again a moment later.
+    /// the demo) gets the solver first; it starts again a moment later.
     pub fn yield_to_player(&mut self) {
-        if let Some((_, cancel)) = self.task.take() {
-            cancel.store(true, Ordering::Relaxed);
+        if self.task.take().is_some() {
             self.start_in = Some(OUTLOOK_DELAY);
         }
     }
+
+    /// Whether an outlook search is running (for the browser test's hook).
+    pub fn is_running(&self) -> bool {
+        self.task.is_some()
+    }
 }
 
-fn spawn<T: Send + 'static>(
-    f: impl FnOnce(&AtomicBool) -> T + Send + 'static,
-) -> (Task<T>, Arc<AtomicBool>) {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    let task = AsyncComputeTaskPool::get().spawn(async move { f(&flag) });
-    (task, cancel)
+/// The next candidate for "winnable deals only" after `spec`: a fresh deal number, mixed with
+/// the clock and the count tried so it differs from game to game.
+fn next_candidate(spec: &GameSpec, clock: u64, tried: usize) -> GameSpec {
+    GameSpec {
+        seed: next_seed(spec.seed, clock.wrapping_add(tried as u64)),
+        ..spec.clone()
+    }
+}
+
+/// Starts the search of the next candidate deal that can be dealt, counting each tried;
+/// `None` when none of many can (a variant that cannot deal: the frame must not spin on it).
+fn search_next_deal(
+    mut candidate: GameSpec,
+    clock: u64,
+    tried: &mut usize,
+) -> Option<(Search, GameSpec)> {
+    for _ in 0..100 {
+        candidate = next_candidate(&candidate, clock, *tried);
+        *tried += 1;
+        if let Ok(game) = candidate.start() {
+            return Some((
+                Search::start(game.position(), Budget::time(DEAL_BUDGET)),
+                candidate,
+            ));
+        }
+    }
+    None
 }
 
 fn start_jobs(
@@ -173,7 +178,7 @@ fn start_jobs(
     mut asks: MessageReader<Ask>,
     table: Res<Table>,
     outlook: Res<Outlook>,
-    thinking: Option<Res<Thinking>>,
+    thinking: Option<ResMut<Thinking>>,
     mut controls: MessageWriter<Control>,
     mut notices: ResMut<Notices>,
     mut search: ResMut<OutlookSearch>,
@@ -181,21 +186,23 @@ fn start_jobs(
 ) {
     // The search running, or started by an earlier ask this frame (so a Cancel right behind it
     // reaches it).
-    let mut running = thinking.map(|t| t.cancel.clone());
+    let mut running = thinking.map(ResMut::into_inner);
+    let mut started: Option<Thinking> = None;
     for ask in asks.read() {
+        let current = started.as_mut().or(running.as_deref_mut());
         if *ask == Ask::Cancel {
-            if let Some(c) = &running {
-                c.store(true, Ordering::Relaxed);
+            if let Some(t) = current {
+                t.search.cancel();
             }
             continue;
         }
-        if running.is_some() {
-            notices.push("The solver is still busy: cancel it first");
+        if current.is_some() {
+            notices.push(t("spider.solver.busy"));
             continue;
         }
-        let tried = Arc::new(AtomicUsize::new(0));
+        let mut tried = 0;
         search.yield_to_player();
-        let (job, (task, cancel)) = match ask {
+        let (job, search, pending) = match ask {
             Ask::AutoComplete => {
                 if table.game.is_won() {
                     continue;
@@ -208,19 +215,13 @@ fn start_jobs(
                     continue;
                 }
                 if *outlook == Outlook::Lost {
-                    notices.push("This game cannot be won any more: undo to look for a way");
+                    notices.push(t("spider.solver.lost"));
                     continue;
                 }
-                let game = table.game.clone();
                 (
                     Job::AutoComplete,
-                    spawn(move |c| {
-                        Found::Line(solver::auto_complete(
-                            &game,
-                            Budget::time(LINE_BUDGET),
-                            Some(c),
-                        ))
-                    }),
+                    Search::start(table.game.position(), Budget::time(LINE_BUDGET)),
+                    Pending::AutoComplete,
                 )
             }
             Ask::Demo => {
@@ -228,69 +229,34 @@ fn start_jobs(
                 let start = watch_from_start(&table);
                 (
                     Job::Demo,
-                    spawn(move |c| {
-                        let report = solver::solve(
-                            start.game.position(),
-                            Budget::time(LINE_BUDGET),
-                            Some(c),
-                        );
-                        match report.verdict {
-                            Verdict::Solved(line) => Found::Demo(Box::new(start), line),
-                            _ => Found::Line(None),
-                        }
-                    }),
+                    Search::start(start.game.position(), Budget::time(LINE_BUDGET)),
+                    Pending::Demo(Box::new(start)),
                 )
             }
             Ask::WinnableDeal(spec) => {
-                let spec = spec.clone();
-                let counter = tried.clone();
                 let clock = time.elapsed().as_nanos() as u64;
+                let Some((search, candidate)) = search_next_deal(spec.clone(), clock, &mut tried)
+                else {
+                    notices.push(t("spider.solver.no_deal"));
+                    continue;
+                };
                 (
                     Job::WinnableDeal,
-                    spawn(move |c| Found::Deal(winnable_deal(spec, clock, &counter, c))),
+                    search,
+                    Pending::Deal { candidate, clock },
                 )
             }
             Ask::Cancel => unreachable!(),
         };
-        running = Some(cancel.clone());
-        commands.insert_resource(Thinking {
+        started = Some(Thinking {
             job,
             tried,
-            cancel,
-            task,
+            search,
+            pending,
         });
     }
-}
-
-/// Deals fresh deal numbers until the solver wins one; `None` when cancelled.
-fn winnable_deal(
-    spec: GameSpec,
-    clock: u64,
-    tried: &AtomicUsize,
-    cancel: &AtomicBool,
-) -> Option<(GameSpec, Vec<Move>)> {
-    let mut seed = spec.seed;
-    loop {
-        if cancel.load(Ordering::Relaxed) {
-            return None;
-        }
-        seed = next_seed(
-            seed,
-            clock.wrapping_add(tried.load(Ordering::Relaxed) as u64),
-        );
-        let candidate = GameSpec {
-            seed,
-            ..spec.clone()
-        };
-        tried.fetch_add(1, Ordering::Relaxed);
-        let Ok(game) = candidate.start() else {
-            continue;
-        };
-        if let Verdict::Solved(line) =
-            solver::solve(game.position(), Budget::time(DEAL_BUDGET), Some(cancel)).verdict
-        {
-            return Some((candidate, line));
-        }
+    if let Some(t) = started {
+        commands.insert_resource(t);
     }
 }
 
@@ -308,22 +274,47 @@ fn finish_jobs(
     mut commands: Commands,
     thinking: Option<ResMut<Thinking>>,
     table: Res<Table>,
+    mut changed: MessageReader<TableChanged>,
     mut controls: MessageWriter<Control>,
     mut requests: MessageWriter<Request>,
     mut notices: ResMut<Notices>,
     mut search: Option<ResMut<OutlookSearch>>,
 ) {
-    let Some(mut t) = thinking else { return };
-    let Some(found) = check_ready(&mut t.task) else {
+    let table_changed = changed.read().count() > 0;
+    let Some(thinking) = thinking else { return };
+    let job = thinking.into_inner();
+    // Auto-complete's line is for the position it was asked from.
+    if table_changed && matches!(job.pending, Pending::AutoComplete) {
+        job.search.cancel();
+    }
+    let Some(report) = job.search.poll() else {
         return;
     };
+    let cancelled = job.search.is_cancelled();
+    let failure = job.search.failure().map(str::to_string);
+    // A candidate deal the solver did not win: on to the next one.
+    if let Pending::Deal { candidate, clock } = &mut job.pending
+        && !cancelled
+        && failure.is_none()
+        && !matches!(report.verdict, Verdict::Solved(_))
+        && let Some((search, next)) = search_next_deal(candidate.clone(), *clock, &mut job.tried)
+    {
+        job.search = search;
+        *candidate = next;
+        return;
+    }
     commands.remove_resource::<Thinking>();
-    let cancelled = t.cancel.load(Ordering::Relaxed);
-    match (found, &t.job) {
-        (Found::Line(Some(line)), Job::AutoComplete) if !cancelled => {
+    let (kind, tried) = (job.job.clone(), job.tried);
+    let pending = std::mem::replace(&mut job.pending, Pending::AutoComplete);
+    let line = match report.verdict {
+        Verdict::Solved(line) if !cancelled => Some(line),
+        _ => None,
+    };
+    match (line, pending) {
+        (Some(line), Pending::AutoComplete) => {
             controls.write(auto_complete(&table, line));
         }
-        (Found::Demo(start, line), _) if !cancelled => {
+        (Some(line), Pending::Demo(start)) => {
             controls.write(Control::Open {
                 kind: Kind::Demo,
                 start,
@@ -332,23 +323,32 @@ fn finish_jobs(
                 playing: true,
             });
         }
-        (Found::Deal(Some((spec, line))), _) => {
-            let tried = t.tried.load(Ordering::Relaxed);
-            notices.push(format!(
-                "Deal {} is winnable (found after trying {tried} deal{})",
-                spec.seed,
-                if tried == 1 { "" } else { "s" }
-            ));
+        (
+            Some(line),
+            Pending::Deal {
+                candidate: spec, ..
+            },
+        ) => {
+            let key = if tried == 1 {
+                "spider.solver.deal_found_one"
+            } else {
+                "spider.solver.deal_found"
+            };
+            notices.push(fill(t(key), &[("seed", &spec.seed), ("tried", &tried)]));
             if let Some(s) = search.as_mut() {
                 s.preset = Some((spec.seed, line));
             }
             requests.write(Request::NewGame(spec));
         }
-        _ if cancelled => notices.push("Cancelled"),
-        (_, Job::WinnableDeal) => notices.push("No winnable deal found"),
-        (_, _) => notices.push(format!(
-            "The solver found no win within {} s",
-            LINE_BUDGET.as_secs()
+        _ if cancelled => notices.push(t("spider.solver.cancelled")),
+        _ if failure.is_some() => notices.push(tf(
+            "spider.solver.failed",
+            &[("why", &failure.unwrap_or_default())],
+        )),
+        _ if kind == Job::WinnableDeal => notices.push(t("spider.solver.no_deal")),
+        _ => notices.push(tf(
+            "spider.solver.no_win",
+            &[("secs", &LINE_BUDGET.as_secs())],
         )),
     }
 }
@@ -365,13 +365,9 @@ fn follow_table(
     mut search: ResMut<OutlookSearch>,
     time: Res<Time>,
 ) {
-    // In the browser the task pool runs on the page's only thread, where a five-second search
-    // would freeze the game: the check waits for a worker there (the browser issue).
-    let enabled = settings.game.still_winnable && !watching.0 && cfg!(not(target_arch = "wasm32"));
+    let enabled = settings.game.still_winnable && !watching.0;
     let cancel = |s: &mut OutlookSearch| {
-        if let Some((_, c)) = s.task.take() {
-            c.store(true, Ordering::Relaxed);
-        }
+        s.task = None;
     };
     if !enabled {
         cancel(&mut search);
@@ -417,27 +413,22 @@ fn follow_table(
         *left -= time.delta_secs();
         if *left <= 0.0 {
             search.start_in = None;
-            let game = table.game.clone();
-            search.task = Some(spawn(move |c| {
-                solver::winnable(&game, Budget::time(OUTLOOK_BUDGET), Some(c))
-            }));
+            search.task = Some(Search::start(
+                table.game.position(),
+                Budget::time(OUTLOOK_BUDGET),
+            ));
             outlook.set_if_neq(Outlook::Checking);
         } else if search.task.is_none() {
             outlook.set_if_neq(Outlook::Checking);
         }
     }
-    if let Some((task, cancel)) = search.task.as_mut()
-        && let Some(verdict) = check_ready(task)
-    {
-        let stale = cancel.load(Ordering::Relaxed);
+    if let Some(report) = search.task.as_mut().and_then(Search::poll) {
         search.task = None;
-        if !stale {
-            *outlook = match verdict {
-                Verdict::Solved(line) => Outlook::Winnable(line),
-                Verdict::Unwinnable => Outlook::Lost,
-                Verdict::Unknown => Outlook::Unknown,
-            };
-        }
+        *outlook = match report.verdict {
+            Verdict::Solved(line) => Outlook::Winnable(line),
+            Verdict::Unwinnable => Outlook::Lost,
+            Verdict::Unknown => Outlook::Unknown,
+        };
     }
 }
 

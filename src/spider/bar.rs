@@ -1,7 +1,5 @@
 //! Spider's bar along the bottom (variant, deal, score, moves, time, outlook, and the game's
 //! buttons; the replay viewer's transport while watching) and the label over the stock.
-use std::sync::atomic::Ordering;
-
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -173,7 +171,7 @@ fn bar_controls(
 ) {
     let game = &table.game;
     if let Some(t) = thinking {
-        let tried = t.tried.load(Ordering::Relaxed);
+        let tried = t.tried;
         ui.spinner();
         if t.job == crate::spider::assist::Job::WinnableDeal {
             ui.label(tf(

@@ -1,20 +1,19 @@
 //! The hint: the next move of the background search's winning line when it has one, else a
 //! short search of its own off the main thread. The table changing cancels it.
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use arachne_engine::Move;
-use arachne_engine::solver::{self, Budget};
+use arachne_engine::solver::{self, Budget, Verdict};
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 
 use crate::AppSystems;
 use crate::audio::cues::{PlaySfx, Sfx};
 use crate::core::focus::Notices;
+use crate::core::i18n::{t, tf};
 use crate::spider::SpiderSystems;
 use crate::spider::assist::{Outlook, OutlookSearch};
 use crate::spider::highlights::Highlights;
+use crate::spider::search::Search;
 use crate::spider::table::{Table, TableChanged, Watching};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -36,23 +35,17 @@ pub struct HintSystems;
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AskHint;
 
+/// Time a hint's own search may take.
+pub const HINT_BUDGET: Duration = Duration::from_millis(1500);
+
 /// The hint search under way.
 #[derive(Resource)]
-pub struct HintTask {
-    task: Task<Option<Move>>,
-    cancel: Arc<AtomicBool>,
-}
+pub struct HintTask(Search);
 
 impl HintTask {
     /// Stops the search; its answer is dropped.
-    pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-}
-
-impl Drop for HintTask {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
+    pub fn cancel(&mut self) {
+        self.0.cancel();
     }
 }
 
@@ -60,11 +53,10 @@ impl Drop for HintTask {
 fn show_hint(highlights: &mut Highlights, notices: &mut crate::core::focus::Notices, mv: Move) {
     highlights.hint = Some((mv, 2.5));
     match mv {
-        Move::Discard { column } => notices.push(format!(
-            "Hint: double-click the completed run in column {} (or choose the column and press Enter) to discard it",
-            column + 1
-        )),
-        Move::Deal => notices.push("Hint: deal a row from the stock (click it or press D)"),
+        Move::Discard { column } => {
+            notices.push(tf("spider.hint.discard", &[("column", &(column + 1))]));
+        }
+        Move::Deal => notices.push(t("spider.hint.deal")),
         Move::Transfer { .. } => {}
     }
 }
@@ -91,23 +83,17 @@ fn start_hint(
         return;
     }
     search.yield_to_player();
-    let game = table.game.clone();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    let task = AsyncComputeTaskPool::get().spawn(async move {
-        solver::hint(
-            &game,
-            Budget::time(Duration::from_millis(1500)),
-            Some(&flag),
-        )
-    });
-    commands.insert_resource(HintTask { task, cancel });
+    commands.insert_resource(HintTask(Search::start(
+        table.game.position(),
+        Budget::time(HINT_BUDGET),
+    )));
     highlights.thinking = true;
 }
 
 fn poll_hint(
     mut commands: Commands,
     task: Option<ResMut<HintTask>>,
+    table: Res<Table>,
     mut highlights: ResMut<Highlights>,
     mut changed: MessageReader<TableChanged>,
     mut sfx: MessageWriter<PlaySfx>,
@@ -118,14 +104,20 @@ fn poll_hint(
     // hint asked for after it.
     if changed.read().count() > 0 {
         // The table moved on: this hint is for a position that is gone.
-        task.cancel.store(true, Ordering::Relaxed);
+        task.cancel();
     }
-    if let Some(result) = check_ready(&mut task.task) {
+    if let Some(report) = task.0.poll() {
         commands.remove_resource::<HintTask>();
         highlights.thinking = false;
-        if task.cancel.load(Ordering::Relaxed) {
+        if task.0.is_cancelled() {
             return;
         }
+        // The first move of a winning line, or else the move the search would try first
+        // (`solver::hint`'s answer).
+        let result = match report.verdict {
+            Verdict::Solved(line) => line.first().copied(),
+            _ => solver::best_move(table.game.position()),
+        };
         match result {
             Some(mv) => show_hint(&mut highlights, &mut notices, mv),
             None => {

@@ -341,7 +341,7 @@ fn keyboard_input(
     settings: Res<Settings>,
     mut highlights: ResMut<Highlights>,
     mut celebrating: ResMut<Celebrating>,
-    hint: Option<Res<HintTask>>,
+    mut hint: Option<ResMut<HintTask>>,
     mut hints: MessageWriter<AskHint>,
     mut asks: MessageWriter<crate::spider::assist::Ask>,
     mut requests: MessageWriter<Request>,
@@ -421,7 +421,7 @@ fn keyboard_input(
             KeyCode::Escape => {
                 highlights.selected = None;
                 highlights.hint = None;
-                if let Some(h) = &hint {
+                if let Some(h) = hint.as_mut() {
                     h.cancel();
                 }
             }

@@ -1,11 +1,13 @@
 //! Spider's menu: the new-game form (variant, deal number, numbering, options), the way to the
 //! other windows, the keys that open and close windows, and the question before abandoning
 //! a game.
+use arachne_engine::variant::Difficulty;
 use arachne_engine::{Numbering, variant};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::GameKind;
+use crate::core::i18n::{t, tf, variant_description, variant_name};
 use crate::core::persist::SaveSettings;
 use crate::core::settings::Settings;
 use crate::shell::widgets::fixed_window;
@@ -56,13 +58,16 @@ impl Default for Form {
     }
 }
 
-/// Esc opens and closes the menu (or closes the window on top); F1 opens the help.
-fn window_keys(
+/// Esc opens and closes the menu (or closes the window on top, or cancels the search the
+/// player waits for); F1 opens the help.
+pub(crate) fn window_keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut windows: ResMut<Windows>,
     mut form: ResMut<Form>,
     playback: Option<Res<Playback>>,
     mut pending: ResMut<PendingConfirm>,
+    thinking: Option<Res<Thinking>>,
+    mut asks: MessageWriter<Ask>,
 ) {
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
@@ -84,6 +89,8 @@ fn window_keys(
         // The viewer closes with Esc (its own key handler).
     } else if windows.menu {
         windows.menu = false;
+    } else if thinking.is_some() {
+        asks.write(Ask::Cancel);
     } else {
         windows.open("menu");
     }
@@ -124,11 +131,11 @@ fn menu(
     .open(&mut open)
     .show(ctx, |ui| {
         ui.horizontal(|ui| {
-            if ui.button("Continue").clicked() {
+            if ui.button(t("spider.menu.continue")).clicked() {
                 windows.menu = false;
             }
             if ui
-                .add_enabled(!watching.0, egui::Button::new("Restart this deal"))
+                .add_enabled(!watching.0, egui::Button::new(t("spider.menu.restart")))
                 .clicked()
             {
                 requests.write(Request::Restart);
@@ -137,9 +144,9 @@ fn menu(
             if ui
                 .add_enabled(
                     !watching.0 && thinking.is_none(),
-                    egui::Button::new("Watch the solver play it"),
+                    egui::Button::new(t("spider.menu.demo")),
                 )
-                .on_hover_text("A demo of this deal from the start")
+                .on_hover_text(t("spider.menu.demo_hover"))
                 .clicked()
             {
                 asks.write(Ask::Demo);
@@ -148,7 +155,7 @@ fn menu(
             if ui
                 .add_enabled(
                     !watching.0 && table.game.move_count() > 0,
-                    egui::Button::new("Replay this game"),
+                    egui::Button::new(t("spider.menu.history")),
                 )
                 .clicked()
             {
@@ -157,32 +164,35 @@ fn menu(
             }
         });
         ui.separator();
-        ui.heading("New game");
+        ui.heading(t("spider.menu.new_game"));
         egui::Grid::new("variants").striped(true).show(ui, |ui| {
             for v in variant::builtin() {
                 let selected = form.variant == v.id;
-                if ui.selectable_label(selected, v.name.as_str()).clicked() {
+                if ui
+                    .selectable_label(selected, variant_name(&v.id, &v.name))
+                    .clicked()
+                {
                     form.variant = v.id.clone();
                 }
-                ui.label(format!("{:?}", v.difficulty));
+                ui.label(difficulty(v.difficulty));
                 ui.end_row();
             }
         });
         if let Some(v) = variant::builtin().iter().find(|v| v.id == form.variant) {
-            ui.label(egui::RichText::new(&v.description).italics());
+            ui.label(egui::RichText::new(variant_description(&v.id, &v.description)).italics());
         }
         ui.horizontal(|ui| {
-            ui.label("Deal number");
+            ui.label(t("spider.menu.deal_number"));
             ui.add(
                 egui::TextEdit::singleline(&mut form.seed)
                     .desired_width(110.0)
-                    .hint_text("random"),
+                    .hint_text(t("spider.menu.random")),
             );
-            ui.checkbox(&mut form.kpat, "KPatience numbering");
+            ui.checkbox(&mut form.kpat, t("spider.menu.kpat"));
         });
         let mut winnable = settings.game.winnable_only;
-        ui.checkbox(&mut winnable, "Winnable deals only")
-            .on_hover_text("Random deals are ones the solver has won (a few seconds at most)");
+        ui.checkbox(&mut winnable, t("spider.menu.winnable"))
+            .on_hover_text(t("spider.menu.winnable_hover"));
         if winnable != settings.game.winnable_only {
             settings.game.winnable_only = winnable;
             save_settings.soon();
@@ -198,14 +208,14 @@ fn menu(
         } else {
             seed.parse::<u64>()
                 .map(Some)
-                .map_err(|_| format!("`{seed}` is not a deal number"))
+                .map_err(|_| tf("spider.menu.not_a_number", &[("seed", &seed)]))
         };
         let spec = typed.and_then(|typed| {
             let seed = typed.unwrap_or_else(|| {
                 crate::spider::table::next_seed(table.spec.seed, time.elapsed().as_nanos() as u64)
             });
             let mut spec = GameSpec::builtin(&form.variant, seed, numbering)
-                .ok_or_else(|| format!("no variant `{}`", form.variant))?;
+                .ok_or_else(|| tf("spider.menu.no_variant", &[("variant", &form.variant)]))?;
             spec.options = settings.game.options_for(&spec.variant);
             spec.start().map_err(|e| e.to_string())?;
             Ok((spec, typed.is_none()))
@@ -214,8 +224,8 @@ fn menu(
             ui.colored_label(egui::Color32::LIGHT_RED, e);
         }
         let label = match &spec {
-            Ok((_, true)) if winnable => "Deal a winnable game",
-            _ => "Deal",
+            Ok((_, true)) if winnable => t("spider.menu.deal_winnable"),
+            _ => t("spider.menu.deal"),
         };
         if ui
             .add_enabled(
@@ -234,22 +244,22 @@ fn menu(
         }
         ui.separator();
         ui.horizontal(|ui| {
-            if ui.button("Statistics").clicked() {
+            if ui.button(t("spider.menu.statistics")).clicked() {
                 windows.stats = true;
             }
-            if ui.button("Settings").clicked() {
+            if ui.button(t("spider.menu.settings")).clicked() {
                 windows.settings = true;
             }
-            if ui.button("Replays").clicked() {
+            if ui.button(t("spider.menu.replays")).clicked() {
                 windows.open("replays");
             }
-            if ui.button("Rules and help").clicked() {
+            if ui.button(t("spider.menu.help")).clicked() {
                 windows.help = true;
             }
         });
         ui.separator();
         // The other game: its table comes back as it was left.
-        if ui.button("Play Pro Spider 10 (the rummy game)").clicked() {
+        if ui.button(t("spider.menu.phase10")).clicked() {
             game_kind.set(GameKind::ProSpider10);
             windows.menu = false;
         }
@@ -272,20 +282,30 @@ fn confirm(
     }
     let ctx = contexts.ctx_mut()?;
     fixed_window(
-        "Abandon this game?",
+        t("spider.abandon.title"),
         egui::Align2::CENTER_CENTER,
         egui::Vec2::ZERO,
     )
     .show(ctx, |ui| {
-        ui.label("The game in progress will count as a loss in the statistics.");
+        ui.label(t("spider.abandon.text"));
         ui.horizontal(|ui| {
-            if ui.button("Abandon it").clicked() {
+            if ui.button(t("spider.abandon.yes")).clicked() {
                 requests.write(Request::Confirm(true));
             }
-            if ui.button("Keep playing").clicked() {
+            if ui.button(t("spider.abandon.no")).clicked() {
                 requests.write(Request::Confirm(false));
             }
         });
     });
     Ok(())
+}
+
+/// A variant's difficulty in words, in the overlay's language.
+fn difficulty(d: Difficulty) -> &'static str {
+    match d {
+        Difficulty::Easy => t("spider.difficulty.easy"),
+        Difficulty::Medium => t("spider.difficulty.medium"),
+        Difficulty::Hard => t("spider.difficulty.hard"),
+        Difficulty::Expert => t("spider.difficulty.expert"),
+    }
 }

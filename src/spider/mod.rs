@@ -16,6 +16,7 @@ pub mod playback;
 pub mod records;
 pub mod rules;
 pub mod saves;
+pub mod search;
 pub mod table;
 pub mod view;
 pub mod won;
@@ -41,6 +42,7 @@ pub fn logic_plugin(app: &mut App) {
         saves::plugin,
         playback::plugin,
         assist::plugin,
+        search::plugin,
     ));
 }
 

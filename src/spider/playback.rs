@@ -12,7 +12,7 @@ use bevy_tweening::TweenAnim;
 use crate::AppSystems;
 use crate::cards::motion::{Celebrating, MotionScale};
 use crate::core::focus::TableInput;
-use crate::core::i18n::t;
+use crate::core::i18n::{t, tf};
 use crate::spider::SpiderSystems;
 use crate::spider::table::{GameRecord, GameSpec, Request, Table, TableChanged, Watching};
 
@@ -195,7 +195,12 @@ pub fn open_replay(
     replay.verify(&variants).map_err(|e| e.to_string())?;
     let variant = variants
         .get(&replay.variant)
-        .ok_or_else(|| format!("unknown variant `{}`", replay.variant))?
+        .ok_or_else(|| {
+            tf(
+                "spider.replays.unknown_variant",
+                &[("variant", &replay.variant)],
+            )
+        })?
         .clone();
     let spec = GameSpec {
         variant,

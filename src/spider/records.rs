@@ -6,8 +6,9 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use arachne_engine::variant;
 
 use crate::core::focus::Notices;
+use crate::core::i18n::{Lang, fill, lang, lookup, t, tf, variant_name};
 use crate::core::persist::{Saves, save};
-use crate::shell::widgets::{clock, count, fixed_window};
+use crate::shell::widgets::{clock, fixed_window};
 use crate::shell::{Overlay, Windows};
 use crate::spider::SpiderSystems;
 use crate::spider::menu::Form;
@@ -40,7 +41,7 @@ fn statistics(
     let screen = ctx.content_rect().size();
     let width = (screen.x - 48.0).clamp(200.0, 1040.0);
     fixed_window(
-        "Statistics",
+        t("spider.stats.title"),
         egui::Align2::CENTER_CENTER,
         egui::vec2(0.0, -20.0),
     )
@@ -59,7 +60,7 @@ fn statistics(
         if let Some(saves) = saves
             && let Err(e) = save(saves.0.as_ref(), STATS_KEY, &*stats)
         {
-            notices.push(format!("Could not save the statistics: {e}"));
+            notices.push(tf("spider.stats.not_saved", &[("why", &e)]));
         }
     }
     if !open {
@@ -81,16 +82,16 @@ fn statistics_table(
         .spacing([14.0, 4.0])
         .show(ui, |ui| {
             for h in [
-                "Variant",
-                "Played",
-                "Won",
-                "Win %",
-                "Streak",
-                "Best streak",
-                "Losses in a row",
-                "Best time",
-                "Best score",
-                "Fewest moves",
+                t("spider.stats.variant"),
+                t("spider.stats.played"),
+                t("spider.stats.won"),
+                t("spider.stats.win_percent"),
+                t("spider.stats.streak"),
+                t("spider.stats.best_streak"),
+                t("spider.stats.loss_streak"),
+                t("spider.stats.best_time"),
+                t("spider.stats.best_score"),
+                t("spider.stats.fewest_moves"),
                 "",
             ] {
                 ui.strong(h);
@@ -98,17 +99,23 @@ fn statistics_table(
             ui.end_row();
             for v in variant::builtin() {
                 let s = stats.variants.get(&v.id).cloned().unwrap_or_default();
-                ui.label(v.name.as_str());
+                ui.label(variant_name(&v.id, &v.name));
                 ui.label(s.played.to_string());
                 ui.label(if s.assisted_wins > 0 {
-                    format!("{} ({} helped)", s.won, s.assisted_wins)
+                    tf(
+                        "spider.stats.won_helped",
+                        &[("won", &s.won), ("helped", &s.assisted_wins)],
+                    )
                 } else {
                     s.won.to_string()
                 });
                 ui.label(if s.played == 0 {
                     "–".to_string()
                 } else {
-                    format!("{:.0}%", s.win_percent())
+                    tf(
+                        "spider.stats.percent",
+                        &[("percent", &format!("{:.0}", s.win_percent()))],
+                    )
                 });
                 ui.label(s.current_streak.to_string());
                 ui.label(s.best_streak.to_string());
@@ -118,16 +125,16 @@ fn statistics_table(
                 ui.label(s.fewest_moves.map_or("–".into(), |x| x.to_string()));
                 if form.reset_stats.as_deref() == Some(v.id.as_str()) {
                     ui.horizontal(|ui| {
-                        ui.label("Reset?");
-                        if ui.button("Yes, reset").clicked() {
+                        ui.label(t("spider.stats.reset_q"));
+                        if ui.button(t("spider.stats.reset_yes")).clicked() {
                             *reset = Some(v.id.clone());
                         }
-                        if ui.button("No").clicked() {
+                        if ui.button(t("spider.stats.reset_no")).clicked() {
                             form.reset_stats = None;
                         }
                     });
                 } else if ui
-                    .add_enabled(s.played > 0, egui::Button::new("Reset…"))
+                    .add_enabled(s.played > 0, egui::Button::new(t("spider.stats.reset")))
                     .clicked()
                 {
                     form.reset_stats = Some(v.id.clone());
@@ -135,8 +142,8 @@ fn statistics_table(
                 ui.end_row();
             }
         });
-    ui.label("A game counts when it is won, or left for another after at least one move.");
-    ui.label("Wins the solver helped with count as won, never as a best or in a streak.");
+    ui.label(t("spider.stats.note_count"));
+    ui.label(t("spider.stats.note_helped"));
 }
 
 fn replays(
@@ -171,7 +178,7 @@ fn replays(
     let mut open = true;
     let mut chosen = None;
     fixed_window(
-        "Replays",
+        t("spider.replays.title"),
         egui::Align2::CENTER_CENTER,
         egui::vec2(0.0, -20.0),
     )
@@ -179,7 +186,7 @@ fn replays(
     .show(ctx, |ui| {
         if !watching.0
             && table.game.move_count() > 0
-            && ui.button("Watch this game from the deal").clicked()
+            && ui.button(t("spider.replays.this_game")).clicked()
         {
             controls.write(Control::history(&table, true));
             windows.replays = false;
@@ -187,7 +194,7 @@ fn replays(
         ui.separator();
         let saved = form.saved.as_deref().unwrap_or_default();
         if saved.is_empty() {
-            ui.label("Finished games are kept here (the last 50).");
+            ui.label(t("spider.replays.none"));
         }
         egui::ScrollArea::vertical()
             .max_height(360.0)
@@ -197,15 +204,11 @@ fn replays(
                         let name = variant::builtin()
                             .iter()
                             .find(|v| v.id == r.replay.variant)
-                            .map_or(r.replay.variant.clone(), |v| v.name.clone());
-                        let title = format!(
-                            "{name}, deal {}: {} in {}",
-                            r.replay.seed,
-                            if r.won { "won" } else { "lost" },
-                            count(r.replay.moves.len(), "move", "moves")
-                        );
+                            .map_or(r.replay.variant.clone(), |v| variant_name(&v.id, &v.name));
+                        let title =
+                            replay_title(lang(), &name, r.replay.seed, r.won, r.replay.moves.len());
                         ui.label(title.as_str());
-                        if ui.button("Watch").clicked() {
+                        if ui.button(t("spider.replays.watch")).clicked() {
                             chosen = Some((r.replay.clone(), title));
                         }
                         ui.end_row();
@@ -220,11 +223,51 @@ fn replays(
                 windows.replays = false;
                 windows.menu = false;
             }
-            Err(e) => notices.push(format!("This replay cannot be shown: {e}")),
+            Err(e) => notices.push(tf("spider.replays.cannot_show", &[("why", &e)])),
         }
     }
     if !open {
         windows.replays = false;
     }
     Ok(())
+}
+
+/// A kept game's line in the replay list (and its title in the viewer), in `lang`:
+/// "Spider (2 suits), deal 7: won in 112 moves".
+pub(crate) fn replay_title(lang: Lang, name: &str, deal: u64, won: bool, moves: usize) -> String {
+    let moves = if moves == 1 {
+        lookup(lang, "spider.replays.one_move").to_string()
+    } else {
+        fill(lookup(lang, "spider.replays.moves"), &[("moves", &moves)])
+    };
+    let line = if won {
+        lookup(lang, "spider.replays.won")
+    } else {
+        lookup(lang, "spider.replays.lost")
+    };
+    fill(line, &[("name", &name), ("deal", &deal), ("moves", &moves)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_game_is_titled_with_the_plural_its_moves_need() {
+        let en = |won, moves| replay_title(Lang::En, "Spider (2 suits)", 7, won, moves);
+        assert_eq!(en(true, 1), "Spider (2 suits), deal 7: won in 1 move");
+        assert_eq!(en(true, 112), "Spider (2 suits), deal 7: won in 112 moves");
+        assert_eq!(en(false, 0), "Spider (2 suits), deal 7: lost in 0 moves");
+        let de = |won, moves| replay_title(Lang::De, "Spider (2 Farben)", 7, won, moves);
+        assert_eq!(de(true, 1), "Spider (2 Farben), Spiel 7: in 1 Zug gewonnen");
+        assert_eq!(
+            de(true, 112),
+            "Spider (2 Farben), Spiel 7: in 112 Zügen gewonnen"
+        );
+        assert_eq!(
+            de(false, 2),
+            "Spider (2 Farben), Spiel 7: nach 2 Zügen verloren"
+        );
+        assert!(!de(false, 2).contains('{'), "every placeholder is filled");
+    }
 }

@@ -6,6 +6,7 @@ use std::io;
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::i18n::{t, tf, variant_name};
 use crate::core::persist::{Saves, Storage, save};
 use crate::spider::SpiderSystems;
 
@@ -216,7 +217,7 @@ pub fn load_game(
     let text = match storage.read(GAME_KEY) {
         Ok(Some(t)) => t,
         Ok(None) => return (None, None),
-        Err(e) => return (None, Some(format!("could not read the saved game: {e}"))),
+        Err(e) => return (None, Some(tf("spider.save.unreadable", &[("why", &e)]))),
     };
     let variants = arachne_engine::Variants::default();
     let table = arachne_engine::Replay::from_ron(&text).and_then(|replay| {
@@ -243,11 +244,11 @@ pub fn load_game(
         Ok(t) => (Some(t), None),
         Err(e) => {
             let backup = storage.set_aside(GAME_KEY).ok().flatten();
-            let kept = backup.map_or(String::new(), |b| format!("; it was kept as {b}"));
-            (
-                None,
-                Some(format!("the saved game could not be resumed ({e}){kept}")),
-            )
+            let message = match backup {
+                Some(b) => tf("spider.save.set_aside", &[("why", &e), ("backup", &b)]),
+                None => tf("spider.save.not_resumed", &[("why", &e)]),
+            };
+            (None, Some(message))
         }
     }
 }
@@ -283,10 +284,17 @@ pub fn give_up_saved_game(storage: &dyn Storage, stats: &mut Statistics) -> Opti
     if let Err(e) = save(storage, STATS_KEY, stats) {
         tracing::warn!("could not save the statistics: {e}");
     }
-    Some(format!(
-        "the saved game ({}, deal {}, {} moves) counts as given up: the command line asked for another deal",
-        table.spec.variant.name,
-        table.spec.seed,
-        table.game.move_count()
+    let variant = &table.spec.variant;
+    let moves = match table.game.move_count() {
+        1 => t("spider.won.one_move").to_string(),
+        n => tf("spider.won.moves", &[("moves", &n)]),
+    };
+    Some(tf(
+        "spider.save.given_up",
+        &[
+            ("variant", &variant_name(&variant.id, &variant.name)),
+            ("deal", &table.spec.seed),
+            ("moves", &moves),
+        ],
     ))
 }

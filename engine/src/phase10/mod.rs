@@ -11,6 +11,7 @@ pub mod group;
 pub mod log;
 pub mod meld;
 pub mod play;
+pub mod remote;
 pub mod resume;
 mod rules;
 pub mod sheet;

@@ -167,6 +167,14 @@ fn replay(
             events.extend(ev.iter().cloned());
             Ok(ev)
         };
+        // Any line but a turn after a knock offer: everyone asked passed, which a log does
+        // not write (the passes moved the game on to a skipped seat, or to the round's end
+        // when the stock was out). A turn line sorts out its own offer below.
+        if !matches!(item, Item::Turn(..)) {
+            while let Stage::Knock { .. } = game.stage() {
+                play(game, Action::Pass)?;
+            }
+        }
         match item {
             Item::Round(k) => {
                 if std::mem::take(&mut first_round) && k == 1 {

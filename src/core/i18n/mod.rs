@@ -4,7 +4,11 @@
 //! desktop's `LANG`, the browser's `navigator.language`). A test fails when a key is missing
 //! from a table, or when code asks for a key no table has.
 pub mod de;
+pub mod de_help;
+pub mod de_spider;
 pub mod en;
+pub mod en_help;
+pub mod en_spider;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -65,11 +69,20 @@ impl Lang {
     fn table(self) -> &'static HashMap<&'static str, &'static str> {
         static EN: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
         static DE: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
-        let (cell, list) = match self {
-            Lang::En => (&EN, en::STRINGS),
-            Lang::De => (&DE, de::STRINGS),
+        let cell = match self {
+            Lang::En => &EN,
+            Lang::De => &DE,
         };
-        cell.get_or_init(|| list.iter().copied().collect())
+        cell.get_or_init(|| self.strings().collect())
+    }
+
+    /// Every (key, text) pair of this language's table, over all its parts.
+    fn strings(self) -> impl Iterator<Item = (&'static str, &'static str)> {
+        let parts: [&'static [(&'static str, &'static str)]; 3] = match self {
+            Lang::En => [en::STRINGS, en_spider::STRINGS, en_help::STRINGS],
+            Lang::De => [de::STRINGS, de_spider::STRINGS, de_help::STRINGS],
+        };
+        parts.into_iter().flatten().copied()
     }
 }
 
@@ -166,27 +179,28 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    fn keys(list: &[(&str, &str)]) -> BTreeSet<String> {
-        list.iter().map(|(k, _)| k.to_string()).collect()
+    fn keys(lang: Lang) -> BTreeSet<String> {
+        lang.strings().map(|(k, _)| k.to_string()).collect()
     }
 
     #[test]
     fn every_key_is_in_both_tables_once_with_the_same_placeholders() {
-        for (name, list) in [("en", en::STRINGS), ("de", de::STRINGS)] {
+        for lang in Lang::ALL {
+            let name = lang.name();
             let mut seen = BTreeSet::new();
-            for (k, v) in list {
-                assert!(seen.insert(*k), "{name}: `{k}` twice");
+            for (k, v) in lang.strings() {
+                assert!(seen.insert(k), "{name}: `{k}` twice");
                 assert!(!v.is_empty(), "{name}: `{k}` is empty");
             }
         }
         // Variants' names and descriptions: English is the files' own text.
-        let shared = |list: &[(&str, &str)]| -> BTreeSet<String> {
-            keys(list)
+        let shared = |lang: Lang| -> BTreeSet<String> {
+            keys(lang)
                 .into_iter()
                 .filter(|k| !k.starts_with("variant."))
                 .collect()
         };
-        let (en_keys, de_keys) = (shared(en::STRINGS), shared(de::STRINGS));
+        let (en_keys, de_keys) = (shared(Lang::En), shared(Lang::De));
         let missing_de: Vec<_> = en_keys.difference(&de_keys).collect();
         let missing_en: Vec<_> = de_keys.difference(&en_keys).collect();
         assert!(missing_de.is_empty(), "missing in German: {missing_de:?}");
@@ -197,9 +211,9 @@ mod tests {
                 .filter_map(|p| p.split_once('}').map(|(h, _)| h.to_string()))
                 .collect()
         };
-        let de: HashMap<_, _> = de::STRINGS.iter().copied().collect();
-        for (k, v) in en::STRINGS
-            .iter()
+        let de: HashMap<_, _> = Lang::De.strings().collect();
+        for (k, v) in Lang::En
+            .strings()
             .filter(|(k, _)| !k.starts_with("variant."))
         {
             assert_eq!(holes(v), holes(de[k]), "placeholders of `{k}`");
@@ -210,7 +224,7 @@ mod tests {
     /// tables have.
     #[test]
     fn every_key_the_code_asks_for_is_in_the_tables() {
-        let en_keys = keys(en::STRINGS);
+        let en_keys = keys(Lang::En);
         let mut missing = Vec::new();
         let mut asked = 0;
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -298,7 +312,7 @@ mod tests {
 
     #[test]
     fn every_builtin_variant_has_a_german_name_and_description() {
-        let de = keys(de::STRINGS);
+        let de = keys(Lang::De);
         let spider = arachne_engine::variant::builtin()
             .iter()
             .map(|v| v.id.clone());
