@@ -261,9 +261,17 @@ pub fn solve(position: &Position, budget: Budget, cancel: Option<&AtomicBool>) -
 
 /// The first move of a winning line, or else the move the search's ordering likes best.
 pub fn hint(game: &Game, budget: Budget, cancel: Option<&AtomicBool>) -> Option<Move> {
-    match solve(game.position(), budget, cancel).verdict {
+    hint_from(
+        &solve(game.position(), budget, cancel).verdict,
+        game.position(),
+    )
+}
+
+/// [`hint`]'s answer from a search of `position` that ran elsewhere (off the frame).
+pub fn hint_from(verdict: &Verdict, position: &Position) -> Option<Move> {
+    match verdict {
         Verdict::Solved(moves) => moves.first().copied(),
-        _ => best_move(game.position()),
+        _ => best_move(position),
     }
 }
 

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use arachne_engine::Move;
-use arachne_engine::solver::{self, Budget, Verdict};
+use arachne_engine::solver::{self, Budget};
 use bevy::prelude::*;
 
 use crate::AppSystems;
@@ -112,12 +112,7 @@ fn poll_hint(
         if task.0.is_cancelled() {
             return;
         }
-        // The first move of a winning line, or else the move the search would try first
-        // (`solver::hint`'s answer).
-        let result = match report.verdict {
-            Verdict::Solved(line) => line.first().copied(),
-            _ => solver::best_move(table.game.position()),
-        };
+        let result = solver::hint_from(&report.verdict, table.game.position());
         match result {
             Some(mv) => show_hint(&mut highlights, &mut notices, mv),
             None => {
