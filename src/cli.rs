@@ -3,7 +3,7 @@ use std::path::PathBuf;
 
 use arachne_engine::{Numbering, variant};
 
-use crate::core::theme::{BUILTIN_THEMES, Theme};
+use crate::core::theme::Themes;
 use crate::shell::WINDOW_NAMES;
 use crate::spider::playback::{Control, open_replay};
 use crate::spider::table::{GameSpec, Table};
@@ -36,6 +36,18 @@ pub struct Launch {
 
 /// Usage text.
 pub const USAGE: &str = "usage: arachne [--game spider|pro-spider-10] [--players 2-6] [--ai LEVEL,...] [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron|FILE.p10 [--at N]] [--log FILE.p10] [--theme ID] [--open menu|stats|settings|replays|help|won|sheet] [--window WxH] [--capture PATH.png] [--mute]";
+
+/// Why `--theme ID` cannot be used, if it cannot: no theme has that id.
+pub fn theme_error(id: &str, themes: &Themes) -> Option<String> {
+    if themes.get(id).is_some() {
+        return None;
+    }
+    let ids: Vec<&str> = themes.0.iter().map(|e| e.theme.id.as_str()).collect();
+    Some(format!(
+        "--theme: no theme `{id}`; the themes are: {}",
+        ids.join(", ")
+    ))
+}
 
 /// Parses the arguments after the program name. `default_seed` is used without `--seed`.
 pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
@@ -109,15 +121,8 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
                     .map_err(|e| format!("--moves: {e}"))?;
             }
             "--theme" => {
-                let id = value("--theme")?;
-                if Theme::builtin(&id).is_none() {
-                    let ids: Vec<&str> = BUILTIN_THEMES.iter().map(|(id, _)| *id).collect();
-                    return Err(format!(
-                        "--theme: no theme `{id}`; the themes are: {}",
-                        ids.join(", ")
-                    ));
-                }
-                theme = Some(id);
+                // Checked once the player's themes are read (`theme_error`).
+                theme = Some(value("--theme")?);
             }
             "--replay" => replay_file = Some(PathBuf::from(value("--replay")?)),
             "--log" => log_file = Some(PathBuf::from(value("--log")?)),

@@ -68,6 +68,7 @@ pub fn logic_plugin(app: &mut App) {
         .add_plugins((
             core::focus::plugin,
             core::persist::plugin,
+            core::live::plugin,
             audio::cues::plugin,
             cards::motion::plugin,
             cards::pointer::plugin,
@@ -76,10 +77,13 @@ pub fn logic_plugin(app: &mut App) {
         ));
     app.add_systems(Startup, wall_clock_motion);
     // The settings name the theme and the player's card choices; the theme follows them live.
-    let theme = app
-        .world()
-        .resource::<core::settings::Settings>()
-        .chosen_theme();
+    app.init_resource::<core::theme::Themes>()
+        .init_resource::<core::theme::ThemeDraft>();
+    let world = app.world();
+    let settings = world.resource::<core::settings::Settings>();
+    let theme = world
+        .resource::<core::theme::Themes>()
+        .chosen(&settings.theme, &settings.cards);
     app.insert_resource(theme)
         .add_systems(Update, follow_settings.before(AppSystems::Input));
 }
@@ -95,10 +99,23 @@ fn wall_clock_motion(mut time: ResMut<Time<Virtual>>) {
     time.set_max_delta(MAX_FRAME_STEP);
 }
 
-fn follow_settings(settings: Res<core::settings::Settings>, mut theme: ResMut<core::theme::Theme>) {
+/// The theme shown follows the settings, the list of themes (a theme file edited, a theme
+/// saved) and the theme editor's draft.
+fn follow_settings(
+    settings: Res<core::settings::Settings>,
+    themes: Res<core::theme::Themes>,
+    draft: Res<core::theme::ThemeDraft>,
+    mut theme: ResMut<core::theme::Theme>,
+) {
     if settings.is_changed() {
         core::i18n::set_lang(settings.lang());
-        theme.set_if_neq(settings.chosen_theme());
+    }
+    if settings.is_changed() || themes.is_changed() || draft.is_changed() {
+        let shown = match &draft.0 {
+            Some(d) => d.clone().with_cards(&settings.cards),
+            None => themes.chosen(&settings.theme, &settings.cards),
+        };
+        theme.set_if_neq(shown);
     }
 }
 

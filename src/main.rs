@@ -70,8 +70,37 @@ fn main() -> AppExit {
     };
     // Messages about saved files are told in the player's language.
     arachne::core::i18n::set_lang(settings.lang());
+    // The themes: the shipped ones, the player's own, and on the desktop the files of the
+    // assets directory, watched while the game runs (not by a capture: it shows what ships).
+    let mut themes = arachne::core::theme::Themes::default();
+    if let Some(saves) = &saves {
+        themes
+            .load_saved(saves.0.as_ref())
+            .into_iter()
+            .for_each(|m| tell(Some(m)));
+    }
+    #[allow(unused_mut)]
+    let mut problems = arachne::core::live::FileProblems::default();
+    #[cfg(not(target_arch = "wasm32"))]
+    let live = arachne::core::live::LiveFiles::find_root()
+        .filter(|_| launch.capture.is_none())
+        .map(|root| {
+            let mut live = arachne::core::live::LiveFiles::new(root);
+            let mut unused = arachne::core::persist::SaveSettings::default();
+            live.check(&mut settings, &mut unused, &mut themes, &mut problems);
+            live
+        });
     if let Some(theme) = launch.theme {
-        settings.theme = theme;
+        match arachne::cli::theme_error(&theme, &themes) {
+            None => settings.theme = theme,
+            Some(e) => {
+                eprintln!("{e}");
+                #[cfg(not(target_arch = "wasm32"))]
+                return AppExit::from_code(2);
+                #[cfg(target_arch = "wasm32")]
+                tell(Some(e));
+            }
+        }
     }
     // The game in progress comes back as it was left; a deal asked for on the command line
     // replaces it, and leaving it that way counts as giving it up.
@@ -124,11 +153,18 @@ fn main() -> AppExit {
     .insert_resource(settings)
     .insert_resource(stats)
     .insert_resource(notices)
+    .insert_resource(themes)
+    .insert_resource(problems)
     .add_systems(Startup, |mut commands: Commands| {
         commands.spawn(Camera2d);
     });
     if let Some(saves) = saves {
         app.insert_resource(saves);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(live) = live {
+        eprintln!("arachne: watching {} for changes", live.root().display());
+        app.insert_resource(live);
     }
     app.insert_resource(p10_stats);
     if let Some(phase10) = phase10 {

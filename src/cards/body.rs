@@ -101,6 +101,20 @@ impl Body {
         }
     }
 
+    /// Gives the body's materials `theme`'s colours (cards keep their meshes: the theme
+    /// changed only colours).
+    pub fn recolour(&self, theme: &Theme, materials: &mut Assets<ColorMaterial>) {
+        for (handle, colour) in [
+            (&self.face, theme.face),
+            (&self.face_border, theme.face_border),
+            (&self.back, theme.back),
+            (&self.back_accent, theme.back_accent),
+            (&self.back_border, theme.back_border),
+        ] {
+            recolour(materials, handle, colour);
+        }
+    }
+
     /// Gives card `card` its two sides: `face` (already spawned by the game) and a new back,
     /// the one `face_shown` asks for visible. Returns the sides, which the caller inserts (with
     /// whatever else it records about the dressing).
@@ -153,6 +167,15 @@ pub struct CardSides {
     pub face: Entity,
     /// The back's root entity.
     pub back: Entity,
+}
+
+/// Sets one material's colour (if it changed: a changed material is sent to the GPU again).
+pub fn recolour(materials: &mut Assets<ColorMaterial>, handle: &Handle<ColorMaterial>, c: Color) {
+    if materials.get(handle).is_some_and(|m| m.color != c)
+        && let Some(mut m) = materials.get_mut(handle)
+    {
+        m.color = c;
+    }
 }
 
 /// One mesh of a card's art.

@@ -4,4 +4,5 @@ pub mod body;
 pub mod glyphs;
 pub mod motion;
 pub mod pointer;
+pub mod samples;
 pub mod shapes;

@@ -11,7 +11,7 @@ use bevy_tweening::{BoxedTweenable, Delay, Lens, Sequence, Tween, TweenAnim};
 
 use crate::AppSystems;
 use crate::audio::cues::{PendingSounds, PlaySfx, Sfx};
-use crate::core::settings::{AnimationSettings, Settings};
+use crate::core::settings::{AnimationSettings, Motion, Settings};
 
 /// Added to the z of a moving or dragged card, so that it passes over every resting one.
 pub const LIFT: f32 = 300.0;
@@ -20,6 +20,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<MotionScale>()
         .init_resource::<Celebrating>()
         .add_message::<Shake>()
+        .add_message::<crate::cards::samples::PlaySample>()
         .add_systems(
             Update,
             (shake, end_celebration).chain().in_set(AppSystems::Motion),
@@ -91,8 +92,8 @@ pub struct Segment {
 
 #[derive(Clone, Copy, Debug)]
 pub enum SegmentKind {
-    /// Eased from the start to the end.
-    Glide,
+    /// Eased from the start to the end, on the curve of its kind of motion.
+    Glide(Motion),
     /// The win cascade: thrown with this velocity, bouncing on the window's floor.
     Thrown { velocity: Vec2, floor: f32 },
 }
@@ -111,16 +112,54 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// A lifted glide of `e` to `to`, turning to `face` if given.
-    pub fn glide(&mut self, e: Entity, start: f32, secs: f32, to: Vec3, face: Option<bool>) {
+    /// A lifted glide of `e` to `to` (motion of kind `motion`), turning to `face` if given.
+    pub fn glide(
+        &mut self,
+        e: Entity,
+        motion: Motion,
+        start: f32,
+        secs: f32,
+        to: Vec3,
+        face: Option<bool>,
+    ) {
         self.segments.entry(e).or_default().push(Segment {
             start,
             secs,
             to,
             face,
             lift: true,
-            kind: SegmentKind::Glide,
+            kind: SegmentKind::Glide(motion),
         });
+    }
+
+    /// The win cascade from `at`: `cards` leave one at a time over `celebration_ms`, each
+    /// thrown sideways and bouncing along `floor`, and land back where they rest.
+    pub fn cascade(
+        &mut self,
+        at: f32,
+        cards: &[(Entity, Vec3)],
+        floor: f32,
+        a: &AnimationSettings,
+    ) {
+        let total = a.secs(a.celebration_ms);
+        if cards.is_empty() || total <= 0.0 {
+            return;
+        }
+        let flight = (total * 0.45).max(0.3);
+        let stagger = (total - flight) / cards.len() as f32;
+        for (k, &(e, rest)) in cards.iter().enumerate() {
+            let h = ((k * 2_654_435_761) % 1000) as f32 / 1000.0;
+            let dir = if k % 2 == 0 { 1.0 } else { -1.0 };
+            let velocity = Vec2::new(dir * (180.0 + 260.0 * h), 250.0 + 350.0 * h);
+            self.segments.entry(e).or_default().push(Segment {
+                start: at + k as f32 * stagger,
+                secs: flight,
+                to: rest,
+                face: None,
+                lift: true,
+                kind: SegmentKind::Thrown { velocity, floor },
+            });
+        }
     }
 
     /// A sound at `at` seconds.
@@ -168,11 +207,12 @@ fn realize(pose: &mut CardPose, segs: &[Segment], a: &AnimationSettings) -> Opti
         }
         return None;
     }
-    build(*pose, segs, a.easing.function())
+    build(*pose, segs, a)
 }
 
-/// The legs as one tween sequence from `pose` (delays fill the gaps), `None` without legs.
-pub fn build(pose: CardPose, segs: &[Segment], ease: EaseFunction) -> Option<TweenAnim> {
+/// The legs as one tween sequence from `pose` (delays fill the gaps; each glide on its
+/// motion's curve in `a`), `None` without legs.
+pub fn build(pose: CardPose, segs: &[Segment], a: &AnimationSettings) -> Option<TweenAnim> {
     let mut parts: Vec<BoxedTweenable> = Vec::new();
     let mut t = 0.0f32;
     let mut from = pose.translation;
@@ -185,8 +225,8 @@ pub fn build(pose: CardPose, segs: &[Segment], ease: EaseFunction) -> Option<Twe
         let secs = seg.secs.max(0.001);
         let to_face = seg.face.unwrap_or(face);
         let tween = match seg.kind {
-            SegmentKind::Glide => Tween::new(
-                ease,
+            SegmentKind::Glide(motion) => Tween::new(
+                a.easing_of(motion).function(),
                 Duration::from_secs_f32(secs),
                 CardLens {
                     from,
@@ -334,10 +374,10 @@ fn shake(
                     to: rest + Vec3::X * dx,
                     face: None,
                     lift: false,
-                    kind: SegmentKind::Glide,
+                    kind: SegmentKind::Glide(Motion::Shake),
                 })
                 .collect();
-            if let Some(anim) = build(*pose, &segs, EaseFunction::SineInOut) {
+            if let Some(anim) = build(*pose, &segs, a) {
                 commands.entity(e).insert(anim);
             }
         }

@@ -4,6 +4,7 @@
 pub mod focus;
 pub mod i18n;
 pub mod lines;
+pub mod live;
 pub mod persist;
 pub mod settings;
 pub mod theme;

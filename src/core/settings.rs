@@ -59,7 +59,36 @@ impl Settings {
 
     /// Parses settings; the error names the file, line, column and field.
     pub fn from_ron(text: &str, source: &str) -> Result<Settings, String> {
-        ron::from_str(text).map_err(|e| format!("{source}:{e}"))
+        ron::from_str(text).map_err(|e| ron_error(source, text, &e))
+    }
+
+    /// These settings as RON text, the shape of `assets/settings.ron`.
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .unwrap_or_else(|e| panic!("settings always serialize: {e}"))
+    }
+}
+
+/// A RON error as `file:line:column: field `name`: message`. RON names the field itself only
+/// for some errors (an unknown field); for the rest the field is the one the line starts with.
+pub fn ron_error(source: &str, text: &str, e: &ron::error::SpannedError) -> String {
+    let (line, column) = (e.span.start.line, e.span.start.col);
+    let message = e.code.to_string();
+    let field = text
+        .lines()
+        .nth(line.saturating_sub(1))
+        .and_then(|l| {
+            let l = l.trim_start();
+            let name: String = l
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty() && l[name.len()..].trim_start().starts_with(':')).then_some(name)
+        })
+        .filter(|name| !message.contains(&format!("`{name}`")));
+    match field {
+        Some(name) => format!("{source}:{line}:{column}: field `{name}`: {message}"),
+        None => format!("{source}:{line}:{column}: {message}"),
     }
 }
 
@@ -78,6 +107,18 @@ pub enum Easing {
 }
 
 impl Easing {
+    /// Every curve, in the order the overlay offers them.
+    pub const ALL: [Easing; 8] = [
+        Easing::Linear,
+        Easing::QuadraticOut,
+        Easing::QuadraticInOut,
+        Easing::CubicOut,
+        Easing::CubicInOut,
+        Easing::QuarticOut,
+        Easing::SineInOut,
+        Easing::BackOut,
+    ];
+
     /// The curve bevy_tweening uses.
     pub fn function(self) -> EaseFunction {
         match self {
@@ -168,7 +209,11 @@ pub struct AnimationSettings {
     pub flip_motion: bool,
     /// Divides every duration (2.0 plays twice as fast).
     pub speed: f32,
+    /// The curve of every motion that has none of its own in `easings`.
     pub easing: Easing,
+    /// Each kind of motion's own curve (`None`: `easing`).
+    #[serde(default)]
+    pub easings: Easings,
     pub move_ms: u32,
     pub move_stagger_ms: u32,
     pub flip_ms: u32,
@@ -183,7 +228,72 @@ pub struct AnimationSettings {
     pub celebration_ms: u32,
 }
 
+/// Each kind of motion's own easing curve; `None` keeps the common one.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct Easings {
+    pub moves: Option<Easing>,
+    pub flips: Option<Easing>,
+    pub deals: Option<Easing>,
+    pub sweeps: Option<Easing>,
+    pub slide_back: Option<Easing>,
+}
+
+/// The kinds of eased motion, each with its duration, stagger and curve in the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Motion {
+    /// Cards the player (or a computer seat) moves; Pro Spider 10's draws, lays and hits too.
+    Move,
+    /// A card turning over where it lies.
+    Flip,
+    /// Cards dealt from the stock (and put back by an undo).
+    Deal,
+    /// A completed run swept to the foundation (and back).
+    Sweep,
+    /// Cards gliding back to their place (a refused drop, a new layout).
+    SlideBack,
+    /// The brief shake of a refused click (not tunable).
+    Shake,
+}
+
+impl Motion {
+    /// The tunable kinds, in the tuner's order.
+    pub const TUNABLE: [Motion; 5] = [
+        Motion::Move,
+        Motion::Flip,
+        Motion::Deal,
+        Motion::Sweep,
+        Motion::SlideBack,
+    ];
+}
+
 impl AnimationSettings {
+    /// The curve motion `m` follows.
+    pub fn easing_of(&self, m: Motion) -> Easing {
+        let own = match m {
+            Motion::Move => self.easings.moves,
+            Motion::Flip => self.easings.flips,
+            Motion::Deal => self.easings.deals,
+            Motion::Sweep => self.easings.sweeps,
+            Motion::SlideBack => self.easings.slide_back,
+            Motion::Shake => Some(Easing::SineInOut),
+        };
+        own.unwrap_or(self.easing)
+    }
+
+    /// The own-curve slot of motion `m` (none for the shake).
+    pub fn easing_slot(&mut self, m: Motion) -> Option<&mut Option<Easing>> {
+        match m {
+            Motion::Move => Some(&mut self.easings.moves),
+            Motion::Flip => Some(&mut self.easings.flips),
+            Motion::Deal => Some(&mut self.easings.deals),
+            Motion::Sweep => Some(&mut self.easings.sweeps),
+            Motion::SlideBack => Some(&mut self.easings.slide_back),
+            Motion::Shake => None,
+        }
+    }
+
     /// `ms` scaled by the speed, in seconds (0 when instant).
     pub fn secs(&self, ms: u32) -> f32 {
         if self.instant {

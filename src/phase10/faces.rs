@@ -6,7 +6,7 @@ use arachne_engine::Suit;
 use arachne_engine::phase10::{Card, Colour};
 use bevy::prelude::*;
 
-use crate::cards::body::{Body, CardSides, part};
+use crate::cards::body::{Body, CardSides, part, recolour};
 use crate::cards::glyphs;
 use crate::cards::motion::CardPose;
 use crate::cards::shapes::{Shape, placed, ring, shapes_mesh, star, stroke_shapes, suit_shapes};
@@ -119,11 +119,24 @@ pub fn face_ink(card: Card, size: Vec2) -> Vec<Shape> {
     ink
 }
 
+/// One card of each ink colour, in the order of [`P10Art`]'s materials (see `material_index`).
+fn ink_cards() -> [Card; 6] {
+    [
+        Card::number(Colour::Red, 1),
+        Card::number(Colour::Blue, 1),
+        Card::number(Colour::Green, 1),
+        Card::number(Colour::Yellow, 1),
+        Some(Card::WILD),
+        Some(Card::SKIP),
+    ]
+    .map(|c| c.unwrap_or(Card::SKIP))
+}
+
 fn rebuild_art(
     mut commands: Commands,
     layout: Option<Res<P10Layout>>,
     theme: Res<Theme>,
-    art: Option<Res<P10Art>>,
+    art: Option<ResMut<P10Art>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut clear: ResMut<ClearColor>,
@@ -138,23 +151,26 @@ fn rebuild_art(
         return;
     }
     clear.0 = theme.table;
+    // Only colours changed: the cards keep their entities and meshes, the materials are
+    // recoloured.
+    if let Some(mut art) = art
+        && art.body.size == size
+        && art.theme.same_shapes(&theme)
+    {
+        art.body.recolour(&theme, &mut materials);
+        for (handle, card) in art.colours.iter().zip(ink_cards()) {
+            recolour(&mut materials, handle, ink_colour(&theme, card));
+        }
+        art.theme = theme.clone();
+        return;
+    }
     let body = Body::new(size, &theme, &mut meshes, &mut materials);
     let ink = (0..50)
         .filter_map(Card::from_index)
         .map(|card| meshes.add(shapes_mesh(&face_ink(card, size))))
         .collect();
-    let colours = [
-        Card::number(Colour::Red, 1),
-        Card::number(Colour::Blue, 1),
-        Card::number(Colour::Green, 1),
-        Card::number(Colour::Yellow, 1),
-        Some(Card::WILD),
-        Some(Card::SKIP),
-    ]
-    .map(|c| {
-        let colour = ink_colour(&theme, c.unwrap_or(Card::SKIP));
-        materials.add(ColorMaterial::from_color(colour))
-    });
+    let colours =
+        ink_cards().map(|c| materials.add(ColorMaterial::from_color(ink_colour(&theme, c))));
     for (e, sides) in &cards {
         commands.entity(sides.face).despawn();
         commands.entity(sides.back).despawn();

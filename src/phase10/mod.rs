@@ -10,6 +10,7 @@ pub mod plan;
 pub mod replays;
 pub mod round;
 pub mod rules;
+pub mod samples;
 pub mod saves;
 pub mod seats;
 pub mod sheet;
@@ -42,6 +43,7 @@ pub fn logic_plugin(app: &mut App) {
             input::plugin,
             saves::plugin,
             viewer::plugin,
+            samples::plugin,
         ));
 }
 

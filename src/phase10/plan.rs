@@ -10,6 +10,7 @@ use bevy_tweening::TweenAnim;
 use crate::GameKind;
 use crate::audio::cues::Sfx;
 use crate::cards::motion::{CardPose, Plan, Segment, SegmentKind};
+use crate::core::settings::Motion;
 use crate::phase10::layout::{P10Layout, P10Shape, Place};
 use crate::phase10::round::{P10Table, PLAYER};
 use crate::phase10::view::{P10Card, P10Piles, Selection, face_up_at, rest_pose};
@@ -94,6 +95,7 @@ pub(crate) fn plan_event(
 ) {
     let n = table.spec.players;
     let move_s = a.secs(a.move_ms);
+    let lay_stagger = a.secs(a.move_stagger_ms);
     let deal_s = a.secs(a.deal_ms);
     let stagger = a.secs(a.initial_deal_stagger_ms);
     match event {
@@ -126,7 +128,14 @@ pub(crate) fn plan_event(
             piles.hands[*seat].push(e);
             let i = piles.hands[*seat].len() - 1;
             let to = layout.position(&piles.shape(), Place::Hand(*seat, i));
-            plan.glide(e, plan.cursor, deal_s, to, Some(*seat == PLAYER));
+            plan.glide(
+                e,
+                Motion::Deal,
+                plan.cursor,
+                deal_s,
+                to,
+                Some(*seat == PLAYER),
+            );
             let pitch = 0.9 + 0.2 * ((piles.stock.len() * 7) % 5) as f32 / 4.0;
             plan.sound(plan.cursor, Sfx::Deal, pitch);
             plan.cursor += stagger;
@@ -137,7 +146,7 @@ pub(crate) fn plan_event(
             piles.discard.push(e);
             let to = layout.position(&piles.shape(), Place::Discard(piles.discard.len() - 1));
             plan.cursor += deal_s;
-            plan.glide(e, plan.cursor, move_s, to, Some(true));
+            plan.glide(e, Motion::Move, plan.cursor, move_s, to, Some(true));
             plan.sound(plan.cursor, Sfx::Flip, 1.0);
             plan.cursor += move_s;
         }
@@ -167,12 +176,19 @@ pub(crate) fn plan_event(
             for (g, group) in piles.groups[*seat].iter().enumerate() {
                 for (i, &e) in group.iter().enumerate() {
                     let to = layout.position(&shape, Place::Group(*seat, g, i));
-                    plan.glide(e, plan.cursor + k as f32 * 0.04, move_s, to, Some(true));
+                    plan.glide(
+                        e,
+                        Motion::Move,
+                        plan.cursor + k as f32 * lay_stagger,
+                        move_s,
+                        to,
+                        Some(true),
+                    );
                     k += 1;
                 }
             }
             plan.sound(plan.cursor + move_s * 0.8, Sfx::RunCompleted, 1.0);
-            plan.cursor += move_s + k as f32 * 0.04;
+            plan.cursor += move_s + k as f32 * lay_stagger;
         }
         Event::Hit {
             seat,
@@ -194,7 +210,7 @@ pub(crate) fn plan_event(
             let i = list.len() - 1;
             // The final place (a run's low end, for one) is set once the groups are in order.
             let to = layout.position(&piles.shape(), Place::Group(*target, *group, i));
-            plan.glide(e, plan.cursor, move_s, to, Some(true));
+            plan.glide(e, Motion::Move, plan.cursor, move_s, to, Some(true));
             plan.sound(plan.cursor + move_s * 0.85, Sfx::Drop, 1.0);
             plan.cursor += move_s * 0.7;
         }
@@ -204,7 +220,7 @@ pub(crate) fn plan_event(
             };
             piles.discard.push(e);
             let to = layout.position(&piles.shape(), Place::Discard(piles.discard.len() - 1));
-            plan.glide(e, plan.cursor, move_s, to, Some(true));
+            plan.glide(e, Motion::Move, plan.cursor, move_s, to, Some(true));
             plan.sound(plan.cursor + move_s * 0.85, Sfx::Drop, 0.95);
             plan.cursor += move_s * 0.8;
         }
@@ -214,7 +230,7 @@ pub(crate) fn plan_event(
             };
             piles.skips[*target] = Some(e);
             let to = layout.position(&piles.shape(), Place::Skip(*target));
-            plan.glide(e, plan.cursor, move_s * 1.4, to, Some(true));
+            plan.glide(e, Motion::Move, plan.cursor, move_s * 1.4, to, Some(true));
             plan.sound(plan.cursor + move_s * 1.2, Sfx::Invalid, 0.8);
             plan.cursor += move_s * 1.2;
         }
@@ -229,7 +245,7 @@ pub(crate) fn plan_event(
             };
             piles.discard.insert(0, e);
             let to = layout.position(&piles.shape(), Place::Discard(0));
-            plan.glide(e, plan.cursor, move_s, to, Some(true));
+            plan.glide(e, Motion::Move, plan.cursor, move_s, to, Some(true));
             plan.cursor += move_s;
         }
         Event::Reshuffled { .. } => {
@@ -245,7 +261,14 @@ pub(crate) fn plan_event(
             let shape = piles.shape();
             for (k, &e) in rest.iter().enumerate() {
                 let to = layout.position(&shape, Place::Stock(base + k));
-                plan.glide(e, plan.cursor + k as f32 * 0.01, move_s, to, Some(false));
+                plan.glide(
+                    e,
+                    Motion::Move,
+                    plan.cursor + k as f32 * 0.01,
+                    move_s,
+                    to,
+                    Some(false),
+                );
             }
             plan.sound(plan.cursor, Sfx::Deal, 0.7);
             plan.cursor += move_s + rest.len() as f32 * 0.01;
@@ -257,7 +280,14 @@ pub(crate) fn plan_event(
             for seat in (0..n).filter(|&s| s != PLAYER) {
                 for (i, &e) in piles.hands[seat].iter().enumerate() {
                     let to = layout.position(&shape, Place::Hand(seat, i));
-                    plan.glide(e, plan.cursor + i as f32 * 0.03, flip, to, Some(true));
+                    plan.glide(
+                        e,
+                        Motion::Flip,
+                        plan.cursor + i as f32 * 0.03,
+                        flip,
+                        to,
+                        Some(true),
+                    );
                 }
             }
             plan.sound(plan.cursor, Sfx::Flip, 1.0);
@@ -289,7 +319,7 @@ fn to_hand(
     piles.hands[seat].push(e);
     let i = piles.hands[seat].len() - 1;
     let to = layout.position(&piles.shape(), Place::Hand(seat, i));
-    plan.glide(e, plan.cursor, secs, to, Some(seat == PLAYER));
+    plan.glide(e, Motion::Move, plan.cursor, secs, to, Some(seat == PLAYER));
     plan.sound(plan.cursor, sfx, 1.0);
     plan.sound(plan.cursor + secs * 0.85, Sfx::Drop, 1.1);
     plan.cursor += secs * 0.8;
@@ -349,7 +379,7 @@ pub(crate) fn settle_plan(
                     to: rest.translation,
                     face,
                     lift: false,
-                    kind: SegmentKind::Glide,
+                    kind: SegmentKind::Glide(Motion::Move),
                 });
                 continue;
             }

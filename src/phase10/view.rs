@@ -12,7 +12,7 @@ use bevy_tweening::TweenAnim;
 use crate::audio::cues::PendingSounds;
 use crate::cards::motion::{CardPose, Plan, Segment, SegmentKind, build, commit, motion_settings};
 use crate::cards::pointer::window_size;
-use crate::core::settings::Settings;
+use crate::core::settings::{Motion, Settings};
 use crate::phase10::P10Systems;
 use crate::phase10::layout::{P10Layout, P10Shape, Place};
 use crate::phase10::plan::{order_groups, plan_event, settle_plan, sort_hand, spawn_card};
@@ -388,9 +388,9 @@ fn raise_chosen(
             to: rest.translation,
             face: None,
             lift: false,
-            kind: SegmentKind::Glide,
+            kind: SegmentKind::Glide(Motion::SlideBack),
         }];
-        match build(*pose, &leg, a.easing.function()) {
+        match build(*pose, &leg, a) {
             Some(anim) if !a.instant => {
                 commands.entity(e).insert(anim);
             }

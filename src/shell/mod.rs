@@ -2,6 +2,7 @@
 //! shared with the table, the settings window and the notices. Each game draws its own bar
 //! and windows into the [`Overlay`] sets, in order.
 pub mod settings_window;
+pub mod studio;
 pub mod widgets;
 
 use bevy::prelude::*;
@@ -39,6 +40,8 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 widgets::install_fonts.in_set(Overlay::Setup),
                 settings_window::settings_window.in_set(Overlay::Windows),
+                (studio::theme_editor, studio::tuner).in_set(Overlay::Windows),
+                studio::file_problems.in_set(Overlay::Top),
                 notices.in_set(Overlay::Top),
             ),
         );
@@ -61,6 +64,10 @@ pub struct Windows {
     pub won: bool,
     /// Pro Spider 10's score sheet.
     pub sheet: bool,
+    /// The theme editor.
+    pub themes: bool,
+    /// The animation tuner.
+    pub tuner: bool,
     /// A question waits for an answer (the game sets it while it asks).
     pub question: bool,
 }
@@ -77,6 +84,8 @@ impl Windows {
             "help" | "rules" => self.help = true,
             "won" => self.won = true,
             "sheet" | "score-sheet" => self.sheet = true,
+            "themes" | "theme-editor" => self.themes = true,
+            "tuner" | "animation" => self.tuner = true,
             _ => return false,
         }
         true
@@ -91,12 +100,14 @@ impl Windows {
             || self.help
             || self.won
             || self.sheet
+            || self.themes
+            || self.tuner
     }
 }
 
 /// Window names `Windows::open` knows.
 pub const WINDOW_NAMES: &[&str] = &[
-    "menu", "stats", "settings", "replays", "help", "won", "sheet",
+    "menu", "stats", "settings", "replays", "help", "won", "sheet", "themes", "tuner",
 ];
 
 fn share_pointer(

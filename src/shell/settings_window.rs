@@ -7,7 +7,7 @@ use arachne_engine::DiscardMode;
 
 use crate::core::persist::SaveSettings;
 use crate::core::settings::{Easing, Settings, UndoLimit};
-use crate::core::theme::{BUILTIN_THEMES, BackPattern};
+use crate::core::theme::{BackPattern, ThemeOrigin, Themes};
 use crate::shell::Windows;
 use crate::shell::widgets::fixed_window;
 
@@ -16,6 +16,7 @@ pub(crate) fn settings_window(
     mut windows: ResMut<Windows>,
     mut settings: ResMut<Settings>,
     mut save_settings: ResMut<SaveSettings>,
+    themes: Res<Themes>,
 ) -> Result {
     if !windows.settings {
         return Ok(());
@@ -23,6 +24,7 @@ pub(crate) fn settings_window(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut s = settings.clone();
+    let (mut open_themes, mut open_tuner) = (false, false);
     fixed_window(
         t("settings.title"),
         egui::Align2::RIGHT_TOP,
@@ -45,13 +47,19 @@ pub(crate) fn settings_window(
                 });
             ui.end_row();
             ui.label(t("settings.theme"));
-            egui::ComboBox::from_id_salt("theme")
-                .selected_text(theme_name(&s.theme))
-                .show_ui(ui, |ui| {
-                    for (id, _) in BUILTIN_THEMES {
-                        ui.selectable_value(&mut s.theme, id.to_string(), theme_name(id));
-                    }
-                });
+            ui.horizontal(|ui| {
+                egui::ComboBox::from_id_salt("theme")
+                    .selected_text(theme_name(&s.theme, &themes))
+                    .show_ui(ui, |ui| {
+                        for e in &themes.0 {
+                            let id = &e.theme.id;
+                            ui.selectable_value(&mut s.theme, id.clone(), theme_name(id, &themes));
+                        }
+                    });
+                if ui.button(t("settings.edit_theme")).clicked() {
+                    open_themes = true;
+                }
+            });
             ui.end_row();
             ui.label(t("settings.card_back"));
             egui::ComboBox::from_id_salt("back")
@@ -123,19 +131,15 @@ pub(crate) fn settings_window(
             egui::ComboBox::from_id_salt("easing")
                 .selected_text(easing_name(a.easing))
                 .show_ui(ui, |ui| {
-                    for e in [
-                        Easing::Linear,
-                        Easing::QuadraticOut,
-                        Easing::QuadraticInOut,
-                        Easing::CubicOut,
-                        Easing::CubicInOut,
-                        Easing::QuarticOut,
-                        Easing::SineInOut,
-                        Easing::BackOut,
-                    ] {
+                    for e in Easing::ALL {
                         ui.selectable_value(&mut a.easing, e, easing_name(e));
                     }
                 });
+            ui.end_row();
+            ui.label("");
+            if ui.button(t("settings.tune_animation")).clicked() {
+                open_tuner = true;
+            }
             ui.end_row();
             ui.label(t("settings.effects"));
             ui.horizontal(|ui| {
@@ -230,6 +234,12 @@ pub(crate) fn settings_window(
     if !open {
         windows.settings = false;
     }
+    // The studio's windows take the settings window's place.
+    if open_themes || open_tuner {
+        windows.settings = false;
+        windows.themes |= open_themes;
+        windows.tuner |= open_tuner;
+    }
     Ok(())
 }
 
@@ -261,18 +271,24 @@ fn hex_rgb(hex: &str) -> Option<[u8; 3]> {
     Some([c[0], c[1], c[2]])
 }
 
-/// A theme's name in the overlay's language (a theme the tables do not know: its file's name).
-fn theme_name(id: &str) -> String {
+/// A theme's name: a shipped theme's in the overlay's language, else the name its file gives,
+/// else its id.
+pub(crate) fn theme_name(id: &str, themes: &Themes) -> String {
+    let entry = themes.get(id);
+    // A shipped theme keeps its translated name while its file (watched) keeps its name.
+    let shipped_name = entry.is_some_and(|e| {
+        !matches!(e.origin, ThemeOrigin::Saved(_))
+            && crate::core::theme::Theme::builtin(id).is_some_and(|b| b.name == e.theme.name)
+    });
     match id {
-        "classic" => t("settings.theme.classic").to_string(),
-        "midnight" => t("settings.theme.midnight").to_string(),
-        _ => crate::core::theme::Theme::builtin(id)
-            .map_or_else(|| id.to_string(), |theme| theme.name),
+        "classic" if shipped_name => t("settings.theme.classic").to_string(),
+        "midnight" if shipped_name => t("settings.theme.midnight").to_string(),
+        _ => entry.map_or_else(|| id.to_string(), |e| e.theme.name.clone()),
     }
 }
 
 /// A card back's pattern in words.
-fn pattern_name(p: BackPattern) -> &'static str {
+pub(crate) fn pattern_name(p: BackPattern) -> &'static str {
     match p {
         BackPattern::Plain => t("settings.back.plain"),
         BackPattern::Lattice => t("settings.back.lattice"),
@@ -281,7 +297,7 @@ fn pattern_name(p: BackPattern) -> &'static str {
 }
 
 /// An easing curve in words.
-fn easing_name(e: Easing) -> &'static str {
+pub(crate) fn easing_name(e: Easing) -> &'static str {
     match e {
         Easing::Linear => t("settings.easing.linear"),
         Easing::QuadraticOut => t("settings.easing.quadratic_out"),

@@ -3,7 +3,7 @@
 use arachne_engine::{Rank, Suit};
 use bevy::prelude::*;
 
-use crate::cards::body::{Body, CardSides, part};
+use crate::cards::body::{Body, CardSides, part, recolour};
 use crate::cards::motion::CardPose;
 use crate::cards::shapes::{
     Shape, glyph_shapes, lozenge, placed, rounded_rect, shapes_mesh, suit_shapes,
@@ -13,7 +13,8 @@ use crate::spider::SpiderSystems;
 use crate::spider::layout::Layout;
 use crate::spider::piles::CardView;
 
-pub(crate) fn plugin(app: &mut App) {
+/// Makes the card art and dresses the cards (public for the headless tests of the theme).
+pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         ((rebuild_art, dress_new_cards)
@@ -58,7 +59,7 @@ pub(crate) fn rebuild_art(
     mut commands: Commands,
     layout: Option<Res<Layout>>,
     theme: Res<Theme>,
-    art: Option<Res<CardArt>>,
+    art: Option<ResMut<CardArt>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut clear: ResMut<ClearColor>,
@@ -73,6 +74,20 @@ pub(crate) fn rebuild_art(
         return;
     }
     clear.0 = theme.table;
+    // Only colours changed (a theme being edited): the cards keep their entities and meshes,
+    // their materials take the new colours.
+    if let Some(mut art) = art
+        && art.body.size == size
+        && art.theme.same_shapes(&theme)
+    {
+        art.body.recolour(&theme, &mut materials);
+        recolour(&mut materials, &art.court_frame, theme.court_frame);
+        for s in Suit::ALL {
+            recolour(&mut materials, &art.ink[suit_index(s)], theme.suit_color(s));
+        }
+        art.theme = theme.clone();
+        return;
+    }
     let r = theme.corner_radius * size.x;
     let body = Body::new(size, &theme, &mut meshes, &mut materials);
     let mut mat = |c: Color| materials.add(ColorMaterial::from_color(c));

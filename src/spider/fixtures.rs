@@ -5,6 +5,7 @@ use bevy::prelude::*;
 
 use crate::GameKind;
 use crate::cards::shapes::{ring_mesh, rounded_rect};
+use crate::core::theme::Theme;
 use crate::spider::SpiderSystems;
 use crate::spider::faces::CardArt;
 use crate::spider::highlights::Highlights;
@@ -44,16 +45,16 @@ fn place_fixtures(
         &mut Visibility,
         Option<&MeshMaterial2d<ColorMaterial>>,
     )>,
-    mut built_for: Local<Option<(Vec2, usize, Color)>>,
+    mut built_for: Local<Option<(Vec2, usize, Theme)>>,
 ) {
     let (Some(layout), Some(art)) = (layout, art) else {
         return;
     };
     let columns = layout.column_x.len();
     let (_, theme) = art.made_for();
-    let key = (layout.card, columns, theme.table);
+    let key = (layout.card, columns, theme.clone());
     // (Leaving Spider despawns them: coming back makes them again.)
-    if *built_for != Some(key) || fixtures.is_empty() {
+    if built_for.as_ref() != Some(&key) || fixtures.is_empty() {
         // New size, variant or theme: make placeholders and markers again.
         for (e, f, ..) in &fixtures {
             if matches!(

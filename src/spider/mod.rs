@@ -15,6 +15,7 @@ pub mod plan;
 pub mod playback;
 pub mod records;
 pub mod rules;
+pub mod samples;
 pub mod saves;
 pub mod search;
 pub mod table;
@@ -43,6 +44,7 @@ pub fn logic_plugin(app: &mut App) {
         playback::plugin,
         assist::plugin,
         search::plugin,
+        samples::plugin,
     ));
 }
 

@@ -10,7 +10,7 @@ use crate::GameKind;
 use crate::audio::cues::Sfx;
 use crate::cards::motion::{CardPose, Plan, Segment, SegmentKind};
 use crate::cards::pointer::window_size;
-use crate::core::settings::{AnimationSettings, Settings};
+use crate::core::settings::{AnimationSettings, Motion, Settings};
 use crate::spider::layout::{Layout, PileId, TableShape, z};
 use crate::spider::piles::{CardView, Piles, rest_pose};
 use crate::spider::table::Table;
@@ -129,7 +129,7 @@ pub(crate) fn new_game(
             let to = layout.position(&final_shape, PileId::Column(c as u8), row);
             let up = row >= position.columns()[c].face_down();
             let start = k as f32 * stagger;
-            plan.glide(e, start, deal, to, up.then_some(true));
+            plan.glide(e, Motion::Deal, start, deal, to, up.then_some(true));
             plan.sound(
                 start,
                 Sfx::Deal,
@@ -165,7 +165,15 @@ pub(crate) fn plan_events(
                 let src = &mut piles.columns[*from as usize];
                 let run: Vec<Entity> = src.split_off(src.len() - moved.len());
                 let (move_s, stagger) = (a.secs(a.move_ms), a.secs(a.move_stagger_ms));
-                stack_on(&mut plan, piles, *to, &run, (move_s, stagger), &place);
+                stack_on(
+                    &mut plan,
+                    piles,
+                    *to,
+                    &run,
+                    Motion::Move,
+                    (move_s, stagger),
+                    &place,
+                );
                 let landed = plan.cursor + move_s + stagger * (run.len() - 1) as f32;
                 plan.sound(landed * 0.85, Sfx::Drop, 1.0);
                 plan.cursor += move_s * 0.6 + stagger * (run.len() - 1) as f32;
@@ -194,7 +202,7 @@ pub(crate) fn plan_events(
                     to,
                     face: Some(up),
                     lift: false,
-                    kind: SegmentKind::Glide,
+                    kind: SegmentKind::Glide(Motion::Flip),
                 });
                 plan.sound(plan.cursor, Sfx::Flip, 1.0);
                 plan.cursor += flip * 0.5;
@@ -213,6 +221,7 @@ pub(crate) fn plan_events(
                     let start = plan.cursor + k as f32 * stagger;
                     plan.glide(
                         e,
+                        Motion::Deal,
                         start,
                         deal_s,
                         layout.position(&shape, PileId::Column(c), i),
@@ -238,6 +247,7 @@ pub(crate) fn plan_events(
                     let start = plan.cursor + k as f32 * stagger;
                     plan.glide(
                         e,
+                        Motion::Deal,
                         start,
                         deal_s,
                         layout.position(&shape, PileId::Stock, i),
@@ -264,7 +274,14 @@ pub(crate) fn plan_events(
                 // The Ace leaves first, the King last.
                 for (k, (i, &e)) in entities.iter().enumerate().rev().enumerate() {
                     let to = layout.position(&shape, PileId::Foundation(*slot as u8), i);
-                    plan.glide(e, plan.cursor + k as f32 * stagger, sweep, to, None);
+                    plan.glide(
+                        e,
+                        Motion::Sweep,
+                        plan.cursor + k as f32 * stagger,
+                        sweep,
+                        to,
+                        None,
+                    );
                 }
                 plan.sound(plan.cursor, Sfx::RunCompleted, 1.0);
                 plan.cursor += sweep + stagger * (entities.len() - 1) as f32;
@@ -280,6 +297,7 @@ pub(crate) fn plan_events(
                     piles,
                     *column,
                     &entities,
+                    Motion::Sweep,
                     (sweep, stagger),
                     &place,
                 );
@@ -336,7 +354,7 @@ pub(crate) fn plan_events(
                     to: rest.translation,
                     face,
                     lift: false,
-                    kind: SegmentKind::Glide,
+                    kind: SegmentKind::Glide(Motion::Move),
                 });
             }
             None => {}
@@ -356,6 +374,7 @@ fn stack_on(
     piles: &mut Piles,
     column: u8,
     cards: &[Entity],
+    motion: Motion,
     (secs, stagger): (f32, f32),
     place: &dyn Fn(&Piles) -> Layout,
 ) {
@@ -365,7 +384,7 @@ fn stack_on(
     let shape = piles.shape();
     for (k, &e) in cards.iter().enumerate() {
         let to = layout.position(&shape, PileId::Column(column), base + k);
-        plan.glide(e, plan.cursor + k as f32 * stagger, secs, to, None);
+        plan.glide(e, motion, plan.cursor + k as f32 * stagger, secs, to, None);
     }
 }
 
@@ -378,7 +397,6 @@ fn plan_celebration(
     layout: &Layout,
     a: &AnimationSettings,
 ) {
-    let total = a.secs(a.celebration_ms);
     // Each card with its resting place on the foundation, where it lands after its flight.
     // (Taken from the layout: cards of runs completed earlier have no other leg to read it
     // from, and used to land in the middle of the table.)
@@ -401,25 +419,6 @@ fn plan_celebration(
             )
         })
         .collect();
-    if cards.is_empty() || total <= 0.0 {
-        return;
-    }
-    let flight = (total * 0.45).max(0.3);
-    let stagger = (total - flight) / cards.len() as f32;
     // The cards bounce along the bottom row, above the bar.
-    let floor = layout.foundation.y;
-    for (k, &(e, rest)) in cards.iter().enumerate() {
-        let h = ((k * 2_654_435_761) % 1000) as f32 / 1000.0;
-        let dir = if k % 2 == 0 { 1.0 } else { -1.0 };
-        let velocity = Vec2::new(dir * (180.0 + 260.0 * h), 250.0 + 350.0 * h);
-        let start = at + k as f32 * stagger;
-        plan.segments.entry(e).or_default().push(Segment {
-            start,
-            secs: flight,
-            to: rest,
-            face: None,
-            lift: true,
-            kind: SegmentKind::Thrown { velocity, floor },
-        });
-    }
+    plan.cascade(at, &cards, layout.foundation.y, a);
 }

@@ -9,7 +9,7 @@ use crate::cards::motion::{
     CardPose, Celebrating, MotionScale, Segment, SegmentKind, build, commit, motion_settings,
 };
 use crate::cards::pointer::window_size;
-use crate::core::settings::Settings;
+use crate::core::settings::{Motion, Settings};
 use crate::spider::SpiderSystems;
 use crate::spider::layout::Layout;
 use crate::spider::piles::{CardView, Piles, rest_pose};
@@ -176,9 +176,9 @@ fn relayout(
                 to: rest.translation,
                 face: Some(rest.face_shown),
                 lift: true,
-                kind: SegmentKind::Glide,
+                kind: SegmentKind::Glide(Motion::SlideBack),
             }];
-            if let Some(anim) = build(*pose, &segs, a.easing.function()) {
+            if let Some(anim) = build(*pose, &segs, a) {
                 commands.entity(e).insert(anim);
             }
         }

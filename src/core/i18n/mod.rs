@@ -6,9 +6,11 @@
 pub mod de;
 pub mod de_help;
 pub mod de_spider;
+mod de_studio;
 pub mod en;
 pub mod en_help;
 pub mod en_spider;
+mod en_studio;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -78,9 +80,19 @@ impl Lang {
 
     /// Every (key, text) pair of this language's table, over all its parts.
     fn strings(self) -> impl Iterator<Item = (&'static str, &'static str)> {
-        let parts: [&'static [(&'static str, &'static str)]; 3] = match self {
-            Lang::En => [en::STRINGS, en_spider::STRINGS, en_help::STRINGS],
-            Lang::De => [de::STRINGS, de_spider::STRINGS, de_help::STRINGS],
+        let parts: [&'static [(&'static str, &'static str)]; 4] = match self {
+            Lang::En => [
+                en::STRINGS,
+                en_spider::STRINGS,
+                en_help::STRINGS,
+                en_studio::STRINGS,
+            ],
+            Lang::De => [
+                de::STRINGS,
+                de_spider::STRINGS,
+                de_help::STRINGS,
+                de_studio::STRINGS,
+            ],
         };
         parts.into_iter().flatten().copied()
     }

@@ -1,0 +1,605 @@
+//! The tuning studio: the theme editor (every colour of the theme, its back pattern and corner
+//! radius, changed live on the table; save as, export and import as RON text) and the
+//! animation tuner (every duration, stagger and easing curve, each curve drawn, samples played
+//! on the table, reset to defaults). Both change the running game at once; the tuner's values
+//! are saved with the settings. Errors in watched files show at the top of the overlay.
+use bevy::curve::Curve;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use crate::GameKind;
+use crate::cards::samples::{PlaySample, SampleKind};
+use crate::core::i18n::{t, tf};
+use crate::core::live::FileProblems;
+use crate::core::persist::{SaveSettings, Saves};
+use crate::core::settings::{Easing, Motion, Settings};
+use crate::core::theme::{
+    BackPattern, CardSettings, SAVED_THEME_PREFIX, Theme, ThemeDraft, ThemeOrigin, Themes,
+};
+use crate::shell::Windows;
+use crate::shell::settings_window::{easing_name, pattern_name};
+
+/// What the studio's windows remember between frames.
+#[derive(Resource, Debug, Clone)]
+pub struct Studio {
+    /// The name "save as" gives.
+    pub save_name: String,
+    /// The export/import box.
+    pub text: String,
+    /// The last outcome (saved, imported, or why not), and whether it is an error.
+    pub message: Option<(String, bool)>,
+    /// How many times slower the samples play.
+    pub slow: f32,
+}
+
+impl Default for Studio {
+    fn default() -> Studio {
+        Studio {
+            save_name: String::new(),
+            text: String::new(),
+            message: None,
+            slow: 1.0,
+        }
+    }
+}
+
+/// Every colour of a theme, with its field's name.
+fn colours(t: &mut Theme) -> [(&'static str, &mut Color); 17] {
+    [
+        ("table", &mut t.table),
+        ("placeholder", &mut t.placeholder),
+        ("face", &mut t.face),
+        ("face_border", &mut t.face_border),
+        ("court_frame", &mut t.court_frame),
+        ("back", &mut t.back),
+        ("back_accent", &mut t.back_accent),
+        ("back_border", &mut t.back_border),
+        ("red", &mut t.red),
+        ("black", &mut t.black),
+        ("four_colour_diamonds", &mut t.four_colour_diamonds),
+        ("four_colour_clubs", &mut t.four_colour_clubs),
+        ("yellow", &mut t.yellow),
+        ("highlight", &mut t.highlight),
+        ("selection", &mut t.selection),
+        ("hint_target", &mut t.hint_target),
+        ("text", &mut t.text),
+    ]
+}
+
+/// A colour field's label.
+fn colour_label(field: &str) -> &'static str {
+    match field {
+        "table" => t("studio.colour.table"),
+        "placeholder" => t("studio.colour.placeholder"),
+        "face" => t("studio.colour.face"),
+        "face_border" => t("studio.colour.face_border"),
+        "court_frame" => t("studio.colour.court_frame"),
+        "back" => t("studio.colour.back"),
+        "back_accent" => t("studio.colour.back_accent"),
+        "back_border" => t("studio.colour.back_border"),
+        "red" => t("studio.colour.red"),
+        "black" => t("studio.colour.black"),
+        "four_colour_diamonds" => t("studio.colour.diamonds"),
+        "four_colour_clubs" => t("studio.colour.clubs"),
+        "yellow" => t("studio.colour.yellow"),
+        "highlight" => t("studio.colour.highlight"),
+        "selection" => t("studio.colour.selection"),
+        "hint_target" => t("studio.colour.hint_target"),
+        _ => t("studio.colour.text"),
+    }
+}
+
+/// The theme the editor starts from: the draft, else the chosen theme as its file has it.
+pub fn edited_theme(draft: &ThemeDraft, themes: &Themes, settings: &Settings) -> Theme {
+    draft.0.clone().unwrap_or_else(|| {
+        themes
+            .get(&settings.theme)
+            .map_or_else(Theme::default, |e| e.theme.clone())
+    })
+}
+
+/// Saves `theme` as the player's theme called `name` (a new id), lists it and chooses it.
+/// Without storage (a capture) it is listed for this run only. Returns the outcome's message.
+pub fn save_theme_as(
+    name: &str,
+    mut theme: Theme,
+    themes: &mut Themes,
+    settings: &mut Settings,
+    saves: Option<&Saves>,
+) -> Result<String, String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(t("studio.themes.need_name").to_string());
+    }
+    theme.id = themes.new_id(name);
+    theme.name = name.to_string();
+    save_theme(theme, themes, settings, saves)
+}
+
+/// Saves `theme` under its id, lists it and chooses it.
+pub fn save_theme(
+    theme: Theme,
+    themes: &mut Themes,
+    settings: &mut Settings,
+    saves: Option<&Saves>,
+) -> Result<String, String> {
+    let id = theme.id.clone();
+    let name = theme.name.clone();
+    match saves {
+        Some(saves) => themes
+            .save(saves.0.as_ref(), theme)
+            .map_err(|e| tf("studio.themes.save_failed", &[("why", &e)]))?,
+        None => {
+            themes.put(
+                theme,
+                ThemeOrigin::Saved(format!("{SAVED_THEME_PREFIX}{id}")),
+            );
+        }
+    }
+    settings.theme = id;
+    Ok(tf("studio.themes.saved", &[("name", &name)]))
+}
+
+/// Reads a theme from text (export's format); the error names the line and field.
+pub fn import_theme(text: &str) -> Result<Theme, String> {
+    Theme::from_ron("imported", text, t("studio.themes.import_source"))
+}
+
+pub(crate) fn theme_editor(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    mut settings: ResMut<Settings>,
+    mut save_settings: ResMut<SaveSettings>,
+    mut themes: ResMut<Themes>,
+    mut draft: ResMut<ThemeDraft>,
+    mut studio: Local<Studio>,
+    saves: Option<Res<Saves>>,
+) -> Result {
+    if !windows.themes {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let base = edited_theme(&draft, &themes, &settings);
+    let mut edited = base.clone();
+    let mut s = settings.clone();
+    let mut new_draft: Option<Option<Theme>> = None;
+    let origin = themes.get(&s.theme).map(|e| e.origin.clone());
+    egui::Window::new(t("studio.themes.title"))
+        .id(egui::Id::new("theme-editor"))
+        .default_pos(egui::pos2(12.0, 44.0))
+        .resizable(false)
+        .collapsible(false)
+        .vscroll(true)
+        .default_height(ctx.content_rect().height() - 90.0)
+        .max_height(ctx.content_rect().height() - 90.0)
+        .open(&mut open)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(t("studio.themes.name"));
+                ui.text_edit_singleline(&mut edited.name);
+            });
+            ui.label(
+                egui::RichText::new(match &origin {
+                    Some(ThemeOrigin::Builtin) => t("studio.themes.builtin").to_string(),
+                    Some(ThemeOrigin::File(path)) => tf("studio.themes.file", &[("path", path)]),
+                    Some(ThemeOrigin::Saved(_)) => t("studio.themes.yours").to_string(),
+                    None => String::new(),
+                })
+                .small(),
+            );
+            ui.separator();
+            egui::Grid::new("theme-colours")
+                .num_columns(4)
+                .spacing([10.0, 4.0])
+                .show(ui, |ui| {
+                    for (k, (field, colour)) in colours(&mut edited).into_iter().enumerate() {
+                        ui.label(colour_label(field));
+                        let mut rgba = colour.to_srgba().to_u8_array();
+                        if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed() {
+                            *colour = Color::srgba_u8(rgba[0], rgba[1], rgba[2], rgba[3]);
+                        }
+                        if k % 2 == 1 {
+                            ui.end_row();
+                        }
+                    }
+                    ui.end_row();
+                });
+            ui.separator();
+            egui::Grid::new("theme-shapes")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label(t("settings.card_back"));
+                    egui::ComboBox::from_id_salt("theme-pattern")
+                        .selected_text(pattern_name(edited.back_pattern))
+                        .show_ui(ui, |ui| {
+                            for p in [BackPattern::Plain, BackPattern::Lattice, BackPattern::Dots] {
+                                ui.selectable_value(&mut edited.back_pattern, p, pattern_name(p));
+                            }
+                        });
+                    ui.end_row();
+                    ui.label(t("studio.themes.corner_radius"));
+                    ui.add(
+                        egui::Slider::new(&mut edited.corner_radius, 0.0..=0.5)
+                            .step_by(0.005)
+                            .fixed_decimals(3),
+                    );
+                    ui.end_row();
+                    ui.label(t("settings.deck"));
+                    ui.checkbox(&mut edited.four_colour, t("settings.four_colours"));
+                    ui.end_row();
+                });
+            if s.cards != CardSettings::default() {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(egui::RichText::new(t("studio.themes.overrides")).small());
+                    if ui.small_button(t("studio.themes.use_theme")).clicked() {
+                        s.cards = CardSettings::default();
+                    }
+                });
+            }
+            ui.separator();
+            let changed = draft.0.is_some() || edited != base;
+            ui.horizontal(|ui| {
+                let own = matches!(origin, Some(ThemeOrigin::Saved(_)));
+                if ui
+                    .add_enabled(own && changed, egui::Button::new(t("studio.themes.save")))
+                    .on_hover_text(t("studio.themes.save_hint"))
+                    .clicked()
+                {
+                    let mut theme = edited.clone();
+                    theme.id = s.theme.clone();
+                    studio.message = Some(
+                        match save_theme(theme, &mut themes, &mut s, saves.as_deref()) {
+                            Ok(m) => {
+                                new_draft = Some(None);
+                                (m, false)
+                            }
+                            Err(e) => (e, true),
+                        },
+                    );
+                }
+                if ui
+                    .add_enabled(changed, egui::Button::new(t("studio.themes.revert")))
+                    .clicked()
+                {
+                    new_draft = Some(None);
+                    studio.message = None;
+                }
+            });
+            ui.horizontal(|ui| {
+                if studio.save_name.is_empty() {
+                    studio.save_name = tf("studio.themes.copy_of", &[("name", &edited.name)]);
+                }
+                ui.add(egui::TextEdit::singleline(&mut studio.save_name).desired_width(160.0));
+                if ui.button(t("studio.themes.save_as")).clicked() {
+                    let name = studio.save_name.clone();
+                    studio.message = Some(
+                        match save_theme_as(
+                            &name,
+                            edited.clone(),
+                            &mut themes,
+                            &mut s,
+                            saves.as_deref(),
+                        ) {
+                            Ok(m) => {
+                                new_draft = Some(None);
+                                studio.save_name.clear();
+                                (m, false)
+                            }
+                            Err(e) => (e, true),
+                        },
+                    );
+                }
+            });
+            egui::CollapsingHeader::new(t("studio.themes.share"))
+                .id_salt("theme-share")
+                .show(ui, |ui| {
+                    ui.label(egui::RichText::new(t("studio.themes.share_hint")).small());
+                    ui.add(
+                        egui::TextEdit::multiline(&mut studio.text)
+                            .code_editor()
+                            .desired_rows(8)
+                            .desired_width(360.0),
+                    );
+                    ui.horizontal(|ui| {
+                        if ui.button(t("studio.themes.export")).clicked() {
+                            studio.text = edited.to_ron();
+                            ui.ctx().copy_text(studio.text.clone());
+                            studio.message = Some((t("studio.themes.exported").to_string(), false));
+                        }
+                        if ui.button(t("studio.themes.import")).clicked() {
+                            studio.message = Some(match import_theme(&studio.text) {
+                                Ok(theme) => {
+                                    let m = tf("studio.themes.imported", &[("name", &theme.name)]);
+                                    studio.save_name = theme.name.clone();
+                                    new_draft = Some(Some(theme));
+                                    (m, false)
+                                }
+                                Err(e) => (e, true),
+                            });
+                        }
+                    });
+                });
+            if let Some((m, error)) = &studio.message {
+                let text = egui::RichText::new(m);
+                ui.label(if *error {
+                    text.color(ui.visuals().error_fg_color)
+                } else {
+                    text
+                });
+            }
+        });
+    match new_draft {
+        Some(d) => {
+            draft.set_if_neq(ThemeDraft(d));
+        }
+        None if edited != base => {
+            draft.0 = Some(edited);
+        }
+        None => {}
+    }
+    if s != *settings {
+        // A theme chosen (saved as) shows itself: the draft is done.
+        *settings = s;
+        save_settings.soon();
+    }
+    if !open {
+        windows.themes = false;
+    }
+    Ok(())
+}
+
+/// The curve of `easing`, drawn small; while the pointer is over it a dot runs along it in
+/// `secs` (the motion's duration).
+fn curve(ui: &mut egui::Ui, easing: Easing, secs: f32) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(88.0, 34.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    let f = easing.function();
+    // Values from -0.25 to 1.25, so that an overshooting curve (BackOut) fits.
+    let at = |x: f32, y: f32| {
+        egui::pos2(
+            rect.left() + 3.0 + x * (rect.width() - 6.0),
+            rect.bottom() - (y + 0.25) / 1.5 * rect.height(),
+        )
+    };
+    let visuals = ui.visuals();
+    painter.rect_filled(rect, 3.0, visuals.extreme_bg_color);
+    let faint = egui::Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.5));
+    painter.line_segment([at(0.0, 0.0), at(1.0, 0.0)], faint);
+    painter.line_segment([at(0.0, 1.0), at(1.0, 1.0)], faint);
+    let points: Vec<egui::Pos2> = (0..=40)
+        .map(|i| {
+            let x = i as f32 / 40.0;
+            at(x, f.sample_clamped(x))
+        })
+        .collect();
+    painter.add(egui::Shape::line(
+        points,
+        egui::Stroke::new(1.6, visuals.selection.bg_fill),
+    ));
+    if response.hovered() && secs > 0.0 {
+        let now = ui.input(|i| i.time) as f32;
+        let x = ((now % (secs + 0.5)) / secs).min(1.0);
+        painter.circle_filled(at(x, f.sample_clamped(x)), 3.5, visuals.strong_text_color());
+        ui.ctx().request_repaint();
+    }
+    response
+}
+
+/// A motion's name in the tuner.
+fn motion_name(m: Motion) -> &'static str {
+    match m {
+        Motion::Move => t("studio.motion.move"),
+        Motion::Flip => t("studio.motion.flip"),
+        Motion::Deal => t("studio.motion.deal"),
+        Motion::Sweep => t("studio.motion.sweep"),
+        Motion::SlideBack => t("studio.motion.slide_back"),
+        Motion::Shake => "",
+    }
+}
+
+/// A sample's button label.
+fn sample_name(k: SampleKind) -> &'static str {
+    match k {
+        SampleKind::Move => t("studio.sample.move"),
+        SampleKind::Sweep => t("studio.sample.sweep"),
+        SampleKind::Lay => t("studio.sample.lay"),
+        SampleKind::Deal => t("studio.sample.deal"),
+        SampleKind::Flip => t("studio.sample.flip"),
+        SampleKind::Cascade => t("studio.sample.cascade"),
+    }
+}
+
+fn ms(value: &mut u32) -> egui::DragValue<'_> {
+    egui::DragValue::new(value)
+        .range(0..=10_000)
+        .speed(2.0)
+        .suffix(" ms")
+}
+
+pub(crate) fn tuner(
+    mut contexts: EguiContexts,
+    mut windows: ResMut<Windows>,
+    mut settings: ResMut<Settings>,
+    mut save_settings: ResMut<SaveSettings>,
+    mut studio: Local<Studio>,
+    mut samples: MessageWriter<PlaySample>,
+    game: Option<Res<State<GameKind>>>,
+) -> Result {
+    if !windows.tuner {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let mut s = settings.clone();
+    let kinds: &[SampleKind] = match game.as_deref().map(State::get) {
+        Some(GameKind::ProSpider10) => &SampleKind::PHASE10,
+        _ => &SampleKind::SPIDER,
+    };
+    egui::Window::new(t("studio.tuner.title"))
+        .id(egui::Id::new("tuner"))
+        .default_pos(egui::pos2(12.0, 44.0))
+        .resizable(false)
+        .collapsible(false)
+        .vscroll(true)
+        .default_height(ctx.content_rect().height() - 90.0)
+        .max_height(ctx.content_rect().height() - 90.0)
+        .open(&mut open)
+        .show(ctx, |ui| {
+            let a = &mut s.animation;
+            egui::Grid::new("tuner-common")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label(t("settings.speed"));
+                    ui.add(
+                        egui::Slider::new(&mut a.speed, 0.25..=4.0)
+                            .logarithmic(true)
+                            .suffix("×"),
+                    );
+                    ui.end_row();
+                    ui.label(t("studio.tuner.common_curve"));
+                    ui.horizontal(|ui| {
+                        egui::ComboBox::from_id_salt("tuner-easing")
+                            .selected_text(easing_name(a.easing))
+                            .show_ui(ui, |ui| {
+                                for e in Easing::ALL {
+                                    ui.selectable_value(&mut a.easing, e, easing_name(e));
+                                }
+                            });
+                        curve(ui, a.easing, a.secs(a.move_ms));
+                    });
+                    ui.end_row();
+                });
+            ui.separator();
+            egui::Grid::new("tuner-motions")
+                .num_columns(5)
+                .spacing([8.0, 6.0])
+                .striped(true)
+                .show(ui, |ui| {
+                    ui.label("");
+                    ui.label(egui::RichText::new(t("studio.tuner.duration")).small());
+                    ui.label(egui::RichText::new(t("studio.tuner.stagger")).small());
+                    ui.label(egui::RichText::new(t("studio.tuner.curve")).small());
+                    ui.label("");
+                    ui.end_row();
+                    for m in Motion::TUNABLE {
+                        ui.label(motion_name(m));
+                        let (duration, stagger) = match m {
+                            Motion::Move => (&mut a.move_ms, Some(&mut a.move_stagger_ms)),
+                            Motion::Flip => (&mut a.flip_ms, None),
+                            Motion::Deal => (&mut a.deal_ms, Some(&mut a.deal_stagger_ms)),
+                            Motion::Sweep => (&mut a.sweep_ms, Some(&mut a.sweep_stagger_ms)),
+                            _ => (&mut a.slide_back_ms, None),
+                        };
+                        ui.add(ms(duration));
+                        match stagger {
+                            Some(st) => ui.add(ms(st)),
+                            None => ui.label(""),
+                        };
+                        let secs = a.secs(*match m {
+                            Motion::Move => &a.move_ms,
+                            Motion::Flip => &a.flip_ms,
+                            Motion::Deal => &a.deal_ms,
+                            Motion::Sweep => &a.sweep_ms,
+                            _ => &a.slide_back_ms,
+                        });
+                        let shown = a.easing_of(m);
+                        if let Some(slot) = a.easing_slot(m) {
+                            egui::ComboBox::from_id_salt(("tuner-curve", m as u8))
+                                .width(130.0)
+                                .selected_text(match slot {
+                                    Some(e) => easing_name(*e).to_string(),
+                                    None => t("studio.tuner.common").to_string(),
+                                })
+                                .show_ui(ui, |ui| {
+                                    ui.selectable_value(slot, None, t("studio.tuner.common"));
+                                    for e in Easing::ALL {
+                                        ui.selectable_value(slot, Some(e), easing_name(e));
+                                    }
+                                });
+                        }
+                        curve(ui, shown, secs);
+                        ui.end_row();
+                    }
+                    ui.label(t("studio.motion.first_deal"));
+                    ui.label("");
+                    ui.add(ms(&mut a.initial_deal_stagger_ms));
+                    ui.end_row();
+                    ui.label(t("studio.motion.cascade"));
+                    ui.add(ms(&mut a.celebration_ms));
+                    ui.checkbox(&mut a.celebration, t("settings.celebration"));
+                    ui.end_row();
+                    ui.label(t("studio.motion.computer_pause"));
+                    ui.add(ms(&mut s.phase10.computer_pause_ms));
+                    ui.end_row();
+                });
+            let a = &mut s.animation;
+            ui.horizontal_wrapped(|ui| {
+                ui.checkbox(&mut a.deal_motion, t("settings.deal_motion"));
+                ui.checkbox(&mut a.flip_motion, t("settings.flip_motion"));
+                ui.checkbox(&mut a.instant, t("settings.instant"));
+            });
+            ui.separator();
+            ui.label(t("studio.tuner.samples"));
+            ui.horizontal_wrapped(|ui| {
+                for &k in kinds {
+                    if ui.button(sample_name(k)).clicked() {
+                        samples.write(PlaySample {
+                            kind: k,
+                            slow: studio.slow,
+                        });
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.label(t("studio.tuner.slow"));
+                for (slow, label) in [(1.0, "1×"), (2.0, "½×"), (4.0, "¼×"), (10.0, "0.1×")] {
+                    ui.selectable_value(&mut studio.slow, slow, label);
+                }
+            });
+            ui.separator();
+            if ui.button(t("studio.tuner.reset")).clicked() {
+                let d = Settings::default();
+                s.animation = d.animation;
+                s.phase10.computer_pause_ms = d.phase10.computer_pause_ms;
+            }
+        });
+    if s != *settings {
+        *settings = s;
+        save_settings.soon();
+    }
+    if !open {
+        windows.tuner = false;
+    }
+    Ok(())
+}
+
+/// Errors in the watched files, at the top of the overlay until each file is fixed.
+pub(crate) fn file_problems(mut contexts: EguiContexts, problems: Res<FileProblems>) -> Result {
+    if problems.0.is_empty() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new(egui::Id::new("file-problems"))
+        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -48.0))
+        .show(ctx, |ui| {
+            for message in problems.0.values() {
+                egui::Frame::popup(ui.style())
+                    .fill(egui::Color32::from_rgb(90, 20, 20))
+                    .show(ui, |ui| {
+                        ui.set_max_width(720.0);
+                        ui.label(
+                            egui::RichText::new(message)
+                                .color(egui::Color32::WHITE)
+                                .monospace(),
+                        );
+                        ui.label(
+                            egui::RichText::new(t("studio.file_problem"))
+                                .color(egui::Color32::from_rgb(255, 210, 200))
+                                .small(),
+                        );
+                    });
+            }
+        });
+    Ok(())
+}
