@@ -71,7 +71,8 @@ fn main() -> AppExit {
     // Messages about saved files are told in the player's language.
     arachne::core::i18n::set_lang(settings.lang());
     // The themes: the shipped ones, the player's own, and on the desktop the files of the
-    // assets directory, watched while the game runs (not by a capture: it shows what ships).
+    // assets directory, watched while the game runs (not by a capture, which shows what ships,
+    // unless $ARACHNE_ASSETS names the directory).
     let mut themes = arachne::core::theme::Themes::default();
     if let Some(saves) = &saves {
         themes
@@ -83,7 +84,7 @@ fn main() -> AppExit {
     let mut problems = arachne::core::live::FileProblems::default();
     #[cfg(not(target_arch = "wasm32"))]
     let live = arachne::core::live::LiveFiles::find_root()
-        .filter(|_| launch.capture.is_none())
+        .filter(|_| launch.capture.is_none() || std::env::var_os("ARACHNE_ASSETS").is_some())
         .map(|root| {
             let mut live = arachne::core::live::LiveFiles::new(root);
             let mut unused = arachne::core::persist::SaveSettings::default();

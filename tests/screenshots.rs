@@ -111,6 +111,11 @@ fn every_variant_deals_a_visible_table_with_its_columns() {
 /// Runs the game under xvfb with `args` and `--capture`; returns the image, or why not. A name
 /// with `-de-` in it is captured in German (the system's language), any other in English.
 fn capture(name: &str, args: &[&str]) -> Result<Png, String> {
+    capture_with(name, args, &[])
+}
+
+/// `capture` with more environment variables for the game.
+fn capture_with(name: &str, args: &[&str], env: &[(&str, &Path)]) -> Result<Png, String> {
     let path = artifacts().join(format!("{name}.png"));
     let _ = std::fs::remove_file(&path);
     let out = Command::new("xvfb-run")
@@ -124,6 +129,7 @@ fn capture(name: &str, args: &[&str]) -> Result<Png, String> {
         .arg("--capture")
         .arg(&path)
         .env("WGPU_BACKEND", "vulkan")
+        .envs(env.iter().copied())
         .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES")
         .env(
@@ -163,7 +169,7 @@ fn panel_share(img: &Png, rows: std::ops::Range<usize>) -> f32 {
 }
 
 #[test]
-fn the_menu_statistics_settings_and_help_windows_are_drawn() {
+fn the_menu_statistics_settings_help_and_studio_windows_are_drawn() {
     let mut failures = Vec::new();
     for (lang, window, least) in [
         ("en", "menu", 0.08),
@@ -176,6 +182,10 @@ fn the_menu_statistics_settings_and_help_windows_are_drawn() {
         ("de", "settings", 0.08),
         ("de", "help", 0.08),
         ("de", "replays", 0.01),
+        ("en", "themes", 0.08),
+        ("en", "tuner", 0.08),
+        ("de", "themes", 0.08),
+        ("de", "tuner", 0.08),
     ] {
         match capture(
             &format!("window-{lang}-{window}"),
@@ -193,6 +203,32 @@ fn the_menu_statistics_settings_and_help_windows_are_drawn() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_broken_theme_file_is_reported_on_the_table_which_keeps_the_last_good_colours() {
+    let dir = std::env::temp_dir().join(format!("arachne-broken-theme-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("themes")).unwrap();
+    let classic = arachne::core::theme::BUILTIN_THEMES[0].1;
+    std::fs::write(
+        dir.join("themes/classic.ron"),
+        classic.replace("\"#1c6b3c\"", "\"#zz0000\""),
+    )
+    .unwrap();
+    let img = capture_with(
+        "broken-theme-file",
+        &["--variant", "spider-1suit", "--seed", "2"],
+        &[("ARACHNE_ASSETS", &dir)],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let img = img.unwrap();
+    let count = |want: [u8; 3]| img.rgb.iter().filter(|&&p| close(p, want)).count();
+    // The banner's dark red, and the table still the classic green.
+    let banner = count([90, 20, 20]);
+    assert!(banner > 2000, "banner pixels: {banner}");
+    let table = count([0x1c, 0x6b, 0x3c]);
+    assert!(table > img.width * img.height / 3, "table pixels: {table}");
 }
 
 #[test]

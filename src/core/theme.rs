@@ -112,14 +112,28 @@ impl Theme {
     pub fn from_ron(id: &str, text: &str, source: &str) -> Result<Theme, String> {
         let f: ThemeFile =
             ron::from_str(text).map_err(|e| crate::core::settings::ron_error(source, text, &e))?;
+        // Where a field is written: `file:line`, or the file alone if the line is not found.
+        let at = |field: &str| {
+            text.lines()
+                .position(|l| {
+                    l.trim_start()
+                        .strip_prefix(field)
+                        .is_some_and(|rest| rest.trim_start().starts_with(':'))
+                })
+                .map_or_else(|| source.to_string(), |i| format!("{source}:{}", i + 1))
+        };
         let c = |field: &str, value: &str| -> Result<Color, String> {
             Srgba::hex(value).map(Color::from).map_err(|_| {
-                format!("{source}: field `{field}`: `{value}` is not a #rrggbb or #rrggbbaa colour")
+                format!(
+                    "{}: field `{field}`: `{value}` is not a #rrggbb or #rrggbbaa colour",
+                    at(field)
+                )
             })
         };
         if !(0.0..=0.5).contains(&f.corner_radius) {
             return Err(format!(
-                "{source}: field `corner_radius`: {} is not between 0 and 0.5",
+                "{}: field `corner_radius`: {} is not between 0 and 0.5",
+                at("corner_radius"),
                 f.corner_radius
             ));
         }
@@ -339,7 +353,12 @@ mod tests {
     fn a_bad_colour_names_the_field() {
         let text = BUILTIN_THEMES[0].1.replace("\"#1c6b3c\"", "\"green\"");
         let e = Theme::from_ron("x", &text, "x.ron").unwrap_err();
-        assert!(e.contains("field `table`"), "{e}");
+        let line = text
+            .lines()
+            .position(|l| l.trim_start().starts_with("table:"))
+            .unwrap()
+            + 1;
+        assert!(e.starts_with(&format!("x.ron:{line}: field `table`")), "{e}");
     }
 
     #[test]
