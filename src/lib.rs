@@ -104,11 +104,20 @@ fn wall_clock_motion(mut time: ResMut<Time<Virtual>>) {
 fn follow_settings(
     settings: Res<core::settings::Settings>,
     themes: Res<core::theme::Themes>,
-    draft: Res<core::theme::ThemeDraft>,
+    mut draft: ResMut<core::theme::ThemeDraft>,
     mut theme: ResMut<core::theme::Theme>,
+    mut chosen: Local<Option<String>>,
 ) {
     if settings.is_changed() {
         core::i18n::set_lang(settings.lang());
+        // Another theme chosen (in the settings window, the settings file, a save as): the
+        // theme editor's unsaved changes belonged to the old one.
+        if chosen.as_deref() != Some(settings.theme.as_str()) {
+            if chosen.is_some() && draft.0.is_some() {
+                draft.0 = None;
+            }
+            *chosen = Some(settings.theme.clone());
+        }
     }
     if settings.is_changed() || themes.is_changed() || draft.is_changed() {
         let shown = match &draft.0 {

@@ -68,7 +68,7 @@ pub fn log_to_console() {
 /// `?game=pro-spider-10&players=3&ai=petra&seed=5` is `--game pro-spider-10 --players 3 ...`.
 /// Other keys are ignored (a page's query is not a command line).
 pub fn args_from_page() -> Vec<String> {
-    const KEYS: [&str; 6] = ["game", "players", "ai", "seed", "variant", "theme"];
+    const KEYS: [&str; 7] = ["game", "players", "ai", "seed", "variant", "theme", "open"];
     let search = global("location")
         .and_then(|l| js_sys::Reflect::get(&l, &JsValue::from_str("search")).map_err(js_error))
         .ok()
@@ -184,7 +184,7 @@ impl Storage for LocalStorage {
 /// `data-arachne-ready` is 1 while the table is at rest (after the first deal) and 0 while
 /// anything moves.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Last, publish)
+    app.add_systems(Last, (publish, publish_studio))
         .add_systems(
             Last,
             publish_search.run_if(in_state(crate::GameKind::Spider)),
@@ -265,6 +265,35 @@ fn publish_phase10(
 }
 
 /// Sets each attribute of `<body>` whose value changed (`None` removes it).
+/// The studio's part of the hook: `data-arachne-theme` is the id of the theme shown (`draft`
+/// while the editor changes one), `data-arachne-themes` the ids in the theme list, and
+/// `data-arachne-windows` the studio windows open (`themes`, `tuner`).
+fn publish_studio(
+    theme: Res<crate::core::theme::Theme>,
+    themes: Res<crate::core::theme::Themes>,
+    draft: Res<crate::core::theme::ThemeDraft>,
+    windows: Res<crate::shell::Windows>,
+) {
+    if !(theme.is_changed() || themes.is_changed() || draft.is_changed() || windows.is_changed()) {
+        return;
+    }
+    let shown = if draft.0.is_some() {
+        "draft".to_string()
+    } else {
+        theme.id.clone()
+    };
+    let ids: Vec<&str> = themes.0.iter().map(|e| e.theme.id.as_str()).collect();
+    let open: Vec<&str> = [("themes", windows.themes), ("tuner", windows.tuner)]
+        .into_iter()
+        .filter_map(|(n, o)| o.then_some(n))
+        .collect();
+    write_changed([
+        ("data-arachne-theme", Some(shown)),
+        ("data-arachne-themes", Some(ids.join(","))),
+        ("data-arachne-windows", Some(open.join(","))),
+    ]);
+}
+
 fn write_changed<'a>(attrs: impl IntoIterator<Item = (&'a str, Option<String>)>) {
     let Ok(body) = global("document")
         .and_then(|d| js_sys::Reflect::get(&d, &JsValue::from_str("body")).map_err(js_error))

@@ -172,7 +172,33 @@ fn edited_theme_and_settings_files_reach_the_running_game_and_a_broken_one_is_re
     .unwrap();
     look(&mut app);
     assert_eq!(app.world().resource::<Settings>().animation.move_ms, 480);
-    let bad = DEFAULT_SETTINGS.replace("move_ms: 220", "move_ms: -3");
+    // Only what the file changed: a theme chosen in the game and a value set in the tuner stand.
+    {
+        let mut s = app.world_mut().resource_mut::<Settings>();
+        s.theme = "midnight".into();
+        s.animation.flip_ms = 333;
+    }
+    std::fs::write(
+        dir.join("settings.ron"),
+        DEFAULT_SETTINGS
+            .replace("move_ms: 220", "move_ms: 480")
+            .replace("deal_ms: 260", "deal_ms: 300"),
+    )
+    .unwrap();
+    look(&mut app);
+    let s = app.world().resource::<Settings>();
+    assert_eq!(
+        (
+            s.theme.as_str(),
+            s.animation.flip_ms,
+            s.animation.move_ms,
+            s.animation.deal_ms
+        ),
+        ("midnight", 333, 480, 300)
+    );
+    let bad = DEFAULT_SETTINGS
+        .replace("move_ms: 220", "move_ms: -3")
+        .replace("deal_ms: 260", "deal_ms: 300");
     std::fs::write(dir.join("settings.ron"), &bad).unwrap();
     look(&mut app);
     let line = bad

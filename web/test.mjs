@@ -262,6 +262,36 @@ try {
   }
   await page.screenshot({ path: join(shots, "7-pro-spider-10-resumed.png") });
 
+  // 8. The tuning studio (issue 20) in the browser: a theme saved in the page's localStorage,
+  // as the editor's "save as" writes it, is in the theme list after a reload and shows on the
+  // table; the theme editor and the animation tuner are drawn (screenshots to look at).
+  const sea = (await readFile(resolve("assets/themes/classic.ron"), "utf8"))
+    .replace('"Classic"', '"Sea"')
+    .replace('"#1c6b3c"', '"#143c6e"');
+  await page.evaluate((text) => localStorage.setItem("arachne/theme-sea", text), sea);
+  const studioOpen = async (query, theme, windowName) => {
+    await page.goto(url + query);
+    await page.waitForFunction(
+      ([t, w]) =>
+        document.body.getAttribute("data-arachne-theme") === t &&
+        (document.body.getAttribute("data-arachne-windows") ?? "").split(",").includes(w),
+      [theme, windowName],
+      { timeout: 120_000, polling: 100 },
+    ).catch((e) => {
+      throw new Error(`studio ${query}: ${e.message}\n${log.join("\n")}`);
+    });
+    // Let a few frames draw it.
+    await page.waitForTimeout(3000);
+  };
+  await studioOpen("?theme=sea&open=themes", "sea", "themes");
+  const listed = (await attr("data-arachne-themes")) ?? "";
+  if (!listed.split(",").includes("sea")) problems.push(`the saved theme is not listed: ${listed}`);
+  await page.screenshot({ path: join(shots, "8-theme-editor.png") });
+  const seaShare = await colourShare(page, [0x14, 0x3c, 0x6e]);
+  if (!(seaShare > 0.2)) problems.push(`the saved theme's table colour covers ${seaShare} of the page`);
+  await studioOpen("?theme=sea&open=tuner", "sea", "tuner");
+  await page.screenshot({ path: join(shots, "8-tuner.png") });
+
   const wasm = join(root, "arachne_bg.wasm");
   const raw = (await stat(wasm)).size;
   const gz = gzipSync(await readFile(wasm), { level: 9 }).length;
@@ -279,6 +309,7 @@ try {
       ready_ms: firstDeal,
       pro_spider_10_turns: p10Turns,
       pro_spider_10_resumed: p10After,
+      saved_theme_table_share: seaShare,
       solver: solver.report,
       wasm_bytes: raw,
       wasm_gzip_bytes: gz,
@@ -298,6 +329,31 @@ try {
 for (const p of problems) console.error("FAIL", p);
 if (failed || problems.length > 0) process.exit(1);
 console.log("browser test passed; screenshots in artifacts/web/");
+
+// The share of the page's pixels (a screenshot, sampled) within 8 of colour `rgb`.
+async function colourShare(page, rgb) {
+  const png = (await page.screenshot({ timeout: 120_000 })).toString("base64");
+  return page.evaluate(
+    async ([data, want]) => {
+      const img = new Image();
+      img.src = "data:image/png;base64," + data;
+      await img.decode();
+      const copy = document.createElement("canvas");
+      copy.width = img.width;
+      copy.height = img.height;
+      const g = copy.getContext("2d");
+      g.drawImage(img, 0, 0);
+      const d = g.getImageData(0, 0, copy.width, copy.height).data;
+      let hits = 0, n = 0;
+      for (let i = 0; i < d.length; i += 4 * 7) {
+        n++;
+        if ([0, 1, 2].every((k) => Math.abs(d[i + k] - want[k]) <= 8)) hits++;
+      }
+      return hits / n;
+    },
+    [png, rgb],
+  );
+}
 
 // Frame gaps (requestAnimationFrame to requestAnimationFrame, ms) recorded in the page from
 // `start()` until `stop()`; `frame` counts the page's frames. The recorder is put into every

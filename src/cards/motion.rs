@@ -148,7 +148,7 @@ impl Plan {
         let flight = (total * 0.45).max(0.3);
         let stagger = (total - flight) / cards.len() as f32;
         for (k, &(e, rest)) in cards.iter().enumerate() {
-            let h = ((k * 2_654_435_761) % 1000) as f32 / 1000.0;
+            let h = ((k as u64).wrapping_mul(2_654_435_761) % 1000) as f32 / 1000.0;
             let dir = if k % 2 == 0 { 1.0 } else { -1.0 };
             let velocity = Vec2::new(dir * (180.0 + 260.0 * h), 250.0 + 350.0 * h);
             self.segments.entry(e).or_default().push(Segment {

@@ -27,6 +27,8 @@ pub struct FileProblems(pub BTreeMap<String, String>);
 #[derive(Resource, Debug)]
 pub struct LiveFiles {
     root: PathBuf,
+    /// The settings file as last read: an edit applies what it changed, no more.
+    settings_file: Option<Settings>,
     seen: HashMap<PathBuf, Stamp>,
     since: f32,
 }
@@ -48,10 +50,14 @@ impl LiveFiles {
         let mut seen = HashMap::new();
         let settings = root.join("settings.ron");
         if let Some(s) = stamp(&settings) {
-            seen.insert(settings, s);
+            seen.insert(settings.clone(), s);
         }
+        let settings_file = std::fs::read_to_string(&settings)
+            .ok()
+            .and_then(|text| Settings::from_ron(&text, "").ok());
         LiveFiles {
             root,
+            settings_file,
             seen,
             since: POLL_SECS,
         }
@@ -122,7 +128,7 @@ impl LiveFiles {
                 Ok(bytes) => {
                     let text = String::from_utf8_lossy(&bytes);
                     if path == settings_path {
-                        apply_settings(&text, &name, settings, save)
+                        apply_settings(&text, &name, settings, save, &mut self.settings_file)
                     } else {
                         apply_theme(&path, &text, &name, themes)
                     }
@@ -143,20 +149,63 @@ impl LiveFiles {
     }
 }
 
-/// The settings file's values become the game's (and the player's saved settings, as if set
-/// in the settings window). The overlay's language and which game is on the table stay as
-/// they are unless the file names them.
+/// What the edit of the settings file changed becomes the game's (and the player's saved
+/// settings, as if set in the settings window); the player's other choices (a theme chosen in
+/// the game, the volume, a value set in the tuner) stand. A file not read before gives all its
+/// values, but the language and which game is on the table.
 fn apply_settings(
     text: &str,
     name: &str,
     settings: &mut Settings,
     save: &mut SaveSettings,
+    last: &mut Option<Settings>,
 ) -> Result<(), String> {
-    let mut new = Settings::from_ron(text, name)?;
-    if new.language.is_none() {
-        new.language = settings.language;
+    let file = Settings::from_ron(text, name)?;
+    let mut new = settings.clone();
+    match last.replace(file.clone()) {
+        Some(old) => {
+            // Field by field where tuners work (the motion), else section by section.
+            macro_rules! take {
+                ($($path:ident).+) => {
+                    if old.$($path).+ != file.$($path).+ {
+                        new.$($path).+ = file.$($path).+.clone();
+                    }
+                };
+            }
+            take!(theme);
+            take!(cards);
+            take!(game);
+            take!(layout);
+            take!(sound);
+            take!(language);
+            take!(phase10.computer_pause_ms);
+            take!(phase10.sort_by_colour);
+            take!(animation.instant);
+            take!(animation.deal_motion);
+            take!(animation.flip_motion);
+            take!(animation.speed);
+            take!(animation.easing);
+            take!(animation.easings);
+            take!(animation.move_ms);
+            take!(animation.move_stagger_ms);
+            take!(animation.flip_ms);
+            take!(animation.deal_ms);
+            take!(animation.deal_stagger_ms);
+            take!(animation.initial_deal_stagger_ms);
+            take!(animation.sweep_ms);
+            take!(animation.sweep_stagger_ms);
+            take!(animation.slide_back_ms);
+            take!(animation.celebration);
+            take!(animation.celebration_ms);
+        }
+        None => {
+            new = Settings {
+                language: file.language.or(settings.language),
+                ..file
+            };
+            new.phase10.on_table = settings.phase10.on_table;
+        }
     }
-    new.phase10.on_table = settings.phase10.on_table;
     if new != *settings {
         *settings = new;
         save.soon();

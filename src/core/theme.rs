@@ -358,7 +358,10 @@ mod tests {
             .position(|l| l.trim_start().starts_with("table:"))
             .unwrap()
             + 1;
-        assert!(e.starts_with(&format!("x.ron:{line}: field `table`")), "{e}");
+        assert!(
+            e.starts_with(&format!("x.ron:{line}: field `table`")),
+            "{e}"
+        );
     }
 
     #[test]

@@ -145,8 +145,16 @@ fn window_keys(
         form.leaving = None;
     } else if form.reset_stats.is_some() {
         form.reset_stats = None;
-    } else if windows.settings || windows.stats || windows.help || windows.sheet {
+    } else if windows.settings
+        || windows.stats
+        || windows.help
+        || windows.sheet
+        || windows.themes
+        || windows.tuner
+    {
         windows.settings = false;
+        windows.themes = false;
+        windows.tuner = false;
         windows.stats = false;
         windows.help = false;
         windows.sheet = false;

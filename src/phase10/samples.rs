@@ -18,7 +18,12 @@ use crate::phase10::view::{P10Card, P10Piles};
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        play_samples.in_set(AppSystems::Plan).in_set(P10Systems),
+        play_samples
+            .in_set(AppSystems::Plan)
+            .in_set(P10Systems)
+            // After the game's own motion is planned: a sample never starts from a card the
+            // game has just moved.
+            .after(crate::phase10::view::show_changes),
     );
 }
 

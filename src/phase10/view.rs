@@ -263,7 +263,7 @@ pub fn place_all(world: &mut World, drop_motion: bool) {
     world.insert_resource(layout);
 }
 
-fn show_changes(
+pub(crate) fn show_changes(
     mut commands: Commands,
     mut changes: MessageReader<P10Changed>,
     table: Res<P10Table>,

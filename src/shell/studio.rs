@@ -30,6 +30,8 @@ pub struct Studio {
     pub message: Option<(String, bool)>,
     /// How many times slower the samples play.
     pub slow: f32,
+    /// The theme `save_name` was filled in for.
+    pub name_for: String,
 }
 
 impl Default for Studio {
@@ -39,6 +41,7 @@ impl Default for Studio {
             text: String::new(),
             message: None,
             slow: 1.0,
+            name_for: String::new(),
         }
     }
 }
@@ -140,6 +143,19 @@ pub fn save_theme(
     Ok(tf("studio.themes.saved", &[("name", &name)]))
 }
 
+/// `save_theme`, refusing a theme without a name.
+fn save_theme_checked(
+    theme: Theme,
+    themes: &mut Themes,
+    settings: &mut Settings,
+    saves: Option<&Saves>,
+) -> Result<String, String> {
+    if theme.name.trim().is_empty() {
+        return Err(t("studio.themes.need_name").to_string());
+    }
+    save_theme(theme, themes, settings, saves)
+}
+
 /// Reads a theme from text (export's format); the error names the line and field.
 pub fn import_theme(text: &str) -> Result<Theme, String> {
     Theme::from_ron("imported", text, t("studio.themes.import_source"))
@@ -235,8 +251,7 @@ pub(crate) fn theme_editor(
                             ui.label(t("studio.themes.corner_radius"));
                             ui.add(
                                 egui::Slider::new(&mut edited.corner_radius, 0.0..=0.5)
-                                    .step_by(0.005)
-                                    .fixed_decimals(3),
+                                    .clamping(egui::SliderClamping::Edits),
                             );
                             ui.end_row();
                             ui.label(t("settings.deck"));
@@ -255,15 +270,21 @@ pub(crate) fn theme_editor(
                     let changed = draft.0.is_some() || edited != base;
                     ui.horizontal(|ui| {
                         let own = matches!(origin, Some(ThemeOrigin::Saved(_)));
+                        // Only a draft of the chosen theme (not an imported one) is saved over it.
+                        let own = own && edited.id == s.theme;
                         if ui
                             .add_enabled(own && changed, egui::Button::new(t("studio.themes.save")))
                             .on_hover_text(t("studio.themes.save_hint"))
                             .clicked()
                         {
-                            let mut theme = edited.clone();
-                            theme.id = s.theme.clone();
+                            let theme = edited.clone();
                             studio.message = Some(
-                                match save_theme(theme, &mut themes, &mut s, saves.as_deref()) {
+                                match save_theme_checked(
+                                    theme,
+                                    &mut themes,
+                                    &mut s,
+                                    saves.as_deref(),
+                                ) {
                                     Ok(m) => {
                                         new_draft = Some(None);
                                         (m, false)
@@ -281,7 +302,8 @@ pub(crate) fn theme_editor(
                         }
                     });
                     ui.horizontal(|ui| {
-                        if studio.save_name.is_empty() {
+                        if studio.name_for != edited.id {
+                            studio.name_for = edited.id.clone();
                             studio.save_name =
                                 tf("studio.themes.copy_of", &[("name", &edited.name)]);
                         }
@@ -300,7 +322,6 @@ pub(crate) fn theme_editor(
                                 ) {
                                     Ok(m) => {
                                         new_draft = Some(None);
-                                        studio.save_name.clear();
                                         (m, false)
                                     }
                                     Err(e) => (e, true),
@@ -333,6 +354,7 @@ pub(crate) fn theme_editor(
                                                 &[("name", &theme.name)],
                                             );
                                             studio.save_name = theme.name.clone();
+                                            studio.name_for = theme.id.clone();
                                             new_draft = Some(Some(theme));
                                             (m, false)
                                         }
@@ -435,6 +457,7 @@ fn sample_name(k: SampleKind) -> &'static str {
 fn ms(value: &mut u32) -> egui::DragValue<'_> {
     egui::DragValue::new(value)
         .range(0..=10_000)
+        .clamp_existing_to_range(false)
         .speed(2.0)
         .suffix(" ms")
 }

@@ -4,8 +4,8 @@ use arachne_engine::Move;
 use bevy::prelude::*;
 
 use crate::GameKind;
+use crate::cards::body::recolour;
 use crate::cards::shapes::{ring_mesh, rounded_rect};
-use crate::core::theme::Theme;
 use crate::spider::SpiderSystems;
 use crate::spider::faces::CardArt;
 use crate::spider::highlights::Highlights;
@@ -45,17 +45,18 @@ fn place_fixtures(
         &mut Visibility,
         Option<&MeshMaterial2d<ColorMaterial>>,
     )>,
-    mut built_for: Local<Option<(Vec2, usize, Theme)>>,
+    mut built_for: Local<Option<(Vec2, usize, f32)>>,
 ) {
     let (Some(layout), Some(art)) = (layout, art) else {
         return;
     };
     let columns = layout.column_x.len();
     let (_, theme) = art.made_for();
-    let key = (layout.card, columns, theme.clone());
+    let key = (layout.card, columns, theme.corner_radius);
     // (Leaving Spider despawns them: coming back makes them again.)
-    if built_for.as_ref() != Some(&key) || fixtures.is_empty() {
-        // New size, variant or theme: make placeholders and markers again.
+    if *built_for != Some(key) || fixtures.is_empty() {
+        // New size, variant or card shape: make placeholders and markers again. (A new colour
+        // only recolours them, below: a theme being edited changes colours every frame.)
         for (e, f, ..) in &fixtures {
             if matches!(
                 f,
@@ -126,6 +127,9 @@ fn place_fixtures(
                     PileId::Foundation(_) => layout.foundation.extend(z::PLACEHOLDER),
                 };
                 t.translation = p;
+                if let Some(m) = material {
+                    recolour(&mut materials, &m.0, theme.placeholder);
+                }
             }
             Fixture::Marker(c) => {
                 // Drop targets, the keyboard's column, or the two ends of a hint.

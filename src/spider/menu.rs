@@ -79,8 +79,17 @@ pub(crate) fn window_keys(
         pending.0 = None;
     } else if form.reset_stats.is_some() {
         form.reset_stats = None;
-    } else if windows.settings || windows.stats || windows.replays || windows.help || windows.won {
+    } else if windows.settings
+        || windows.stats
+        || windows.replays
+        || windows.help
+        || windows.won
+        || windows.themes
+        || windows.tuner
+    {
         windows.settings = false;
+        windows.themes = false;
+        windows.tuner = false;
         windows.stats = false;
         windows.replays = false;
         windows.help = false;

@@ -18,7 +18,12 @@ use crate::spider::piles::{CardView, Piles};
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        play_samples.in_set(AppSystems::Plan).in_set(SpiderSystems),
+        play_samples
+            .in_set(AppSystems::Plan)
+            .in_set(SpiderSystems)
+            // After the game's own motion is planned (and its tweens inserted): a sample
+            // never starts from a card the game has just moved.
+            .after(crate::spider::view::show_changes),
     );
 }
 
@@ -35,17 +40,14 @@ pub fn sample_cards(
     let n = piles.columns.len();
     let tail = |c: usize| &piles.columns[c][piles.face_down[c].min(piles.columns[c].len())..];
     // The column with the longest face-up run of cards at its end.
-    let Some(src) = (0..n).max_by_key(|&c| (tail(c).len(), std::cmp::Reverse(c))) else {
-        return out;
-    };
-    let run = tail(src);
-    if run.is_empty() {
-        return out;
-    }
+    let src = (0..n)
+        .max_by_key(|&c| (tail(c).len(), std::cmp::Reverse(c)))
+        .unwrap_or(0);
+    let run = if n > 0 { tail(src) } else { &[] };
     // A move: up to three cards onto the next column.
     let moving = &run[run.len().saturating_sub(3)..];
-    let target = (src + 1) % n;
-    if target != src {
+    let target = (src + 1) % n.max(1);
+    if target != src && !moving.is_empty() {
         let mut after = piles.clone();
         let base = after.columns[target].len();
         let keep = run_start(piles, src, moving.len());
@@ -63,21 +65,9 @@ pub fn sample_cards(
     }
     // A sweep: up to 13 cards to the next foundation slot, the last card first.
     let swept = &run[run.len().saturating_sub(13)..];
-    let mut after = piles.clone();
-    after.columns[src].truncate(run_start(piles, src, swept.len()));
-    let slot = after.foundations.len().min(after.slots.saturating_sub(1));
-    after.foundations.truncate(slot);
-    after.foundations.push(swept.to_vec());
-    let shape = after.shape();
-    out.sweeping = swept
-        .iter()
-        .enumerate()
-        .rev()
-        .filter_map(|(i, &e)| {
-            let to = layout.position(&shape, PileId::Foundation(slot as u8), i);
-            Some((e, pose(e)?, to))
-        })
-        .collect();
+    if !swept.is_empty() {
+        sweep(&mut out, piles, layout, &pose, src, swept);
+    }
     // A deal: the last card of each column, from the stock.
     let shape = piles.shape();
     out.deal_from = layout.position(&shape, PileId::Stock, piles.stock.len().saturating_sub(1));
@@ -109,6 +99,32 @@ pub fn sample_cards(
         .filter_map(|e| Some((e, pose(e)?)))
         .collect();
     out
+}
+
+/// The sweep of `swept`, the end of column `src`, to the next foundation slot.
+fn sweep(
+    out: &mut SampleCards,
+    piles: &Piles,
+    layout: &Layout,
+    pose: &impl Fn(Entity) -> Option<CardPose>,
+    src: usize,
+    swept: &[Entity],
+) {
+    let mut after = piles.clone();
+    after.columns[src].truncate(run_start(piles, src, swept.len()));
+    let slot = after.foundations.len().min(after.slots.saturating_sub(1));
+    after.foundations.truncate(slot);
+    after.foundations.push(swept.to_vec());
+    let shape = after.shape();
+    out.sweeping = swept
+        .iter()
+        .enumerate()
+        .rev()
+        .filter_map(|(i, &e)| {
+            let to = layout.position(&shape, PileId::Foundation(slot as u8), i);
+            Some((e, pose(e)?, to))
+        })
+        .collect();
 }
 
 /// Where the last `n` cards of column `c` start.

@@ -72,7 +72,7 @@ fn track_window(
     }
 }
 
-fn show_changes(
+pub(crate) fn show_changes(
     mut commands: Commands,
     mut changes: MessageReader<TableChanged>,
     table: Res<Table>,
