@@ -292,9 +292,11 @@ mod tests {
             let text = t.to_ron();
             assert_eq!(Theme::from_ron(stem, &text, "x.ron").unwrap(), t, "{text}");
         }
-        let mut t = Theme::default();
-        t.name = "Odd \"name\"\nwith a newline".into();
-        t.placeholder = Color::srgba_u8(1, 2, 3, 4);
+        let t = Theme {
+            name: "Odd \"name\"\nwith a newline".into(),
+            placeholder: Color::srgba_u8(1, 2, 3, 4),
+            ..Theme::default()
+        };
         assert_eq!(Theme::from_ron(&t.id, &t.to_ron(), "x.ron").unwrap(), t);
     }
 
@@ -312,10 +314,12 @@ mod tests {
         use crate::core::persist::Storage;
         let storage = crate::core::persist::MemoryStorage::default();
         let mut themes = Themes::default();
-        let mut t = Theme::default();
-        t.id = themes.new_id("Sea");
-        t.name = "Sea".into();
-        t.table = Color::srgb_u8(0, 40, 90);
+        let t = Theme {
+            id: themes.new_id("Sea"),
+            name: "Sea".into(),
+            table: Color::srgb_u8(0, 40, 90),
+            ..Theme::default()
+        };
         themes.save(&storage, t.clone()).unwrap();
         storage.write("theme-broken", "(name: 3)").unwrap();
         let mut fresh = Themes::default();
