@@ -5,8 +5,12 @@
 //! ([`SampleCards`]); the timing is the one its real motion uses, from the same settings.
 use bevy::prelude::*;
 
-use crate::audio::cues::Sfx;
-use crate::cards::motion::{CardPose, LIFT, Plan, Segment, SegmentKind, motion_settings};
+use bevy_tweening::TweenAnim;
+
+use crate::audio::cues::{PendingSounds, Sfx};
+use crate::cards::motion::{CardPose, LIFT, Plan, Segment, SegmentKind, commit, motion_settings};
+use crate::core::focus::Notices;
+use crate::core::i18n::t;
 use crate::core::settings::{AnimationSettings, Motion, Settings};
 
 /// A sample motion the tuner can play.
@@ -195,6 +199,31 @@ pub fn prepare(
     let a = motion_settings(settings, 1.0 / slow).animation;
     let (plan, first) = sample_plan(request.kind, cards, &a);
     (plan, first, a)
+}
+
+/// Plays `request` on a game's cards (`cards`, filtered to that game's): refused with a notice
+/// while any of them moves; else `pick` chooses the sample's cards, given each card's pose.
+pub fn play<F: bevy::ecs::query::QueryFilter>(
+    commands: &mut Commands,
+    request: PlaySample,
+    settings: &Settings,
+    sounds: &mut PendingSounds,
+    notices: &mut Notices,
+    cards: &mut Query<(&mut CardPose, Has<TweenAnim>), F>,
+    pick: impl FnOnce(&dyn Fn(Entity) -> Option<CardPose>) -> SampleCards,
+) {
+    if cards.iter().any(|(_, moving)| moving) {
+        notices.push(t("studio.sample.busy"));
+        return;
+    }
+    let sample = pick(&|e| cards.get(e).ok().map(|(p, _)| *p));
+    let (plan, first, a) = prepare(request, settings, &sample);
+    for (e, start) in first {
+        if let Ok((mut pose, _)) = cards.get_mut(e) {
+            *pose = start;
+        }
+    }
+    commit(commands, plan, &a, sounds);
 }
 
 #[cfg(test)]

@@ -5,10 +5,9 @@ use bevy_tweening::TweenAnim;
 
 use crate::AppSystems;
 use crate::audio::cues::PendingSounds;
-use crate::cards::motion::{CardPose, commit};
-use crate::cards::samples::{PlaySample, SampleCards, prepare};
+use crate::cards::motion::CardPose;
+use crate::cards::samples::{PlaySample, SampleCards, play};
 use crate::core::focus::Notices;
-use crate::core::i18n::t;
 use crate::core::settings::Settings;
 use crate::phase10::P10Systems;
 use crate::phase10::layout::{P10Layout, Place};
@@ -31,7 +30,7 @@ pub(crate) fn plugin(app: &mut App) {
 pub fn sample_cards(
     piles: &P10Piles,
     layout: &P10Layout,
-    pose: impl Fn(Entity) -> Option<CardPose>,
+    pose: &dyn Fn(Entity) -> Option<CardPose>,
 ) -> SampleCards {
     let mut out = SampleCards::default();
     let Some(hand) = piles.hands.get(PLAYER) else {
@@ -89,16 +88,13 @@ fn play_samples(
         return;
     };
     let Some(layout) = layout else { return };
-    if cards.iter().any(|(_, moving)| moving) {
-        notices.push(t("studio.sample.busy"));
-        return;
-    }
-    let sample = sample_cards(&piles, &layout, |e| cards.get(e).ok().map(|(p, _)| *p));
-    let (plan, first, a) = prepare(request, &settings, &sample);
-    for (e, start) in first {
-        if let Ok((mut pose, _)) = cards.get_mut(e) {
-            *pose = start;
-        }
-    }
-    commit(&mut commands, plan, &a, &mut sounds);
+    play(
+        &mut commands,
+        request,
+        &settings,
+        &mut sounds,
+        &mut notices,
+        &mut cards,
+        |pose| sample_cards(&piles, &layout, pose),
+    );
 }

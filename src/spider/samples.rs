@@ -6,10 +6,9 @@ use bevy_tweening::TweenAnim;
 
 use crate::AppSystems;
 use crate::audio::cues::PendingSounds;
-use crate::cards::motion::{CardPose, commit};
-use crate::cards::samples::{PlaySample, SampleCards, prepare};
+use crate::cards::motion::CardPose;
+use crate::cards::samples::{PlaySample, SampleCards, play};
 use crate::core::focus::Notices;
-use crate::core::i18n::t;
 use crate::core::settings::Settings;
 use crate::spider::SpiderSystems;
 use crate::spider::layout::{Layout, PileId};
@@ -31,7 +30,7 @@ pub(crate) fn plugin(app: &mut App) {
 pub fn sample_cards(
     piles: &Piles,
     layout: &Layout,
-    pose: impl Fn(Entity) -> Option<CardPose>,
+    pose: &dyn Fn(Entity) -> Option<CardPose>,
 ) -> SampleCards {
     let mut out = SampleCards {
         floor: layout.foundation.y,
@@ -66,7 +65,7 @@ pub fn sample_cards(
     // A sweep: up to 13 cards to the next foundation slot, the last card first.
     let swept = &run[run.len().saturating_sub(13)..];
     if !swept.is_empty() {
-        sweep(&mut out, piles, layout, &pose, src, swept);
+        sweep(&mut out, piles, layout, pose, src, swept);
     }
     // A deal: the last card of each column, from the stock.
     let shape = piles.shape();
@@ -106,7 +105,7 @@ fn sweep(
     out: &mut SampleCards,
     piles: &Piles,
     layout: &Layout,
-    pose: &impl Fn(Entity) -> Option<CardPose>,
+    pose: &dyn Fn(Entity) -> Option<CardPose>,
     src: usize,
     swept: &[Entity],
 ) {
@@ -146,16 +145,13 @@ fn play_samples(
         return;
     };
     let Some(layout) = layout else { return };
-    if cards.iter().any(|(_, moving)| moving) {
-        notices.push(t("studio.sample.busy"));
-        return;
-    }
-    let sample = sample_cards(&piles, &layout, |e| cards.get(e).ok().map(|(p, _)| *p));
-    let (plan, first, a) = prepare(request, &settings, &sample);
-    for (e, start) in first {
-        if let Ok((mut pose, _)) = cards.get_mut(e) {
-            *pose = start;
-        }
-    }
-    commit(&mut commands, plan, &a, &mut sounds);
+    play(
+        &mut commands,
+        request,
+        &settings,
+        &mut sounds,
+        &mut notices,
+        &mut cards,
+        |pose| sample_cards(&piles, &layout, pose),
+    );
 }
