@@ -52,20 +52,9 @@ impl Settings {
             .unwrap_or_else(crate::core::i18n::Lang::system)
     }
 
-    /// The theme these settings choose, with the player's card choices over it.
-    pub fn chosen_theme(&self) -> crate::core::theme::Theme {
-        crate::core::theme::Theme::chosen(&self.theme, &self.cards)
-    }
-
     /// Parses settings; the error names the file, line, column and field.
     pub fn from_ron(text: &str, source: &str) -> Result<Settings, String> {
         ron::from_str(text).map_err(|e| ron_error(source, text, &e))
-    }
-
-    /// These settings as RON text, the shape of `assets/settings.ron`.
-    pub fn to_ron(&self) -> String {
-        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
-            .unwrap_or_else(|e| panic!("settings always serialize: {e}"))
     }
 }
 

@@ -244,12 +244,6 @@ impl Theme {
             })
     }
 
-    /// The theme the player chose: theme `id` (the default one if it is unknown) with the
-    /// player's card back and deck colours over it. An unusable back colour is ignored.
-    pub fn chosen(id: &str, cards: &CardSettings) -> Theme {
-        Themes::default().chosen(id, cards)
-    }
-
     /// The colour a suit's ink has in this theme.
     pub fn suit_color(&self, suit: Suit) -> Color {
         match (suit, self.four_colour) {
@@ -370,19 +364,20 @@ mod tests {
 
     #[test]
     fn the_players_card_choices_override_the_theme() {
+        let themes = Themes::default();
         let mut s = CardSettings::default();
-        assert_eq!(Theme::chosen("classic", &s), Theme::default());
+        assert_eq!(themes.chosen("classic", &s), Theme::default());
         s.back_pattern = Some(BackPattern::Dots);
         s.back_colour = Some("#123456".into());
         s.four_colour = Some(false);
-        let t = Theme::chosen("midnight", &s);
+        let t = themes.chosen("midnight", &s);
         assert_eq!(t.id, "midnight");
         assert_eq!(t.back_pattern, BackPattern::Dots);
         assert_eq!(t.back, Color::from(Srgba::hex("#123456").unwrap()));
         assert!(!t.four_colour);
         s.back_colour = Some("nonsense".into());
         assert_eq!(
-            Theme::chosen("midnight", &s).back,
+            themes.chosen("midnight", &s).back,
             Theme::builtin("midnight").unwrap().back
         );
     }
