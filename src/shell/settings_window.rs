@@ -121,20 +121,10 @@ pub(crate) fn settings_window(
         egui::Grid::new("motion").num_columns(2).show(ui, |ui| {
             let a = &mut s.animation;
             ui.label(t("settings.speed"));
-            ui.add(
-                egui::Slider::new(&mut a.speed, 0.25..=4.0)
-                    .logarithmic(true)
-                    .suffix("×"),
-            );
+            speed_slider(ui, &mut a.speed);
             ui.end_row();
             ui.label(t("settings.easing"));
-            egui::ComboBox::from_id_salt("easing")
-                .selected_text(easing_name(a.easing))
-                .show_ui(ui, |ui| {
-                    for e in Easing::ALL {
-                        ui.selectable_value(&mut a.easing, e, easing_name(e));
-                    }
-                });
+            easing_combo(ui, "easing", &mut a.easing);
             ui.end_row();
             ui.label("");
             if ui.button(t("settings.tune_animation")).clicked() {
@@ -241,6 +231,26 @@ pub(crate) fn settings_window(
         windows.tuner |= open_tuner;
     }
     Ok(())
+}
+
+/// The overall speed of motion (the settings window's and the tuner's).
+pub(crate) fn speed_slider(ui: &mut egui::Ui, speed: &mut f32) {
+    ui.add(
+        egui::Slider::new(speed, 0.25..=4.0)
+            .logarithmic(true)
+            .suffix("×"),
+    );
+}
+
+/// A choice among the easing curves.
+pub(crate) fn easing_combo(ui: &mut egui::Ui, id: &str, easing: &mut Easing) {
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(easing_name(*easing))
+        .show_ui(ui, |ui| {
+            for e in Easing::ALL {
+                ui.selectable_value(easing, e, easing_name(e));
+            }
+        });
 }
 
 /// A volume slider in percent, kept in decibels.

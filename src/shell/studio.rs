@@ -17,7 +17,7 @@ use crate::core::theme::{
     BackPattern, CardSettings, SAVED_THEME_PREFIX, Theme, ThemeDraft, ThemeOrigin, Themes,
 };
 use crate::shell::Windows;
-use crate::shell::settings_window::{easing_name, pattern_name};
+use crate::shell::settings_window::{easing_combo, easing_name, pattern_name, speed_slider};
 
 /// What the studio's windows remember between frames.
 #[derive(Resource, Debug, Clone)]
@@ -46,50 +46,27 @@ impl Default for Studio {
     }
 }
 
-/// Every colour of a theme, with its field's name.
-fn colours(t: &mut Theme) -> [(&'static str, &mut Color); 17] {
+/// Every colour of a theme, with its label.
+fn colours(theme: &mut Theme) -> [(&'static str, &mut Color); 17] {
     [
-        ("table", &mut t.table),
-        ("placeholder", &mut t.placeholder),
-        ("face", &mut t.face),
-        ("face_border", &mut t.face_border),
-        ("court_frame", &mut t.court_frame),
-        ("back", &mut t.back),
-        ("back_accent", &mut t.back_accent),
-        ("back_border", &mut t.back_border),
-        ("red", &mut t.red),
-        ("black", &mut t.black),
-        ("four_colour_diamonds", &mut t.four_colour_diamonds),
-        ("four_colour_clubs", &mut t.four_colour_clubs),
-        ("yellow", &mut t.yellow),
-        ("highlight", &mut t.highlight),
-        ("selection", &mut t.selection),
-        ("hint_target", &mut t.hint_target),
-        ("text", &mut t.text),
+        (t("studio.colour.table"), &mut theme.table),
+        (t("studio.colour.placeholder"), &mut theme.placeholder),
+        (t("studio.colour.face"), &mut theme.face),
+        (t("studio.colour.face_border"), &mut theme.face_border),
+        (t("studio.colour.court_frame"), &mut theme.court_frame),
+        (t("studio.colour.back"), &mut theme.back),
+        (t("studio.colour.back_accent"), &mut theme.back_accent),
+        (t("studio.colour.back_border"), &mut theme.back_border),
+        (t("studio.colour.red"), &mut theme.red),
+        (t("studio.colour.black"), &mut theme.black),
+        (t("studio.colour.diamonds"), &mut theme.four_colour_diamonds),
+        (t("studio.colour.clubs"), &mut theme.four_colour_clubs),
+        (t("studio.colour.yellow"), &mut theme.yellow),
+        (t("studio.colour.highlight"), &mut theme.highlight),
+        (t("studio.colour.selection"), &mut theme.selection),
+        (t("studio.colour.hint_target"), &mut theme.hint_target),
+        (t("studio.colour.text"), &mut theme.text),
     ]
-}
-
-/// A colour field's label.
-fn colour_label(field: &str) -> &'static str {
-    match field {
-        "table" => t("studio.colour.table"),
-        "placeholder" => t("studio.colour.placeholder"),
-        "face" => t("studio.colour.face"),
-        "face_border" => t("studio.colour.face_border"),
-        "court_frame" => t("studio.colour.court_frame"),
-        "back" => t("studio.colour.back"),
-        "back_accent" => t("studio.colour.back_accent"),
-        "back_border" => t("studio.colour.back_border"),
-        "red" => t("studio.colour.red"),
-        "black" => t("studio.colour.black"),
-        "four_colour_diamonds" => t("studio.colour.diamonds"),
-        "four_colour_clubs" => t("studio.colour.clubs"),
-        "yellow" => t("studio.colour.yellow"),
-        "highlight" => t("studio.colour.highlight"),
-        "selection" => t("studio.colour.selection"),
-        "hint_target" => t("studio.colour.hint_target"),
-        _ => t("studio.colour.text"),
-    }
 }
 
 /// The theme the editor starts from: the draft, else the chosen theme as its file has it.
@@ -181,198 +158,169 @@ pub(crate) fn theme_editor(
     let mut s = settings.clone();
     let mut new_draft: Option<Option<Theme>> = None;
     let origin = themes.get(&s.theme).map(|e| e.origin.clone());
-    let height = ctx.content_rect().height() - 110.0;
-    egui::Window::new(t("studio.themes.title"))
-        .id(egui::Id::new("theme-editor"))
-        .max_width(380.0)
-        .default_pos(egui::pos2(12.0, 44.0))
-        .auto_sized()
-        .collapsible(false)
-        .open(&mut open)
-        .show(ctx, |ui| {
-            // Scrolls only when the window would not fit.
-            egui::ScrollArea::vertical()
-                .max_height(height)
+    studio_window(
+        ctx,
+        t("studio.themes.title"),
+        "theme-editor",
+        380.0,
+        &mut open,
+        |ui| {
+            ui.horizontal(|ui| {
+                ui.label(t("studio.themes.name"));
+                ui.text_edit_singleline(&mut edited.name);
+            });
+            ui.label(
+                egui::RichText::new(match &origin {
+                    Some(ThemeOrigin::Builtin) => t("studio.themes.builtin").to_string(),
+                    Some(ThemeOrigin::File(path)) => tf("studio.themes.file", &[("path", path)]),
+                    Some(ThemeOrigin::Saved(_)) => t("studio.themes.yours").to_string(),
+                    None => String::new(),
+                })
+                .small(),
+            );
+            ui.separator();
+            egui::Grid::new("theme-colours")
+                .num_columns(4)
+                .spacing([10.0, 4.0])
                 .show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        ui.label(t("studio.themes.name"));
-                        ui.text_edit_singleline(&mut edited.name);
-                    });
-                    ui.label(
-                        egui::RichText::new(match &origin {
-                            Some(ThemeOrigin::Builtin) => t("studio.themes.builtin").to_string(),
-                            Some(ThemeOrigin::File(path)) => {
-                                tf("studio.themes.file", &[("path", path)])
-                            }
-                            Some(ThemeOrigin::Saved(_)) => t("studio.themes.yours").to_string(),
-                            None => String::new(),
-                        })
-                        .small(),
-                    );
-                    ui.separator();
-                    egui::Grid::new("theme-colours")
-                        .num_columns(4)
-                        .spacing([10.0, 4.0])
-                        .show(ui, |ui| {
-                            for (k, (field, colour)) in colours(&mut edited).into_iter().enumerate()
-                            {
-                                ui.label(colour_label(field));
-                                let mut rgba = colour.to_srgba().to_u8_array();
-                                if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed() {
-                                    *colour = Color::srgba_u8(rgba[0], rgba[1], rgba[2], rgba[3]);
-                                }
-                                if k % 2 == 1 {
-                                    ui.end_row();
-                                }
-                            }
+                    for (k, (label, colour)) in colours(&mut edited).into_iter().enumerate() {
+                        ui.label(label);
+                        let mut rgba = colour.to_srgba().to_u8_array();
+                        if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed() {
+                            *colour = Color::srgba_u8(rgba[0], rgba[1], rgba[2], rgba[3]);
+                        }
+                        if k % 2 == 1 {
                             ui.end_row();
-                        });
-                    ui.separator();
-                    egui::Grid::new("theme-shapes")
-                        .num_columns(2)
-                        .show(ui, |ui| {
-                            ui.label(t("settings.card_back"));
-                            egui::ComboBox::from_id_salt("theme-pattern")
-                                .selected_text(pattern_name(edited.back_pattern))
-                                .show_ui(ui, |ui| {
-                                    for p in [
-                                        BackPattern::Plain,
-                                        BackPattern::Lattice,
-                                        BackPattern::Dots,
-                                    ] {
-                                        ui.selectable_value(
-                                            &mut edited.back_pattern,
-                                            p,
-                                            pattern_name(p),
-                                        );
-                                    }
-                                });
-                            ui.end_row();
-                            ui.label(t("studio.themes.corner_radius"));
-                            ui.add(
-                                egui::Slider::new(&mut edited.corner_radius, 0.0..=0.5)
-                                    .clamping(egui::SliderClamping::Edits),
-                            );
-                            ui.end_row();
-                            ui.label(t("settings.deck"));
-                            ui.checkbox(&mut edited.four_colour, t("settings.four_colours"));
-                            ui.end_row();
-                        });
-                    if s.cards != CardSettings::default() {
-                        ui.horizontal_wrapped(|ui| {
-                            ui.label(egui::RichText::new(t("studio.themes.overrides")).small());
-                            if ui.small_button(t("studio.themes.use_theme")).clicked() {
-                                s.cards = CardSettings::default();
-                            }
-                        });
+                        }
                     }
-                    ui.separator();
-                    let changed = draft.0.is_some() || edited != base;
-                    ui.horizontal(|ui| {
-                        let own = matches!(origin, Some(ThemeOrigin::Saved(_)));
-                        // Only a draft of the chosen theme (not an imported one) is saved over it.
-                        let own = own && edited.id == s.theme;
-                        if ui
-                            .add_enabled(own && changed, egui::Button::new(t("studio.themes.save")))
-                            .on_hover_text(t("studio.themes.save_hint"))
-                            .clicked()
-                        {
-                            let theme = edited.clone();
-                            studio.message = Some(
-                                match save_theme_checked(
-                                    theme,
-                                    &mut themes,
-                                    &mut s,
-                                    saves.as_deref(),
-                                ) {
-                                    Ok(m) => {
-                                        new_draft = Some(None);
-                                        (m, false)
-                                    }
-                                    Err(e) => (e, true),
-                                },
-                            );
-                        }
-                        if ui
-                            .add_enabled(changed, egui::Button::new(t("studio.themes.revert")))
-                            .clicked()
-                        {
-                            new_draft = Some(None);
-                            studio.message = None;
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        if studio.name_for != edited.id {
-                            studio.name_for = edited.id.clone();
-                            studio.save_name =
-                                tf("studio.themes.copy_of", &[("name", &edited.name)]);
-                        }
-                        ui.add(
-                            egui::TextEdit::singleline(&mut studio.save_name).desired_width(160.0),
-                        );
-                        if ui.button(t("studio.themes.save_as")).clicked() {
-                            let name = studio.save_name.clone();
-                            studio.message = Some(
-                                match save_theme_as(
-                                    &name,
-                                    edited.clone(),
-                                    &mut themes,
-                                    &mut s,
-                                    saves.as_deref(),
-                                ) {
-                                    Ok(m) => {
-                                        new_draft = Some(None);
-                                        (m, false)
-                                    }
-                                    Err(e) => (e, true),
-                                },
-                            );
-                        }
-                    });
-                    egui::CollapsingHeader::new(t("studio.themes.share"))
-                        .id_salt("theme-share")
-                        .show(ui, |ui| {
-                            ui.label(egui::RichText::new(t("studio.themes.share_hint")).small());
-                            ui.add(
-                                egui::TextEdit::multiline(&mut studio.text)
-                                    .code_editor()
-                                    .desired_rows(8)
-                                    .desired_width(360.0),
-                            );
-                            ui.horizontal(|ui| {
-                                if ui.button(t("studio.themes.export")).clicked() {
-                                    studio.text = edited.to_ron();
-                                    ui.ctx().copy_text(studio.text.clone());
-                                    studio.message =
-                                        Some((t("studio.themes.exported").to_string(), false));
-                                }
-                                if ui.button(t("studio.themes.import")).clicked() {
-                                    studio.message = Some(match import_theme(&studio.text) {
-                                        Ok(theme) => {
-                                            let m = tf(
-                                                "studio.themes.imported",
-                                                &[("name", &theme.name)],
-                                            );
-                                            studio.save_name = theme.name.clone();
-                                            studio.name_for = theme.id.clone();
-                                            new_draft = Some(Some(theme));
-                                            (m, false)
-                                        }
-                                        Err(e) => (e, true),
-                                    });
-                                }
-                            });
+                    ui.end_row();
+                });
+            ui.separator();
+            egui::Grid::new("theme-shapes")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label(t("settings.card_back"));
+                    egui::ComboBox::from_id_salt("theme-pattern")
+                        .selected_text(pattern_name(edited.back_pattern))
+                        .show_ui(ui, |ui| {
+                            for p in [BackPattern::Plain, BackPattern::Lattice, BackPattern::Dots] {
+                                ui.selectable_value(&mut edited.back_pattern, p, pattern_name(p));
+                            }
                         });
-                    if let Some((m, error)) = &studio.message {
-                        let text = egui::RichText::new(m);
-                        ui.label(if *error {
-                            text.color(ui.visuals().error_fg_color)
-                        } else {
-                            text
-                        });
+                    ui.end_row();
+                    ui.label(t("studio.themes.corner_radius"));
+                    ui.add(
+                        egui::Slider::new(&mut edited.corner_radius, 0.0..=0.5)
+                            .clamping(egui::SliderClamping::Edits),
+                    );
+                    ui.end_row();
+                    ui.label(t("settings.deck"));
+                    ui.checkbox(&mut edited.four_colour, t("settings.four_colours"));
+                    ui.end_row();
+                });
+            if s.cards != CardSettings::default() {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(egui::RichText::new(t("studio.themes.overrides")).small());
+                    if ui.small_button(t("studio.themes.use_theme")).clicked() {
+                        s.cards = CardSettings::default();
                     }
                 });
-        });
+            }
+            ui.separator();
+            let changed = draft.0.is_some() || edited != base;
+            ui.horizontal(|ui| {
+                let own = matches!(origin, Some(ThemeOrigin::Saved(_)));
+                // Only a draft of the chosen theme (not an imported one) is saved over it.
+                let own = own && edited.id == s.theme;
+                if ui
+                    .add_enabled(own && changed, egui::Button::new(t("studio.themes.save")))
+                    .on_hover_text(t("studio.themes.save_hint"))
+                    .clicked()
+                {
+                    let theme = edited.clone();
+                    studio.message = Some(
+                        match save_theme_checked(theme, &mut themes, &mut s, saves.as_deref()) {
+                            Ok(m) => {
+                                new_draft = Some(None);
+                                (m, false)
+                            }
+                            Err(e) => (e, true),
+                        },
+                    );
+                }
+                if ui
+                    .add_enabled(changed, egui::Button::new(t("studio.themes.revert")))
+                    .clicked()
+                {
+                    new_draft = Some(None);
+                    studio.message = None;
+                }
+            });
+            ui.horizontal(|ui| {
+                if studio.name_for != edited.id {
+                    studio.name_for = edited.id.clone();
+                    studio.save_name = tf("studio.themes.copy_of", &[("name", &edited.name)]);
+                }
+                ui.add(egui::TextEdit::singleline(&mut studio.save_name).desired_width(160.0));
+                if ui.button(t("studio.themes.save_as")).clicked() {
+                    let name = studio.save_name.clone();
+                    studio.message = Some(
+                        match save_theme_as(
+                            &name,
+                            edited.clone(),
+                            &mut themes,
+                            &mut s,
+                            saves.as_deref(),
+                        ) {
+                            Ok(m) => {
+                                new_draft = Some(None);
+                                (m, false)
+                            }
+                            Err(e) => (e, true),
+                        },
+                    );
+                }
+            });
+            egui::CollapsingHeader::new(t("studio.themes.share"))
+                .id_salt("theme-share")
+                .show(ui, |ui| {
+                    ui.label(egui::RichText::new(t("studio.themes.share_hint")).small());
+                    ui.add(
+                        egui::TextEdit::multiline(&mut studio.text)
+                            .code_editor()
+                            .desired_rows(8)
+                            .desired_width(360.0),
+                    );
+                    ui.horizontal(|ui| {
+                        if ui.button(t("studio.themes.export")).clicked() {
+                            studio.text = edited.to_ron();
+                            ui.ctx().copy_text(studio.text.clone());
+                            studio.message = Some((t("studio.themes.exported").to_string(), false));
+                        }
+                        if ui.button(t("studio.themes.import")).clicked() {
+                            studio.message = Some(match import_theme(&studio.text) {
+                                Ok(theme) => {
+                                    let m = tf("studio.themes.imported", &[("name", &theme.name)]);
+                                    studio.save_name = theme.name.clone();
+                                    studio.name_for = theme.id.clone();
+                                    new_draft = Some(Some(theme));
+                                    (m, false)
+                                }
+                                Err(e) => (e, true),
+                            });
+                        }
+                    });
+                });
+            if let Some((m, error)) = &studio.message {
+                let text = egui::RichText::new(m);
+                ui.label(if *error {
+                    text.color(ui.visuals().error_fg_color)
+                } else {
+                    text
+                });
+            }
+        },
+    );
     match new_draft {
         Some(d) => {
             draft.set_if_neq(ThemeDraft(d));
@@ -391,6 +339,30 @@ pub(crate) fn theme_editor(
         windows.themes = false;
     }
     Ok(())
+}
+
+/// A window of the studio: movable, as tall as its content, scrolling when the screen is not.
+fn studio_window(
+    ctx: &egui::Context,
+    title: &str,
+    id: &str,
+    max_width: f32,
+    open: &mut bool,
+    add_contents: impl FnOnce(&mut egui::Ui),
+) {
+    let height = ctx.content_rect().height() - 110.0;
+    egui::Window::new(title)
+        .id(egui::Id::new(id))
+        .max_width(max_width)
+        .default_pos(egui::pos2(12.0, 44.0))
+        .auto_sized()
+        .collapsible(false)
+        .open(open)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(height)
+                .show(ui, add_contents);
+        });
 }
 
 /// The curve of `easing`, drawn small; while the pointer is over it a dot runs along it in
@@ -481,145 +453,122 @@ pub(crate) fn tuner(
         Some(GameKind::ProSpider10) => &SampleKind::PHASE10,
         _ => &SampleKind::SPIDER,
     };
-    let height = ctx.content_rect().height() - 110.0;
-    egui::Window::new(t("studio.tuner.title"))
-        .id(egui::Id::new("tuner"))
-        .max_width(540.0)
-        .default_pos(egui::pos2(12.0, 44.0))
-        .auto_sized()
-        .collapsible(false)
-        .open(&mut open)
-        .show(ctx, |ui| {
-            // Scrolls only when the window would not fit.
-            egui::ScrollArea::vertical()
-                .max_height(height)
+    studio_window(
+        ctx,
+        t("studio.tuner.title"),
+        "tuner",
+        540.0,
+        &mut open,
+        |ui| {
+            let a = &mut s.animation;
+            egui::Grid::new("tuner-common")
+                .num_columns(2)
                 .show(ui, |ui| {
-                    let a = &mut s.animation;
-                    egui::Grid::new("tuner-common")
-                        .num_columns(2)
-                        .show(ui, |ui| {
-                            ui.label(t("settings.speed"));
-                            ui.add(
-                                egui::Slider::new(&mut a.speed, 0.25..=4.0)
-                                    .logarithmic(true)
-                                    .suffix("×"),
-                            );
-                            ui.end_row();
-                            ui.label(t("studio.tuner.common_curve"));
-                            ui.horizontal(|ui| {
-                                egui::ComboBox::from_id_salt("tuner-easing")
-                                    .selected_text(easing_name(a.easing))
-                                    .show_ui(ui, |ui| {
-                                        for e in Easing::ALL {
-                                            ui.selectable_value(&mut a.easing, e, easing_name(e));
-                                        }
-                                    });
-                                curve(ui, a.easing, a.secs(a.move_ms));
-                            });
-                            ui.end_row();
-                        });
-                    ui.separator();
-                    egui::Grid::new("tuner-motions")
-                        .num_columns(5)
-                        .spacing([8.0, 6.0])
-                        .striped(true)
-                        .show(ui, |ui| {
-                            ui.label("");
-                            ui.label(egui::RichText::new(t("studio.tuner.duration")).small());
-                            ui.label(egui::RichText::new(t("studio.tuner.stagger")).small());
-                            ui.label(egui::RichText::new(t("studio.tuner.curve")).small());
-                            ui.label("");
-                            ui.end_row();
-                            for m in Motion::TUNABLE {
-                                ui.label(motion_name(m));
-                                let (duration, stagger) = match m {
-                                    Motion::Move => (&mut a.move_ms, Some(&mut a.move_stagger_ms)),
-                                    Motion::Flip => (&mut a.flip_ms, None),
-                                    Motion::Deal => (&mut a.deal_ms, Some(&mut a.deal_stagger_ms)),
-                                    Motion::Sweep => {
-                                        (&mut a.sweep_ms, Some(&mut a.sweep_stagger_ms))
-                                    }
-                                    _ => (&mut a.slide_back_ms, None),
-                                };
-                                ui.add(ms(duration));
-                                match stagger {
-                                    Some(st) => ui.add(ms(st)),
-                                    None => ui.label(""),
-                                };
-                                let secs = a.secs(*match m {
-                                    Motion::Move => &a.move_ms,
-                                    Motion::Flip => &a.flip_ms,
-                                    Motion::Deal => &a.deal_ms,
-                                    Motion::Sweep => &a.sweep_ms,
-                                    _ => &a.slide_back_ms,
-                                });
-                                let shown = a.easing_of(m);
-                                if let Some(slot) = a.easing_slot(m) {
-                                    egui::ComboBox::from_id_salt(("tuner-curve", m as u8))
-                                        .width(130.0)
-                                        .selected_text(match slot {
-                                            Some(e) => easing_name(*e).to_string(),
-                                            None => t("studio.tuner.common").to_string(),
-                                        })
-                                        .show_ui(ui, |ui| {
-                                            ui.selectable_value(
-                                                slot,
-                                                None,
-                                                t("studio.tuner.common"),
-                                            );
-                                            for e in Easing::ALL {
-                                                ui.selectable_value(slot, Some(e), easing_name(e));
-                                            }
-                                        });
-                                }
-                                curve(ui, shown, secs);
-                                ui.end_row();
-                            }
-                            ui.label(t("studio.motion.first_deal"));
-                            ui.label("");
-                            ui.add(ms(&mut a.initial_deal_stagger_ms));
-                            ui.end_row();
-                            ui.label(t("studio.motion.cascade"));
-                            ui.add(ms(&mut a.celebration_ms));
-                            ui.checkbox(&mut a.celebration, t("settings.celebration"));
-                            ui.end_row();
-                            ui.label(t("studio.motion.computer_pause"));
-                            ui.add(ms(&mut s.phase10.computer_pause_ms));
-                            ui.end_row();
-                        });
-                    let a = &mut s.animation;
-                    ui.horizontal_wrapped(|ui| {
-                        ui.checkbox(&mut a.deal_motion, t("settings.deal_motion"));
-                        ui.checkbox(&mut a.flip_motion, t("settings.flip_motion"));
-                        ui.checkbox(&mut a.instant, t("settings.instant"));
-                    });
-                    ui.separator();
-                    ui.label(t("studio.tuner.samples"));
-                    ui.horizontal_wrapped(|ui| {
-                        for &k in kinds {
-                            if ui.button(sample_name(k)).clicked() {
-                                samples.write(PlaySample {
-                                    kind: k,
-                                    slow: studio.slow,
-                                });
-                            }
-                        }
-                    });
+                    ui.label(t("settings.speed"));
+                    speed_slider(ui, &mut a.speed);
+                    ui.end_row();
+                    ui.label(t("studio.tuner.common_curve"));
                     ui.horizontal(|ui| {
-                        ui.label(t("studio.tuner.slow"));
-                        for (slow, label) in [(1.0, "1×"), (2.0, "½×"), (4.0, "¼×"), (10.0, "0.1×")]
-                        {
-                            ui.selectable_value(&mut studio.slow, slow, label);
-                        }
+                        easing_combo(ui, "tuner-easing", &mut a.easing);
+                        curve(ui, a.easing, a.secs(a.move_ms));
                     });
-                    ui.separator();
-                    if ui.button(t("studio.tuner.reset")).clicked() {
-                        let d = Settings::default();
-                        s.animation = d.animation;
-                        s.phase10.computer_pause_ms = d.phase10.computer_pause_ms;
-                    }
+                    ui.end_row();
                 });
-        });
+            ui.separator();
+            egui::Grid::new("tuner-motions")
+                .num_columns(5)
+                .spacing([8.0, 6.0])
+                .striped(true)
+                .show(ui, |ui| {
+                    ui.label("");
+                    ui.label(egui::RichText::new(t("studio.tuner.duration")).small());
+                    ui.label(egui::RichText::new(t("studio.tuner.stagger")).small());
+                    ui.label(egui::RichText::new(t("studio.tuner.curve")).small());
+                    ui.label("");
+                    ui.end_row();
+                    for m in Motion::TUNABLE {
+                        ui.label(motion_name(m));
+                        let (duration, stagger) = match m {
+                            Motion::Move => (&mut a.move_ms, Some(&mut a.move_stagger_ms)),
+                            Motion::Flip => (&mut a.flip_ms, None),
+                            Motion::Deal => (&mut a.deal_ms, Some(&mut a.deal_stagger_ms)),
+                            Motion::Sweep => (&mut a.sweep_ms, Some(&mut a.sweep_stagger_ms)),
+                            _ => (&mut a.slide_back_ms, None),
+                        };
+                        ui.add(ms(duration));
+                        match stagger {
+                            Some(st) => ui.add(ms(st)),
+                            None => ui.label(""),
+                        };
+                        let secs = a.secs(*match m {
+                            Motion::Move => &a.move_ms,
+                            Motion::Flip => &a.flip_ms,
+                            Motion::Deal => &a.deal_ms,
+                            Motion::Sweep => &a.sweep_ms,
+                            _ => &a.slide_back_ms,
+                        });
+                        let shown = a.easing_of(m);
+                        if let Some(slot) = a.easing_slot(m) {
+                            egui::ComboBox::from_id_salt(("tuner-curve", m as u8))
+                                .width(130.0)
+                                .selected_text(match slot {
+                                    Some(e) => easing_name(*e).to_string(),
+                                    None => t("studio.tuner.common").to_string(),
+                                })
+                                .show_ui(ui, |ui| {
+                                    ui.selectable_value(slot, None, t("studio.tuner.common"));
+                                    for e in Easing::ALL {
+                                        ui.selectable_value(slot, Some(e), easing_name(e));
+                                    }
+                                });
+                        }
+                        curve(ui, shown, secs);
+                        ui.end_row();
+                    }
+                    ui.label(t("studio.motion.first_deal"));
+                    ui.label("");
+                    ui.add(ms(&mut a.initial_deal_stagger_ms));
+                    ui.end_row();
+                    ui.label(t("studio.motion.cascade"));
+                    ui.add(ms(&mut a.celebration_ms));
+                    ui.checkbox(&mut a.celebration, t("settings.celebration"));
+                    ui.end_row();
+                    ui.label(t("studio.motion.computer_pause"));
+                    ui.add(ms(&mut s.phase10.computer_pause_ms));
+                    ui.end_row();
+                });
+            let a = &mut s.animation;
+            ui.horizontal_wrapped(|ui| {
+                ui.checkbox(&mut a.deal_motion, t("settings.deal_motion"));
+                ui.checkbox(&mut a.flip_motion, t("settings.flip_motion"));
+                ui.checkbox(&mut a.instant, t("settings.instant"));
+            });
+            ui.separator();
+            ui.label(t("studio.tuner.samples"));
+            ui.horizontal_wrapped(|ui| {
+                for &k in kinds {
+                    if ui.button(sample_name(k)).clicked() {
+                        samples.write(PlaySample {
+                            kind: k,
+                            slow: studio.slow,
+                        });
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.label(t("studio.tuner.slow"));
+                for (slow, label) in [(1.0, "1×"), (2.0, "½×"), (4.0, "¼×"), (10.0, "0.1×")] {
+                    ui.selectable_value(&mut studio.slow, slow, label);
+                }
+            });
+            ui.separator();
+            if ui.button(t("studio.tuner.reset")).clicked() {
+                let d = Settings::default();
+                s.animation = d.animation;
+                s.phase10.computer_pause_ms = d.phase10.computer_pause_ms;
+            }
+        },
+    );
     if s != *settings {
         *settings = s;
         save_settings.soon();
