@@ -83,32 +83,9 @@ try {
   const lines = log.filter((l) => l.includes("arachne: ready"));
   if (lines.length === 0) problems.push("no 'arachne: ready' console line");
   await page.screenshot({ path: join(shots, "1-dealt.png") });
-  // The canvas is drawn: many distinct colours, card white and table green both present.
-  // (WebGL's buffer cannot be read back from the page, so the screenshot is decoded there.)
-  // The canvas fills the page: a page screenshot (an element screenshot waits for the element to
-  // be "stable", which timed out once under load).
-  const png = (await page.screenshot({ timeout: 120_000 })).toString("base64");
-  const drawn = await page.evaluate(async (data) => {
-    const img = new Image();
-    img.src = "data:image/png;base64," + data;
-    await img.decode();
-    const copy = document.createElement("canvas");
-    copy.width = img.width;
-    copy.height = img.height;
-    const g = copy.getContext("2d");
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(0, 0, copy.width, copy.height).data;
-    let light = 0, green = 0;
-    const colours = new Set();
-    for (let i = 0; i < d.length; i += 4 * 7) {
-      const [r, gg, b] = [d[i], d[i + 1], d[i + 2]];
-      if (r > 225 && gg > 225 && b > 215) light++;
-      if (gg > r + 30 && gg > b + 20) green++;
-      colours.add((r >> 4) * 256 + (gg >> 4) * 16 + (b >> 4));
-    }
-    const n = d.length / (4 * 7);
-    return { light: light / n, green: green / n, colours: colours.size, w: img.width, h: img.height };
-  }, png);
+  // The canvas is drawn (it fills the page): many distinct colours, card white and table green
+  // both present.
+  const drawn = await pageStats(page);
   if (!(drawn.light > 0.03 && drawn.green > 0.2 && drawn.colours > 20)) {
     problems.push(`the canvas does not show a dealt table: ${JSON.stringify(drawn)}`);
   }
@@ -287,7 +264,7 @@ try {
   const listed = (await attr("data-arachne-themes")) ?? "";
   if (!listed.split(",").includes("sea")) problems.push(`the saved theme is not listed: ${listed}`);
   await page.screenshot({ path: join(shots, "8-theme-editor.png") });
-  const seaShare = await colourShare(page, [0x14, 0x3c, 0x6e]);
+  const seaShare = (await pageStats(page, [0x14, 0x3c, 0x6e])).share;
   if (!(seaShare > 0.2)) problems.push(`the saved theme's table colour covers ${seaShare} of the page`);
   await studioOpen("?theme=sea&open=tuner", "sea", "tuner");
   await page.screenshot({ path: join(shots, "8-tuner.png") });
@@ -330,8 +307,12 @@ for (const p of problems) console.error("FAIL", p);
 if (failed || problems.length > 0) process.exit(1);
 console.log("browser test passed; screenshots in artifacts/web/");
 
-// The share of the page's pixels (a screenshot, sampled) within 8 of colour `rgb`.
-async function colourShare(page, rgb) {
+// What a screenshot of the page shows (every 7th pixel): the shares of near-white and of green
+// pixels, how many distinct colours (to 4 bits a channel), and the share within 8 of `rgb`.
+// (WebGL's buffer cannot be read back from the page, so the screenshot is decoded there.)
+async function pageStats(page, rgb = [0, 0, 0]) {
+  // A page screenshot (an element screenshot waits for the element to be "stable", which
+  // timed out once under load).
   const png = (await page.screenshot({ timeout: 120_000 })).toString("base64");
   return page.evaluate(
     async ([data, want]) => {
@@ -344,12 +325,24 @@ async function colourShare(page, rgb) {
       const g = copy.getContext("2d");
       g.drawImage(img, 0, 0);
       const d = g.getImageData(0, 0, copy.width, copy.height).data;
-      let hits = 0, n = 0;
+      let light = 0, green = 0, hits = 0;
+      const colours = new Set();
       for (let i = 0; i < d.length; i += 4 * 7) {
-        n++;
-        if ([0, 1, 2].every((k) => Math.abs(d[i + k] - want[k]) <= 8)) hits++;
+        const [r, gg, b] = [d[i], d[i + 1], d[i + 2]];
+        if (r > 225 && gg > 225 && b > 215) light++;
+        if (gg > r + 30 && gg > b + 20) green++;
+        if ([r, gg, b].every((v, k) => Math.abs(v - want[k]) <= 8)) hits++;
+        colours.add((r >> 4) * 256 + (gg >> 4) * 16 + (b >> 4));
       }
-      return hits / n;
+      const n = d.length / (4 * 7);
+      return {
+        light: light / n,
+        green: green / n,
+        share: hits / n,
+        colours: colours.size,
+        w: img.width,
+        h: img.height,
+      };
     },
     [png, rgb],
   );
