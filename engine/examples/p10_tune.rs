@@ -3,10 +3,18 @@
 //! on the command line (entrant 1) and other levels, and prints entrant 1's wins with a Wilson 95%
 //! interval. With no settings given it plays exactly the tournament's games.
 //!
+//! `--oracle hands` (or `all`) is a measurement, not a level: Michaela's deals then hold the
+//! other seats' real hands (and, with `all`, the real stock in its order), to tell how much of
+//! what she misses is what she cannot see. `--oracle-on draw` (or `discard`) lets her see them
+//! only when she draws (or only at the rest of her turn). The line also counts her decisions
+//! that differ from Petra's, by kind: draws (and knocks), discards (and skips), the rest.
+//!
 //! `cargo run --release -p arachne-engine --example p10_tune -- --ai michaela,petra --games 200
 //! --seed 1 --shun 0.3`
 
 use arachne_engine::phase10::ai::{self, Player, Sampler};
+use arachne_engine::phase10::card::Counts;
+use arachne_engine::phase10::game::{Game, Stage};
 use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
@@ -31,11 +39,28 @@ fn main() {
     let n = levels.len();
     let mut wins = 0u64;
     let mut points = 0u64;
+    // Michaela's decisions, and those that are not Petra's, by kind (draw, discard/skip, other).
+    let mut mine = [0u64; 3];
+    let mut other = [0u64; 3];
+    let mut count = |view: &arachne_engine::phase10::SeatView,
+                     a: &arachne_engine::phase10::Action| {
+        use arachne_engine::phase10::Action as A;
+        let k = match a {
+            A::DrawStock | A::DrawDiscard(_) | A::Knock(_) | A::Pass => 0,
+            A::Discard(_) | A::Skip(_) => 1,
+            _ => 2,
+        };
+        mine[k] += 1;
+        if *a != ai::Heuristic::choose(view) {
+            other[k] += 1;
+        }
+    };
     for g in 0..games {
         let game_seed = seed.wrapping_add(g);
         let rot = g as usize % n;
         let mut me = 0;
         let mut players: Vec<Box<dyn Player + Send>> = Vec::new();
+        let mut michaela: Option<Sampler> = None;
         for s in 0..n {
             let e = (s + n - rot) % n;
             let ps = player_seed(game_seed, s);
@@ -66,19 +91,67 @@ fn main() {
                 if let Some(v) = num("--behind") {
                     m.behind = v;
                 }
-                players.push(Box::new(m));
+                players.push(Box::new(Sampler::new(0)));
+                michaela = Some(m);
             } else {
                 players.push(ai::player(&levels[e], ps).expect("a level"));
             }
         }
-        let played = play_game(variant.clone(), n, game_seed, &mut |s, view, _| {
-            Ok(players[s].decide(view))
-        })
-        .expect("a game plays to its end");
-        if played.game.winners().contains(&me) {
+        let mut michaela = michaela.expect("entrant 1 plays");
+        let game = if let Some(oracle) = option(&args, "--oracle") {
+            let (mut game, _) = Game::new(variant.clone(), n, game_seed).expect("a game");
+            let mut decisions = 0;
+            while !game.is_over() && decisions < 100_000 {
+                if game.stage() == Stage::RoundOver {
+                    game.next_round().expect("next round");
+                    continue;
+                }
+                let Some(s) = game.to_move() else { break };
+                let view = game.view(s);
+                let action = if s == me {
+                    let truth = &game;
+                    let only = option(&args, "--oracle-on").unwrap_or_default();
+                    let drawing = matches!(view.stage, Stage::Draw | Stage::Knock { .. });
+                    let blind = (only == "draw" && !drawing) || (only == "discard" && drawing);
+                    let a = michaela.decide_with(&view, &mut |rng| {
+                        if blind {
+                            return view.sample(rng);
+                        }
+                        if oracle == "all" {
+                            return truth.clone();
+                        }
+                        let mut v = view.clone();
+                        for o in (0..n).filter(|&o| o != me) {
+                            v.known[o] = Counts::of(truth.hand(o));
+                        }
+                        v.sample(rng)
+                    });
+                    count(&view, &a);
+                    a
+                } else {
+                    players[s].decide(&view)
+                };
+                game.apply(action).expect("a legal choice");
+                decisions += 1;
+            }
+            game
+        } else {
+            play_game(variant.clone(), n, game_seed, &mut |s, view, _| {
+                Ok(if s == me {
+                    let a = michaela.decide(view);
+                    count(view, &a);
+                    a
+                } else {
+                    players[s].decide(view)
+                })
+            })
+            .expect("a game plays to its end")
+            .game
+        };
+        if game.winners().contains(&me) {
             wins += 1;
         }
-        points += u64::from(played.game.standings()[me].points);
+        points += u64::from(game.standings()[me].points);
     }
     let k = games as f64;
     let p = wins as f64 / k;
@@ -86,11 +159,17 @@ fn main() {
     let centre = (p + z * z / (2.0 * k)) / (1.0 + z * z / k);
     let half = z * (p * (1.0 - p) / k + z * z / (4.0 * k * k)).sqrt() / (1.0 + z * z / k);
     println!(
-        "games {games} wins {wins} {:.1}% [{:.1}-{:.1}] mean-points {:.1} args {}",
+        "games {games} wins {wins} {:.1}% [{:.1}-{:.1}] mean-points {:.1} not-petra draw {}/{} discard {}/{} other {}/{} args {}",
         100.0 * p,
         100.0 * (centre - half),
         100.0 * (centre + half),
         points as f64 / k,
+        other[0],
+        mine[0],
+        other[1],
+        mine[1],
+        other[2],
+        mine[2],
         args.join(" ")
     );
 }

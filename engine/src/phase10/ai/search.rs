@@ -222,6 +222,26 @@ impl Sampler {
 
 impl Player for Sampler {
     fn decide(&mut self, view: &SeatView) -> Action {
+        let (shun, seats) = (self.shun, self.shun_seats);
+        self.decide_with(view, &mut |rng| {
+            if shun < 1.0 && view.players <= seats {
+                view.sample_by(rng, &|s, c| Sampler::accept(view, shun, s, c))
+            } else {
+                view.sample(rng)
+            }
+        })
+    }
+}
+
+impl Sampler {
+    /// Michaela's decision with the hidden cards dealt by `deal` (her own play deals them at
+    /// random, consistently with `view`; a test harness may deal them otherwise to measure what
+    /// knowing them would be worth).
+    pub fn decide_with(
+        &mut self,
+        view: &SeatView,
+        deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
+    ) -> Action {
         let candidates = Sampler::candidates(view, self.discards);
         if candidates.len() <= 1 {
             return candidates
@@ -241,12 +261,7 @@ impl Player for Sampler {
         let (mut deals, mut steps) = (0usize, 0usize);
         while deals < self.deals && (deals < MIN_DEALS || steps < self.steps) {
             deals += 1;
-            let base = if self.shun < 1.0 && view.players <= self.shun_seats {
-                let shun = self.shun;
-                view.sample_by(&mut self.rng, &|s, c| Sampler::accept(view, shun, s, c))
-            } else {
-                view.sample(&mut self.rng)
-            };
+            let base = deal(&mut self.rng);
             for (i, a) in candidates.iter().enumerate() {
                 let mut game = base.clone();
                 values[i] = if game.apply(a.clone()).is_err() {
