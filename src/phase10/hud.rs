@@ -139,6 +139,18 @@ fn seat_labels(
     Ok(())
 }
 
+/// The phase list's text size.
+const PHASE_TEXT: f32 = 11.5;
+
+/// Whether `lines` rows of `row` pixels fit between the stock's top edge, where the phase
+/// list starts, and the player's hand below it. Where they do not (a low window), the list
+/// shows only the phases some seat is at.
+fn all_phases_fit(layout: &P10Layout, row: f32, lines: usize) -> bool {
+    let top = layout.stock.y + layout.card.y / 2.0;
+    let floor = layout.seats[PLAYER].hand.y + layout.card.y / 2.0;
+    top - floor >= row * lines as f32
+}
+
 /// The ten phases, with the seats now at each one.
 fn phases(
     mut contexts: EguiContexts,
@@ -157,6 +169,8 @@ fn phases(
         layout.discard.x + layout.card.x * 0.9,
         layout.stock.y + layout.card.y / 2.0,
     );
+    let row = ctx.fonts_mut(|f| f.row_height(&egui::FontId::proportional(PHASE_TEXT)));
+    let all = all_phases_fit(&layout, row, game.variant().phases.len());
     egui::Area::new(egui::Id::new("p10-phases"))
         .order(egui::Order::Background)
         .fixed_pos(to_screen(at, window))
@@ -175,12 +189,15 @@ fn phases(
                         }
                     })
                     .collect();
+                if !all && here.is_empty() {
+                    continue;
+                }
                 let mut line = format!("{:>2}  {}", phase.number, describe(phase));
                 if !here.is_empty() {
                     line.push_str(&format!("   - {}", here.join(", ")));
                 }
                 let mine = here.first().is_some_and(|h| h == t("p10.phases.you"));
-                let rich = egui::RichText::new(line).size(11.5).color(if mine {
+                let rich = egui::RichText::new(line).size(PHASE_TEXT).color(if mine {
                     egui::Color32::from_rgb(255, 224, 74)
                 } else {
                     colour
@@ -387,4 +404,26 @@ fn lay_question(
         choice.0.clear();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_low_window_lists_only_the_phases_seats_are_at() {
+        // A 13-pixel row, as egui's default font gives the list's text size.
+        for players in 2..=6 {
+            let fits = |w: f32, h: f32| {
+                all_phases_fit(
+                    &P10Layout::compute(players, Vec2::new(w, h), crate::phase10::layout::BAR_BAND),
+                    13.0,
+                    10,
+                )
+            };
+            assert!(fits(1280.0, 720.0), "{players} seats at 1280x720");
+            assert!(fits(800.0, 600.0), "{players} seats at 800x600");
+            assert!(!fits(640.0, 360.0), "{players} seats at 640x360");
+        }
+    }
 }

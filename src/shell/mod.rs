@@ -133,11 +133,18 @@ fn notices(mut contexts: EguiContexts, notices: Res<Notices>) -> Result {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
+    // An area keeps the size it had, and its text wraps there: one first shown while the page
+    // was still tiny (a browser's canvas before its first resize) stayed a column a few words
+    // wide. Each frame widens it again to what the window allows.
+    let widest = (ctx.content_rect().width() - 40.0).clamp(120.0, 560.0);
     egui::Area::new(egui::Id::new("notices"))
         .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 10.0))
+        .default_width(widest)
         .show(ctx, |ui| {
+            ui.set_max_width(widest);
             for (text, _) in &notices.0 {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.set_max_width(widest - 20.0);
                     ui.label(text);
                 });
             }
