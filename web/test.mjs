@@ -49,7 +49,10 @@ const browser = await chromium.launch({
 let failed = false;
 try {
   await mkdir(shots, { recursive: true });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  // ARACHNE_WEB_SIZE=WxH measures at another page size (the frame gaps of a software renderer
+  // grow with the pixels drawn); 1280x720 by default.
+  const [width, height] = (process.env.ARACHNE_WEB_SIZE ?? "1280x720").split("x").map(Number);
+  const page = await browser.newPage({ viewport: { width, height } });
   const log = [];
   page.on("console", (m) => {
     log.push(`${m.type()}: ${m.text()}`);
