@@ -12,6 +12,8 @@
 //! `cargo run --release -p arachne-engine --example p10_tune -- --ai michaela,petra --games 200
 //! --seed 1 --shun 0.3`
 
+use std::cell::RefCell;
+
 use arachne_engine::phase10::ai::{self, Player, Sampler};
 use arachne_engine::phase10::card::Counts;
 use arachne_engine::phase10::game::{Game, Stage};
@@ -36,6 +38,16 @@ fn main() {
     let seed: u64 = option(&args, "--seed").map_or(1, |s| s.parse().expect("--seed S"));
     let num = |name: &str| option(&args, name).map(|v| v.parse::<f64>().expect("a number"));
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
+    let oracle = option(&args, "--oracle");
+    let oracle_on = option(&args, "--oracle-on").unwrap_or_default();
+    assert!(
+        oracle.as_deref().is_none_or(|o| o == "hands" || o == "all"),
+        "--oracle hands|all"
+    );
+    assert!(
+        ["", "draw", "discard"].contains(&oracle_on.as_str()),
+        "--oracle-on draw|discard"
+    );
     let n = levels.len();
     let mut wins = 0u64;
     let mut points = 0u64;
@@ -98,10 +110,10 @@ fn main() {
             }
         }
         let mut michaela = michaela.expect("entrant 1 plays");
-        let game = if let Some(oracle) = option(&args, "--oracle") {
+        let game = if let Some(oracle) = &oracle {
             let (mut game, _) = Game::new(variant.clone(), n, game_seed).expect("a game");
-            let mut decisions = 0;
-            while !game.is_over() && decisions < 100_000 {
+            let mut decisions = 0u64;
+            while !game.is_over() {
                 if game.stage() == Stage::RoundOver {
                     game.next_round().expect("next round");
                     continue;
@@ -109,23 +121,52 @@ fn main() {
                 let Some(s) = game.to_move() else { break };
                 let view = game.view(s);
                 let action = if s == me {
-                    let truth = &game;
-                    let only = option(&args, "--oracle-on").unwrap_or_default();
                     let drawing = matches!(view.stage, Stage::Draw | Stage::Knock { .. });
-                    let blind = (only == "draw" && !drawing) || (only == "discard" && drawing);
-                    let a = michaela.decide_with(&view, &mut |rng| {
-                        if blind {
-                            return view.sample(rng);
-                        }
-                        if oracle == "all" {
-                            return truth.clone();
-                        }
-                        let mut v = view.clone();
-                        for o in (0..n).filter(|&o| o != me) {
-                            v.known[o] = Counts::of(truth.hand(o));
-                        }
-                        v.sample(rng)
-                    });
+                    let sees = match oracle_on.as_str() {
+                        "draw" => drawing,
+                        "discard" => !drawing,
+                        _ => true,
+                    };
+                    let a = if !sees {
+                        michaela.decide(&view)
+                    } else if oracle == "all" {
+                        michaela.decide_with(&view, &mut |_| game.clone())
+                    } else {
+                        // The other seats' real hands, dealt through the view's own sampler
+                        // (each seat takes only its real cards from the shuffled unseen ones),
+                        // so the deal is hers in everything else: the stock is still shuffled
+                        // and what each seat is known to hold stays what the table showed.
+                        michaela.decide_with(&view, &mut |rng| {
+                            let left: RefCell<Vec<Counts>> = RefCell::new(
+                                (0..n)
+                                    .map(|o| {
+                                        let mut c = Counts::of(game.hand(o));
+                                        for k in view.known[o].cards() {
+                                            c.remove(k);
+                                        }
+                                        c
+                                    })
+                                    .collect(),
+                            );
+                            let dealt = view.sample_by(rng, &|o, c| {
+                                let mut left = left.borrow_mut();
+                                if left[o].get(c) > 0 {
+                                    left[o].remove(c);
+                                    1.0
+                                } else {
+                                    0.0
+                                }
+                            });
+                            for o in 0..n {
+                                assert_eq!(
+                                    Counts::of(dealt.hand(o)),
+                                    Counts::of(game.hand(o)),
+                                    "seat {o} is dealt its real hand"
+                                );
+                            }
+                            dealt
+                        })
+                    };
                     count(&view, &a);
                     a
                 } else {
@@ -133,6 +174,7 @@ fn main() {
                 };
                 game.apply(action).expect("a legal choice");
                 decisions += 1;
+                assert!(decisions <= 2_000_000, "game seed {game_seed} never ended");
             }
             game
         } else {
