@@ -144,7 +144,8 @@ const PHASE_TEXT: f32 = 11.5;
 
 /// Whether `lines` rows of `row` pixels fit between the stock's top edge, where the phase
 /// list starts, and the player's hand below it. Where they do not (a low window), the list
-/// shows only the phases some seat is at.
+/// shows only the phases some seat is at. (The player's laid groups lie between the two, from
+/// the left; long ones can reach under the list's last lines, as they could before.)
 fn all_phases_fit(layout: &P10Layout, row: f32, lines: usize) -> bool {
     let top = layout.stock.y + layout.card.y / 2.0;
     let floor = layout.seats[PLAYER].hand.y + layout.card.y / 2.0;
