@@ -11,7 +11,7 @@ use crate::core::i18n::{t, tf};
 use crate::phase10::P10Systems;
 use crate::phase10::input::LayChoice;
 use crate::phase10::round::{P10Request, P10Spec, P10SpecMsg, P10Table};
-use crate::shell::widgets::fixed_window;
+use crate::shell::widgets::{fitting_height, fixed_window, scrolling};
 use crate::shell::{Overlay, Windows};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -190,6 +190,7 @@ fn menu(
     }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
+    let high = fitting_height(ctx);
     fixed_window(
         t("p10.menu.title"),
         egui::Align2::CENTER_CENTER,
@@ -197,51 +198,53 @@ fn menu(
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        ui.horizontal(|ui| {
-            if ui.button(t("p10.menu.continue")).clicked() {
+        scrolling(ui, high, |ui| {
+            ui.horizontal(|ui| {
+                if ui.button(t("p10.menu.continue")).clicked() {
+                    windows.menu = false;
+                }
+                if ui.button(t("p10.score_sheet")).clicked() {
+                    windows.sheet = true;
+                    windows.menu = false;
+                }
+            });
+            ui.separator();
+            ui.heading(t("p10.bar.new_game"));
+            new_game_form(ui, &mut form);
+            let spec = form.spec(fresh_seed(&table, &time));
+            if let Err(e) = &spec {
+                ui.colored_label(egui::Color32::LIGHT_RED, e);
+            }
+            if ui
+                .add_enabled(spec.is_ok(), egui::Button::new(t("p10.menu.deal")))
+                .clicked()
+                && let Ok(spec) = spec
+            {
+                ask_new_game(&table, spec, &mut form, &mut requests);
                 windows.menu = false;
             }
-            if ui.button(t("p10.score_sheet")).clicked() {
-                windows.sheet = true;
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button(t("p10.menu.statistics")).clicked() {
+                    windows.stats = true;
+                }
+                if ui.button(t("p10.menu.settings")).clicked() {
+                    windows.settings = true;
+                }
+                if ui.button(t("p10.menu.rules")).clicked() {
+                    windows.help = true;
+                }
+                if ui.button(t("p10.menu.replays")).clicked() {
+                    windows.replays = true;
+                }
+            });
+            ui.separator();
+            // The game picker: the other game's table comes back as it was left.
+            if ui.button(t("p10.menu.spider")).clicked() {
+                game_kind.set(GameKind::Spider);
                 windows.menu = false;
             }
         });
-        ui.separator();
-        ui.heading(t("p10.bar.new_game"));
-        new_game_form(ui, &mut form);
-        let spec = form.spec(fresh_seed(&table, &time));
-        if let Err(e) = &spec {
-            ui.colored_label(egui::Color32::LIGHT_RED, e);
-        }
-        if ui
-            .add_enabled(spec.is_ok(), egui::Button::new(t("p10.menu.deal")))
-            .clicked()
-            && let Ok(spec) = spec
-        {
-            ask_new_game(&table, spec, &mut form, &mut requests);
-            windows.menu = false;
-        }
-        ui.separator();
-        ui.horizontal(|ui| {
-            if ui.button(t("p10.menu.statistics")).clicked() {
-                windows.stats = true;
-            }
-            if ui.button(t("p10.menu.settings")).clicked() {
-                windows.settings = true;
-            }
-            if ui.button(t("p10.menu.rules")).clicked() {
-                windows.help = true;
-            }
-            if ui.button(t("p10.menu.replays")).clicked() {
-                windows.replays = true;
-            }
-        });
-        ui.separator();
-        // The game picker: the other game's table comes back as it was left.
-        if ui.button(t("p10.menu.spider")).clicked() {
-            game_kind.set(GameKind::Spider);
-            windows.menu = false;
-        }
     });
     if !open {
         windows.menu = false;

@@ -9,7 +9,7 @@ use crate::core::persist::SaveSettings;
 use crate::core::settings::{Easing, Settings, UndoLimit};
 use crate::core::theme::{BackPattern, ThemeOrigin, Themes};
 use crate::shell::Windows;
-use crate::shell::widgets::fixed_window;
+use crate::shell::widgets::{fitting_height, fixed_window, scrolling};
 
 pub(crate) fn settings_window(
     mut contexts: EguiContexts,
@@ -25,6 +25,7 @@ pub(crate) fn settings_window(
     let mut open = true;
     let mut s = settings.clone();
     let (mut open_themes, mut open_tuner) = (false, false);
+    let high = fitting_height(ctx);
     fixed_window(
         t("settings.title"),
         egui::Align2::RIGHT_TOP,
@@ -32,190 +33,200 @@ pub(crate) fn settings_window(
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        ui.heading(t("settings.look"));
-        egui::Grid::new("look").num_columns(2).show(ui, |ui| {
-            // The overlay's language: the system's, or one chosen.
-            ui.label(t("lang.choose"));
-            let system = tf("lang.system", &[("lang", &Lang::system().name())]);
-            egui::ComboBox::from_id_salt("language")
-                .selected_text(s.language.map_or(system.clone(), |l| l.name().to_string()))
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut s.language, None, system);
-                    for lang in Lang::ALL {
-                        ui.selectable_value(&mut s.language, Some(lang), lang.name());
-                    }
-                });
-            ui.end_row();
-            ui.label(t("settings.theme"));
-            ui.horizontal(|ui| {
-                egui::ComboBox::from_id_salt("theme")
-                    .selected_text(theme_name(&s.theme, &themes))
+        scrolling(ui, high, |ui| {
+            ui.heading(t("settings.look"));
+            egui::Grid::new("look").num_columns(2).show(ui, |ui| {
+                // The overlay's language: the system's, or one chosen.
+                ui.label(t("lang.choose"));
+                let system = tf("lang.system", &[("lang", &Lang::system().name())]);
+                egui::ComboBox::from_id_salt("language")
+                    .selected_text(s.language.map_or(system.clone(), |l| l.name().to_string()))
                     .show_ui(ui, |ui| {
-                        for e in &themes.0 {
-                            let id = &e.theme.id;
-                            ui.selectable_value(&mut s.theme, id.clone(), theme_name(id, &themes));
+                        ui.selectable_value(&mut s.language, None, system);
+                        for lang in Lang::ALL {
+                            ui.selectable_value(&mut s.language, Some(lang), lang.name());
                         }
                     });
-                if ui.button(t("settings.edit_theme")).clicked() {
-                    open_themes = true;
-                }
-            });
-            ui.end_row();
-            ui.label(t("settings.card_back"));
-            egui::ComboBox::from_id_salt("back")
-                .selected_text(
-                    s.cards
-                        .back_pattern
-                        .map_or(t("settings.themes"), pattern_name),
-                )
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut s.cards.back_pattern, None, t("settings.themes"));
-                    for p in [BackPattern::Plain, BackPattern::Lattice, BackPattern::Dots] {
-                        ui.selectable_value(&mut s.cards.back_pattern, Some(p), pattern_name(p));
+                ui.end_row();
+                ui.label(t("settings.theme"));
+                ui.horizontal(|ui| {
+                    egui::ComboBox::from_id_salt("theme")
+                        .selected_text(theme_name(&s.theme, &themes))
+                        .show_ui(ui, |ui| {
+                            for e in &themes.0 {
+                                let id = &e.theme.id;
+                                ui.selectable_value(
+                                    &mut s.theme,
+                                    id.clone(),
+                                    theme_name(id, &themes),
+                                );
+                            }
+                        });
+                    if ui.button(t("settings.edit_theme")).clicked() {
+                        open_themes = true;
                     }
                 });
-            ui.end_row();
-            ui.label(t("settings.back_colour"));
-            ui.horizontal(|ui| {
-                let mut own = s.cards.back_colour.is_some();
-                ui.checkbox(&mut own, t("settings.own_colour"));
-                if own {
-                    let mut rgb = s
-                        .cards
-                        .back_colour
-                        .as_deref()
-                        .and_then(hex_rgb)
-                        .unwrap_or([40, 70, 140]);
-                    ui.color_edit_button_srgb(&mut rgb);
-                    s.cards.back_colour =
-                        Some(format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2]));
-                } else {
-                    s.cards.back_colour = None;
-                }
-            });
-            ui.end_row();
-            ui.label(t("settings.deck"));
-            egui::ComboBox::from_id_salt("colours")
-                .selected_text(match s.cards.four_colour {
-                    None => t("settings.themes"),
-                    Some(false) => t("settings.two_colours"),
-                    Some(true) => t("settings.four_colours"),
-                })
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut s.cards.four_colour, None, t("settings.themes"));
-                    ui.selectable_value(
-                        &mut s.cards.four_colour,
-                        Some(false),
-                        t("settings.two_colours"),
-                    );
-                    ui.selectable_value(
-                        &mut s.cards.four_colour,
-                        Some(true),
-                        t("settings.four_colours"),
-                    );
+                ui.end_row();
+                ui.label(t("settings.card_back"));
+                egui::ComboBox::from_id_salt("back")
+                    .selected_text(
+                        s.cards
+                            .back_pattern
+                            .map_or(t("settings.themes"), pattern_name),
+                    )
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut s.cards.back_pattern, None, t("settings.themes"));
+                        for p in [BackPattern::Plain, BackPattern::Lattice, BackPattern::Dots] {
+                            ui.selectable_value(
+                                &mut s.cards.back_pattern,
+                                Some(p),
+                                pattern_name(p),
+                            );
+                        }
+                    });
+                ui.end_row();
+                ui.label(t("settings.back_colour"));
+                ui.horizontal(|ui| {
+                    let mut own = s.cards.back_colour.is_some();
+                    ui.checkbox(&mut own, t("settings.own_colour"));
+                    if own {
+                        let mut rgb = s
+                            .cards
+                            .back_colour
+                            .as_deref()
+                            .and_then(hex_rgb)
+                            .unwrap_or([40, 70, 140]);
+                        ui.color_edit_button_srgb(&mut rgb);
+                        s.cards.back_colour =
+                            Some(format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2]));
+                    } else {
+                        s.cards.back_colour = None;
+                    }
                 });
-            ui.end_row();
-        });
-        ui.separator();
-        ui.heading(t("settings.motion"));
-        egui::Grid::new("motion").num_columns(2).show(ui, |ui| {
-            let a = &mut s.animation;
-            ui.label(t("settings.speed"));
-            speed_slider(ui, &mut a.speed);
-            ui.end_row();
-            ui.label(t("settings.easing"));
-            easing_combo(ui, "easing", &mut a.easing);
-            ui.end_row();
-            ui.label("");
-            if ui.button(t("settings.tune_animation")).clicked() {
-                open_tuner = true;
+                ui.end_row();
+                ui.label(t("settings.deck"));
+                egui::ComboBox::from_id_salt("colours")
+                    .selected_text(match s.cards.four_colour {
+                        None => t("settings.themes"),
+                        Some(false) => t("settings.two_colours"),
+                        Some(true) => t("settings.four_colours"),
+                    })
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut s.cards.four_colour, None, t("settings.themes"));
+                        ui.selectable_value(
+                            &mut s.cards.four_colour,
+                            Some(false),
+                            t("settings.two_colours"),
+                        );
+                        ui.selectable_value(
+                            &mut s.cards.four_colour,
+                            Some(true),
+                            t("settings.four_colours"),
+                        );
+                    });
+                ui.end_row();
+            });
+            ui.separator();
+            ui.heading(t("settings.motion"));
+            egui::Grid::new("motion").num_columns(2).show(ui, |ui| {
+                let a = &mut s.animation;
+                ui.label(t("settings.speed"));
+                speed_slider(ui, &mut a.speed);
+                ui.end_row();
+                ui.label(t("settings.easing"));
+                easing_combo(ui, "easing", &mut a.easing);
+                ui.end_row();
+                ui.label("");
+                if ui.button(t("settings.tune_animation")).clicked() {
+                    open_tuner = true;
+                }
+                ui.end_row();
+                ui.label(t("settings.effects"));
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut a.deal_motion, t("settings.deal_motion"));
+                    ui.checkbox(&mut a.flip_motion, t("settings.flip_motion"));
+                    ui.checkbox(&mut a.celebration, t("settings.celebration"));
+                    ui.checkbox(&mut a.instant, t("settings.instant"));
+                });
+                ui.end_row();
+            });
+            ui.separator();
+            ui.heading(t("settings.sound"));
+            egui::Grid::new("sound").num_columns(2).show(ui, |ui| {
+                ui.label(t("settings.sound"));
+                ui.checkbox(&mut s.sound.enabled, t("settings.sound_on"));
+                ui.end_row();
+                ui.label(t("settings.table_sounds"));
+                volume(ui, &mut s.sound.effects_volume_db);
+                ui.end_row();
+                ui.label(t("settings.fanfares"));
+                volume(ui, &mut s.sound.fanfare_volume_db);
+                ui.end_row();
+            });
+            ui.separator();
+            ui.heading(t("settings.games"));
+            egui::Grid::new("games").num_columns(2).show(ui, |ui| {
+                let g = &mut s.game;
+                ui.label(t("settings.completed_runs"));
+                egui::ComboBox::from_id_salt("discard")
+                    .selected_text(match g.discard {
+                        None => t("settings.discard.variant"),
+                        Some(DiscardMode::Automatic) => t("settings.discard.automatic"),
+                        Some(DiscardMode::Manual) => t("settings.discard.manual"),
+                    })
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut g.discard, None, t("settings.discard.variant"));
+                        ui.selectable_value(
+                            &mut g.discard,
+                            Some(DiscardMode::Automatic),
+                            t("settings.discard.automatic"),
+                        );
+                        ui.selectable_value(
+                            &mut g.discard,
+                            Some(DiscardMode::Manual),
+                            t("settings.discard.manual"),
+                        );
+                    });
+                ui.end_row();
+                ui.label(t("settings.undo"));
+                ui.horizontal(|ui| {
+                    ui.selectable_value(
+                        &mut g.undo_limit,
+                        UndoLimit::Variant,
+                        t("settings.undo.variant"),
+                    );
+                    ui.selectable_value(
+                        &mut g.undo_limit,
+                        UndoLimit::Unlimited,
+                        t("settings.undo.unlimited"),
+                    );
+                    let mut n = match g.undo_limit {
+                        UndoLimit::Limit(n) => n,
+                        _ => 3,
+                    };
+                    let limited = matches!(g.undo_limit, UndoLimit::Limit(_));
+                    if ui
+                        .selectable_label(limited, t("settings.undo.at_most"))
+                        .clicked()
+                        || limited
+                    {
+                        ui.add(egui::DragValue::new(&mut n).range(0..=999));
+                        g.undo_limit = UndoLimit::Limit(n);
+                    }
+                });
+                ui.end_row();
+                ui.label(t("settings.questions"));
+                ui.checkbox(&mut g.confirm_new_game, t("settings.confirm"));
+                ui.end_row();
+                ui.label(t("settings.solver"));
+                ui.checkbox(&mut g.still_winnable, t("settings.still_winnable"));
+                ui.end_row();
+            });
+            ui.label(egui::RichText::new(t("settings.next_game")).small());
+            if ui.button(t("settings.defaults")).clicked() {
+                s = Settings::default();
             }
-            ui.end_row();
-            ui.label(t("settings.effects"));
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut a.deal_motion, t("settings.deal_motion"));
-                ui.checkbox(&mut a.flip_motion, t("settings.flip_motion"));
-                ui.checkbox(&mut a.celebration, t("settings.celebration"));
-                ui.checkbox(&mut a.instant, t("settings.instant"));
-            });
-            ui.end_row();
         });
-        ui.separator();
-        ui.heading(t("settings.sound"));
-        egui::Grid::new("sound").num_columns(2).show(ui, |ui| {
-            ui.label(t("settings.sound"));
-            ui.checkbox(&mut s.sound.enabled, t("settings.sound_on"));
-            ui.end_row();
-            ui.label(t("settings.table_sounds"));
-            volume(ui, &mut s.sound.effects_volume_db);
-            ui.end_row();
-            ui.label(t("settings.fanfares"));
-            volume(ui, &mut s.sound.fanfare_volume_db);
-            ui.end_row();
-        });
-        ui.separator();
-        ui.heading(t("settings.games"));
-        egui::Grid::new("games").num_columns(2).show(ui, |ui| {
-            let g = &mut s.game;
-            ui.label(t("settings.completed_runs"));
-            egui::ComboBox::from_id_salt("discard")
-                .selected_text(match g.discard {
-                    None => t("settings.discard.variant"),
-                    Some(DiscardMode::Automatic) => t("settings.discard.automatic"),
-                    Some(DiscardMode::Manual) => t("settings.discard.manual"),
-                })
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut g.discard, None, t("settings.discard.variant"));
-                    ui.selectable_value(
-                        &mut g.discard,
-                        Some(DiscardMode::Automatic),
-                        t("settings.discard.automatic"),
-                    );
-                    ui.selectable_value(
-                        &mut g.discard,
-                        Some(DiscardMode::Manual),
-                        t("settings.discard.manual"),
-                    );
-                });
-            ui.end_row();
-            ui.label(t("settings.undo"));
-            ui.horizontal(|ui| {
-                ui.selectable_value(
-                    &mut g.undo_limit,
-                    UndoLimit::Variant,
-                    t("settings.undo.variant"),
-                );
-                ui.selectable_value(
-                    &mut g.undo_limit,
-                    UndoLimit::Unlimited,
-                    t("settings.undo.unlimited"),
-                );
-                let mut n = match g.undo_limit {
-                    UndoLimit::Limit(n) => n,
-                    _ => 3,
-                };
-                let limited = matches!(g.undo_limit, UndoLimit::Limit(_));
-                if ui
-                    .selectable_label(limited, t("settings.undo.at_most"))
-                    .clicked()
-                    || limited
-                {
-                    ui.add(egui::DragValue::new(&mut n).range(0..=999));
-                    g.undo_limit = UndoLimit::Limit(n);
-                }
-            });
-            ui.end_row();
-            ui.label(t("settings.questions"));
-            ui.checkbox(&mut g.confirm_new_game, t("settings.confirm"));
-            ui.end_row();
-            ui.label(t("settings.solver"));
-            ui.checkbox(&mut g.still_winnable, t("settings.still_winnable"));
-            ui.end_row();
-        });
-        ui.label(egui::RichText::new(t("settings.next_game")).small());
-        if ui.button(t("settings.defaults")).clicked() {
-            s = Settings::default();
-        }
     });
     if s != *settings {
         *settings = s;

@@ -107,6 +107,26 @@ pub(crate) fn fixed_window(
         .anchor(anchor, offset)
 }
 
+/// The most a window's contents may be high for the window to stay inside the screen (its
+/// title bar and margins take the rest).
+pub(crate) fn fitting_height(ctx: &egui::Context) -> f32 {
+    (ctx.content_rect().height() - 80.0).max(120.0)
+}
+
+/// A window's contents, scrolling where they are higher than `high` (a small window) and
+/// sized to the contents otherwise.
+pub(crate) fn scrolling<R>(
+    ui: &mut egui::Ui,
+    high: f32,
+    add: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    egui::ScrollArea::vertical()
+        .max_height(high)
+        .min_scrolled_height(high)
+        .show(ui, add)
+        .inner
+}
+
 /// Seconds as minutes and seconds, `m:ss`.
 pub(crate) fn clock(secs: u64) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)

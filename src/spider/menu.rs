@@ -10,7 +10,7 @@ use crate::GameKind;
 use crate::core::i18n::{t, tf, variant_description, variant_name};
 use crate::core::persist::SaveSettings;
 use crate::core::settings::Settings;
-use crate::shell::widgets::fixed_window;
+use crate::shell::widgets::{fitting_height, fixed_window, scrolling};
 use crate::shell::{Overlay, Windows};
 use crate::spider::SpiderSystems;
 use crate::spider::assist::{Ask, Thinking};
@@ -132,6 +132,7 @@ fn menu(
     }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
+    let high = fitting_height(ctx);
     fixed_window(
         "Arachne",
         egui::Align2::CENTER_CENTER,
@@ -139,139 +140,144 @@ fn menu(
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        ui.horizontal(|ui| {
-            if ui.button(t("spider.menu.continue")).clicked() {
-                windows.menu = false;
-            }
-            if ui
-                .add_enabled(!watching.0, egui::Button::new(t("spider.menu.restart")))
-                .clicked()
-            {
-                requests.write(Request::Restart);
-                windows.menu = false;
-            }
-            if ui
-                .add_enabled(
-                    !watching.0 && thinking.is_none(),
-                    egui::Button::new(t("spider.menu.demo")),
-                )
-                .on_hover_text(t("spider.menu.demo_hover"))
-                .clicked()
-            {
-                asks.write(Ask::Demo);
-                windows.menu = false;
-            }
-            if ui
-                .add_enabled(
-                    !watching.0 && table.game.move_count() > 0,
-                    egui::Button::new(t("spider.menu.history")),
-                )
-                .clicked()
-            {
-                controls.write(Control::history(&table, true));
-                windows.menu = false;
-            }
-        });
-        ui.separator();
-        ui.heading(t("spider.menu.new_game"));
-        egui::Grid::new("variants").striped(true).show(ui, |ui| {
-            for v in variant::builtin() {
-                let selected = form.variant == v.id;
+        scrolling(ui, high, |ui| {
+            ui.horizontal(|ui| {
+                if ui.button(t("spider.menu.continue")).clicked() {
+                    windows.menu = false;
+                }
                 if ui
-                    .selectable_label(selected, variant_name(&v.id, &v.name))
+                    .add_enabled(!watching.0, egui::Button::new(t("spider.menu.restart")))
                     .clicked()
                 {
-                    form.variant = v.id.clone();
+                    requests.write(Request::Restart);
+                    windows.menu = false;
                 }
-                ui.label(difficulty(v.difficulty));
-                ui.end_row();
-            }
-        });
-        if let Some(v) = variant::builtin().iter().find(|v| v.id == form.variant) {
-            ui.label(egui::RichText::new(variant_description(&v.id, &v.description)).italics());
-        }
-        ui.horizontal(|ui| {
-            ui.label(t("spider.menu.deal_number"));
-            ui.add(
-                egui::TextEdit::singleline(&mut form.seed)
-                    .desired_width(110.0)
-                    .hint_text(t("spider.menu.random")),
-            );
-            ui.checkbox(&mut form.kpat, t("spider.menu.kpat"));
-        });
-        let mut winnable = settings.game.winnable_only;
-        ui.checkbox(&mut winnable, t("spider.menu.winnable"))
-            .on_hover_text(t("spider.menu.winnable_hover"));
-        if winnable != settings.game.winnable_only {
-            settings.game.winnable_only = winnable;
-            save_settings.soon();
-        }
-        let seed = form.seed.trim().to_string();
-        let numbering = if form.kpat {
-            Numbering::Kpat
-        } else {
-            Numbering::Arachne
-        };
-        let typed = if seed.is_empty() {
-            Ok(None)
-        } else {
-            seed.parse::<u64>()
-                .map(Some)
-                .map_err(|_| tf("spider.menu.not_a_number", &[("seed", &seed)]))
-        };
-        let spec = typed.and_then(|typed| {
-            let seed = typed.unwrap_or_else(|| {
-                crate::spider::table::next_seed(table.spec.seed, time.elapsed().as_nanos() as u64)
+                if ui
+                    .add_enabled(
+                        !watching.0 && thinking.is_none(),
+                        egui::Button::new(t("spider.menu.demo")),
+                    )
+                    .on_hover_text(t("spider.menu.demo_hover"))
+                    .clicked()
+                {
+                    asks.write(Ask::Demo);
+                    windows.menu = false;
+                }
+                if ui
+                    .add_enabled(
+                        !watching.0 && table.game.move_count() > 0,
+                        egui::Button::new(t("spider.menu.history")),
+                    )
+                    .clicked()
+                {
+                    controls.write(Control::history(&table, true));
+                    windows.menu = false;
+                }
             });
-            let mut spec = GameSpec::builtin(&form.variant, seed, numbering)
-                .ok_or_else(|| tf("spider.menu.no_variant", &[("variant", &form.variant)]))?;
-            spec.options = settings.game.options_for(&spec.variant);
-            spec.start().map_err(|e| e.to_string())?;
-            Ok((spec, typed.is_none()))
-        });
-        if let Err(e) = &spec {
-            ui.colored_label(egui::Color32::LIGHT_RED, e);
-        }
-        let label = match &spec {
-            Ok((_, true)) if winnable => t("spider.menu.deal_winnable"),
-            _ => t("spider.menu.deal"),
-        };
-        if ui
-            .add_enabled(
-                spec.is_ok() && !watching.0 && thinking.is_none(),
-                egui::Button::new(label),
-            )
-            .clicked()
-            && let Ok((spec, random)) = spec
-        {
-            if random && winnable {
-                asks.write(Ask::WinnableDeal(spec));
+            ui.separator();
+            ui.heading(t("spider.menu.new_game"));
+            egui::Grid::new("variants").striped(true).show(ui, |ui| {
+                for v in variant::builtin() {
+                    let selected = form.variant == v.id;
+                    if ui
+                        .selectable_label(selected, variant_name(&v.id, &v.name))
+                        .clicked()
+                    {
+                        form.variant = v.id.clone();
+                    }
+                    ui.label(difficulty(v.difficulty));
+                    ui.end_row();
+                }
+            });
+            if let Some(v) = variant::builtin().iter().find(|v| v.id == form.variant) {
+                ui.label(egui::RichText::new(variant_description(&v.id, &v.description)).italics());
+            }
+            ui.horizontal(|ui| {
+                ui.label(t("spider.menu.deal_number"));
+                ui.add(
+                    egui::TextEdit::singleline(&mut form.seed)
+                        .desired_width(110.0)
+                        .hint_text(t("spider.menu.random")),
+                );
+                ui.checkbox(&mut form.kpat, t("spider.menu.kpat"));
+            });
+            let mut winnable = settings.game.winnable_only;
+            ui.checkbox(&mut winnable, t("spider.menu.winnable"))
+                .on_hover_text(t("spider.menu.winnable_hover"));
+            if winnable != settings.game.winnable_only {
+                settings.game.winnable_only = winnable;
+                save_settings.soon();
+            }
+            let seed = form.seed.trim().to_string();
+            let numbering = if form.kpat {
+                Numbering::Kpat
             } else {
-                requests.write(Request::NewGame(spec));
+                Numbering::Arachne
+            };
+            let typed = if seed.is_empty() {
+                Ok(None)
+            } else {
+                seed.parse::<u64>()
+                    .map(Some)
+                    .map_err(|_| tf("spider.menu.not_a_number", &[("seed", &seed)]))
+            };
+            let spec = typed.and_then(|typed| {
+                let seed = typed.unwrap_or_else(|| {
+                    crate::spider::table::next_seed(
+                        table.spec.seed,
+                        time.elapsed().as_nanos() as u64,
+                    )
+                });
+                let mut spec = GameSpec::builtin(&form.variant, seed, numbering)
+                    .ok_or_else(|| tf("spider.menu.no_variant", &[("variant", &form.variant)]))?;
+                spec.options = settings.game.options_for(&spec.variant);
+                spec.start().map_err(|e| e.to_string())?;
+                Ok((spec, typed.is_none()))
+            });
+            if let Err(e) = &spec {
+                ui.colored_label(egui::Color32::LIGHT_RED, e);
             }
-            windows.menu = false;
-        }
-        ui.separator();
-        ui.horizontal(|ui| {
-            if ui.button(t("spider.menu.statistics")).clicked() {
-                windows.stats = true;
+            let label = match &spec {
+                Ok((_, true)) if winnable => t("spider.menu.deal_winnable"),
+                _ => t("spider.menu.deal"),
+            };
+            if ui
+                .add_enabled(
+                    spec.is_ok() && !watching.0 && thinking.is_none(),
+                    egui::Button::new(label),
+                )
+                .clicked()
+                && let Ok((spec, random)) = spec
+            {
+                if random && winnable {
+                    asks.write(Ask::WinnableDeal(spec));
+                } else {
+                    requests.write(Request::NewGame(spec));
+                }
+                windows.menu = false;
             }
-            if ui.button(t("spider.menu.settings")).clicked() {
-                windows.settings = true;
-            }
-            if ui.button(t("spider.menu.replays")).clicked() {
-                windows.open("replays");
-            }
-            if ui.button(t("spider.menu.help")).clicked() {
-                windows.help = true;
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button(t("spider.menu.statistics")).clicked() {
+                    windows.stats = true;
+                }
+                if ui.button(t("spider.menu.settings")).clicked() {
+                    windows.settings = true;
+                }
+                if ui.button(t("spider.menu.replays")).clicked() {
+                    windows.open("replays");
+                }
+                if ui.button(t("spider.menu.help")).clicked() {
+                    windows.help = true;
+                }
+            });
+            ui.separator();
+            // The other game: its table comes back as it was left.
+            if ui.button(t("spider.menu.phase10")).clicked() {
+                game_kind.set(GameKind::ProSpider10);
+                windows.menu = false;
             }
         });
-        ui.separator();
-        // The other game: its table comes back as it was left.
-        if ui.button(t("spider.menu.phase10")).clicked() {
-            game_kind.set(GameKind::ProSpider10);
-            windows.menu = false;
-        }
     });
     if !open {
         windows.menu = false;
