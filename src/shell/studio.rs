@@ -18,6 +18,7 @@ use crate::core::theme::{
 };
 use crate::shell::Windows;
 use crate::shell::settings_window::{easing_combo, easing_name, pattern_name, speed_slider};
+use crate::shell::widgets::scrolling;
 
 /// What the studio's windows remember between frames.
 #[derive(Resource, Debug, Clone)]
@@ -358,11 +359,7 @@ fn studio_window(
         .auto_sized()
         .collapsible(false)
         .open(open)
-        .show(ctx, |ui| {
-            egui::ScrollArea::vertical()
-                .max_height(height)
-                .show(ui, add_contents);
-        });
+        .show(ctx, |ui| scrolling(ui, height, add_contents));
 }
 
 /// The curve of `easing`, drawn small; while the pointer is over it a dot runs along it in
