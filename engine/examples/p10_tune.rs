@@ -49,6 +49,10 @@ fn main() {
         "--oracle-on draw|discard"
     );
     let n = levels.len();
+    let fit_check = args.iter().any(|a| a == "--fit-check");
+    // By her stage (draw, the rest of her turn), then without and with the draw test.
+    let mut truth_fits = [[0u64; 2]; 2];
+    let mut fit_asked = [0u64; 2];
     let mut wins = 0u64;
     let mut points = 0u64;
     // Michaela's decisions, and those that are not Petra's, by kind (draw, discard/skip, other).
@@ -103,6 +107,15 @@ fn main() {
                 if let Some(v) = num("--behind") {
                     m.behind = v;
                 }
+                if let Some(v) = num("--fit") {
+                    m.fit = v;
+                }
+                if let Some(v) = num("--fit-tries") {
+                    m.fit_tries = v as usize;
+                }
+                if let Some(v) = num("--fit-draw") {
+                    m.fit_draw = v != 0.0;
+                }
                 players.push(Box::new(Sampler::new(0)));
                 michaela = Some(m);
             } else {
@@ -110,7 +123,8 @@ fn main() {
             }
         }
         let mut michaela = michaela.expect("entrant 1 plays");
-        let game = if let Some(oracle) = &oracle {
+        let game = if oracle.is_some() || fit_check {
+            let oracle = oracle.clone().unwrap_or_default();
             let (mut game, _) = Game::new(variant.clone(), n, game_seed).expect("a game");
             let mut decisions = 0u64;
             while !game.is_over() {
@@ -127,7 +141,14 @@ fn main() {
                         "discard" => !drawing,
                         _ => true,
                     };
-                    let a = if !sees {
+                    if fit_check {
+                        let at = usize::from(!drawing);
+                        for (k, draw) in [false, true].into_iter().enumerate() {
+                            truth_fits[at][k] += u64::from(michaela.fits_now(&game, &view, draw));
+                        }
+                        fit_asked[at] += 1;
+                    }
+                    let a = if !sees || oracle.is_empty() {
                         michaela.decide(&view)
                     } else if oracle == "all" {
                         michaela.decide_with(&view, &mut |_| game.clone())
@@ -200,6 +221,14 @@ fn main() {
     let z = 1.96f64;
     let centre = (p + z * z / (2.0 * k)) / (1.0 + z * z / k);
     let half = z * (p * (1.0 - p) / k + z * z / (4.0 * k * k)).sqrt() / (1.0 + z * z / k);
+    if fit_check {
+        for (at, name) in ["her draws", "the rest of her turns"].iter().enumerate() {
+            println!(
+                "real hands fit at {name}: {} of {} decisions (discards only), {} (with draws)",
+                truth_fits[at][0], fit_asked[at], truth_fits[at][1]
+            );
+        }
+    }
     println!(
         "games {games} wins {wins} {:.1}% [{:.1}-{:.1}] mean-points {:.1} not-petra draw {}/{} discard {}/{} other {}/{} args {}",
         100.0 * p,

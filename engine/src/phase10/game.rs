@@ -79,6 +79,16 @@ pub enum GameError {
     BadDeal(String),
 }
 
+/// What a seat was seen doing in its latest turn of the round (public, like the whole table).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recent {
+    /// The discard pile's top card when it drew from the stock instead (none when it took the
+    /// top card, or the top was a skip).
+    pub passed: Option<Card>,
+    /// The card it discarded to end that turn (none after a skip or before it discarded).
+    pub discarded: Option<Card>,
+}
+
 /// The whole state of a game.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -101,6 +111,8 @@ pub struct Game {
     /// Cards each seat let go this round, for everyone to see: the discard pile's top card when
     /// it drew from the stock instead (or passed on a knock), and the cards it discarded.
     pub(super) shunned: Vec<Counts>,
+    /// Each seat's latest turn this round, for everyone to see.
+    pub(super) recent: Vec<Recent>,
     pub(super) turn: Seat,
     pub(super) stage: Stage,
     pub(super) rng: ChaCha8Rng,
@@ -188,6 +200,7 @@ impl Game {
             knocked_last: vec![false; players],
             known: vec![Counts::default(); players],
             shunned: vec![Counts::default(); players],
+            recent: vec![Recent::default(); players],
             turn: 0,
             stage: Stage::RoundOver,
             rng: round_rng(seed, 0),
@@ -302,6 +315,7 @@ impl Game {
         self.knocked_last = vec![false; n];
         self.known = vec![Counts::default(); n];
         self.shunned = vec![Counts::default(); n];
+        self.recent = vec![Recent::default(); n];
         self.rng = rng;
         let first = (dealer + 1) % n;
         if up.is_skip() {

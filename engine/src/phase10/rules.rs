@@ -4,7 +4,7 @@
 
 use super::action::{Action, Event, Seat};
 use super::card::{Card, Counts};
-use super::game::{Game, GameError, Stage, shuffle};
+use super::game::{Game, GameError, Recent, Stage, shuffle};
 use super::meld::lay_options;
 
 impl Game {
@@ -77,6 +77,10 @@ impl Game {
                 if let Some(top) = passed {
                     self.shunned[seat].add(top);
                 }
+                self.recent[seat] = Recent {
+                    passed,
+                    discarded: None,
+                };
                 self.take(seat, card, false);
                 self.knocked_last[seat] = false;
                 self.stage = Stage::Play;
@@ -96,6 +100,7 @@ impl Game {
                     None => return Err(illegal("the discard pile is empty".into())),
                 }
                 self.discard.pop();
+                self.recent[seat] = Recent::default();
                 self.take(seat, *card, true);
                 self.knocked_last[seat] = false;
                 self.stage = Stage::Play;
@@ -204,6 +209,7 @@ impl Game {
                 self.remove_from_hand(seat, *card);
                 self.discard.push(*card);
                 self.shunned[seat].add(*card);
+                self.recent[seat].discarded = Some(*card);
                 events.push(Event::Discarded { seat, card: *card });
                 if self.hands[seat].is_empty() {
                     self.end_round(Some(seat), &mut events);

@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::action::{Action, Seat};
 use super::card::{Card, Counts, cards_text};
-use super::game::{Game, Stage, Standing, round_rng, shuffle};
+use super::game::{Game, Recent, Stage, Standing, round_rng, shuffle};
 use super::group::Group;
 use super::variant::P10Variant;
 
@@ -49,6 +49,8 @@ pub struct SeatView {
     /// Cards each seat was seen letting go this round: the discard pile's top card when it drew
     /// from the stock instead (or passed on a knock), and the cards it discarded.
     pub shunned: Vec<Counts>,
+    /// What each seat was seen doing in its latest turn this round.
+    pub recent: Vec<Recent>,
     /// Each seat's points and phases.
     pub standings: Vec<Standing>,
     /// The legal choices now (empty when it is not this seat's decision).
@@ -87,6 +89,7 @@ impl Game {
             knocked_last: self.knocked_last.clone(),
             known: self.known.clone(),
             shunned: self.shunned.clone(),
+            recent: self.recent.clone(),
             standings: self.standings.clone(),
             choices: Vec::new(),
         }
@@ -114,6 +117,7 @@ impl Game {
         v.knocked_last.clone_from(&self.knocked_last);
         v.known.clone_from(&self.known);
         v.shunned.clone_from(&self.shunned);
+        v.recent.clone_from(&self.recent);
         v.standings.clone_from(&self.standings);
         v.choices.clear();
     }
@@ -209,6 +213,7 @@ impl SeatView {
             knocked_last: self.knocked_last.clone(),
             known: self.known.clone(),
             shunned: self.shunned.clone(),
+            recent: self.recent.clone(),
             turn: self.turn,
             stage: self.stage,
             rng: round_rng(seed, self.round),

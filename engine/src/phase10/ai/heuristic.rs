@@ -8,7 +8,7 @@
 use super::super::action::{Action, Seat};
 use super::super::card::{Card, Colour, Counts, MAX_VALUE};
 use super::super::game::Stage;
-use super::super::group::Need;
+use super::super::group::{Declaration, Need};
 use super::super::meld::{can_lay, meld};
 use super::super::variant::Phase;
 use super::super::view::SeatView;
@@ -215,6 +215,43 @@ fn rec(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -
     best
 }
 
+/// A hit gap for a card no laid group can ever take.
+const HIT_NEVER: u8 = 6;
+
+/// The weights of Petra's discard order; `Style::PETRA` is hers, other styles are tried as the
+/// base of the sampling player's choices.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    /// Added to a discard the next seat visibly wants (one card of phase distance is 1000).
+    pub feed: i64,
+    /// Taken off a discard whose value the next seat let go this round, while it has not laid.
+    pub safe: i64,
+    /// Ways to reach the phase distance count up to this many.
+    pub ways_cap: u16,
+    /// Extra weight of a card's points once another seat has laid (it may go out soon).
+    pub rushed: i64,
+    /// After laying: taken off a discard per card that must be hit before it could be.
+    pub hit_gap: i64,
+    /// How to tell a card the next seat wants: 0 Petra's (the value of a card it took, or a
+    /// hit once it laid), 1 whether it brings the cards it took closer to its phase, 2 either.
+    pub feed_rule: u8,
+    /// Added to a discard that would be hittable after one more card once the next seat laid.
+    pub feed_near: i64,
+}
+
+impl Style {
+    /// Petra's.
+    pub const PETRA: Style = Style {
+        feed: 400,
+        safe: 0,
+        ways_cap: 150,
+        rushed: 0,
+        hit_gap: 0,
+        feed_rule: 0,
+        feed_near: 0,
+    };
+}
+
 /// Petra, the heuristic player.
 #[derive(Clone, Debug, Default)]
 pub struct Heuristic;
@@ -222,7 +259,12 @@ pub struct Heuristic;
 impl Heuristic {
     /// The phase(s) this seat may lay (all open phases in any-order).
     fn open_phases(view: &SeatView) -> impl Iterator<Item = &Phase> {
-        let st = &view.standings[view.seat];
+        Heuristic::open_phases_of(view, view.seat)
+    }
+
+    /// The phase(s) seat `s` may lay.
+    fn open_phases_of(view: &SeatView, s: Seat) -> impl Iterator<Item = &Phase> {
+        let st = &view.standings[s];
         let any_order = view.variant.any_order;
         view.variant
             .phases
@@ -286,11 +328,53 @@ impl Heuristic {
             .any(|k| k.value().is_some() && k.value() == v)
     }
 
+    /// Whether the seat after this one would want `card`, by `style`'s rule.
+    fn feeds_in(view: &SeatView, card: Card, style: &Style) -> bool {
+        if style.feed_rule == 0 || card.is_wild() {
+            return Heuristic::feeds_next(view, card);
+        }
+        let next: Seat = (view.seat + 1) % view.players;
+        if style.feed_rule == 3 {
+            return view.laid_phase[next].is_some() && Heuristic::hittable(view, card);
+        }
+        if style.feed_rule == 4 {
+            return view.laid_phase[next].is_none() && Heuristic::feeds_next(view, card);
+        }
+        if view.laid_phase[next].is_some() {
+            return Heuristic::hittable(view, card);
+        }
+        if style.feed_rule == 2 && Heuristic::feeds_next(view, card) {
+            return true;
+        }
+        let known = view.known[next];
+        if known.is_empty() || card.is_skip() {
+            return false;
+        }
+        let mut more = known;
+        more.add(card);
+        let best = |h: &Counts| {
+            Heuristic::open_phases_of(view, next)
+                .map(|p| phase_distance(h, &p.groups).0)
+                .min()
+                .unwrap_or(0)
+        };
+        best(&more) < best(&known)
+    }
+
     /// The discards in order of preference (best first).
     pub fn ranked_discards(view: &SeatView) -> Vec<Card> {
+        Heuristic::ranked_discards_in(view, &Style::PETRA)
+    }
+
+    /// The discards in order of preference (best first) in `style`.
+    pub fn ranked_discards_in(view: &SeatView, style: &Style) -> Vec<Card> {
         let hand = Counts::of(&view.hand);
         let laid = view.laid_phase[view.seat].is_some();
         let points = view.variant.points;
+        let next: Seat = (view.seat + 1) % view.players;
+        let next_open = view.laid_phase[next].is_none();
+        let rushed = style.rushed != 0
+            && (0..view.players).any(|s| s != view.seat && view.laid_phase[s].is_some());
         let mut scored: Vec<(i64, Card)> = Vec::new();
         let mut last = None;
         for &c in &view.hand {
@@ -299,8 +383,23 @@ impl Heuristic {
             }
             last = Some(c);
             let mut key: i64 = -(i64::from(points.of(c)));
-            if Heuristic::feeds_next(view, c) {
-                key += 400;
+            if rushed {
+                key -= style.rushed * i64::from(points.of(c));
+            }
+            if style.feed_near != 0
+                && view.laid_phase[next].is_some()
+                && Heuristic::hit_gap(view, c) == 1
+            {
+                key += style.feed_near;
+            }
+            if Heuristic::feeds_in(view, c, style) {
+                key += style.feed;
+            } else if style.safe != 0
+                && next_open
+                && c.value()
+                    .is_some_and(|v| view.shunned[next].of_value(v) > 0)
+            {
+                key -= style.safe;
             }
             if c.is_wild() {
                 key += 100_000;
@@ -309,12 +408,52 @@ impl Heuristic {
                 let mut rest = hand;
                 rest.remove(c);
                 let (m, w) = Heuristic::distance(view, &rest);
-                key += i64::from(m) * 1000 - i64::from(w.min(150));
+                key += i64::from(m) * 1000 - i64::from(w.min(style.ways_cap));
+            } else if style.hit_gap != 0 {
+                key -= style.hit_gap * i64::from(Heuristic::hit_gap(view, c));
             }
             scored.push((key, c));
         }
         scored.sort();
         scored.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// How many cards must be hit first before `card` could be hit on a laid group (0: now;
+    /// `HIT_NEVER` when no laid group can ever take it).
+    fn hit_gap(view: &SeatView, card: Card) -> u8 {
+        let (Some(v), Some(colour)) = (card.value(), card.colour()) else {
+            return 0;
+        };
+        let mut best = HIT_NEVER;
+        for g in view.laid.iter().flatten() {
+            let gap = match g.declaration() {
+                Declaration::Set(x) => {
+                    if x == v {
+                        0
+                    } else {
+                        HIT_NEVER
+                    }
+                }
+                Declaration::Colour(x) => {
+                    if x == colour {
+                        0
+                    } else {
+                        HIT_NEVER
+                    }
+                }
+                Declaration::Run(lo, hi) => {
+                    if v < lo {
+                        lo - v - 1
+                    } else if v > hi {
+                        v - hi - 1
+                    } else {
+                        HIT_NEVER
+                    }
+                }
+            };
+            best = best.min(gap);
+        }
+        best
     }
 
     /// The skip targets in order of preference: the seat closest to going out first.
@@ -336,6 +475,11 @@ impl Heuristic {
     /// Petra's decision, computed from the view's cards (not from `view.choices`, so look-ahead
     /// players can call it on views built without the choice list).
     pub fn choose(view: &SeatView) -> Action {
+        Heuristic::choose_in(view, &Style::PETRA)
+    }
+
+    /// The decision in `style` (Petra's but for the discard order).
+    pub fn choose_in(view: &SeatView, style: &Style) -> Action {
         let me = view.seat;
         match view.stage {
             Stage::Knock { card, .. } => {
@@ -408,11 +552,26 @@ impl Heuristic {
                         return Action::Discard(Card::SKIP);
                     }
                 }
-                match Heuristic::ranked_discards(view).first() {
+                match Heuristic::ranked_discards_in(view, style).first() {
                     Some(&c) => Action::Discard(c),
                     None => Action::Discard(Card::SKIP),
                 }
             }
+        }
+    }
+}
+
+/// A heuristic player of another style (for tuning).
+#[derive(Clone, Copy, Debug)]
+pub struct Styled(pub Style);
+
+impl Player for Styled {
+    fn decide(&mut self, view: &SeatView) -> Action {
+        let a = Heuristic::choose_in(view, &self.0);
+        if view.choices.is_empty() || view.choices.contains(&a) {
+            a
+        } else {
+            view.choices[0].clone()
         }
     }
 }

@@ -12,7 +12,7 @@ mod search;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-pub use heuristic::{Heuristic, phase_distance};
+pub use heuristic::{Heuristic, Style, Styled, phase_distance};
 pub use search::Sampler;
 
 use super::action::Action;

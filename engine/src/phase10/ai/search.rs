@@ -56,6 +56,17 @@ pub struct Sampler {
     /// How much less an opponent counts in the value of a round for each phase it is behind
     /// this seat (1: all opponents alike; below 1, the seats that can still win count most).
     pub behind: f64,
+    /// How likely a deal is kept when a seat's dealt hand does not explain what it did in its
+    /// latest turn the way Petra would have (1 keeps every deal).
+    pub fit: f64,
+    /// Deals tried at most for one kept deal when `fit` is below 1.
+    pub fit_tries: usize,
+    /// Whether `fit` also asks that a card a seat passed by in its latest turn would not have
+    /// brought its dealt hand closer to its phase.
+    pub fit_draw: bool,
+    /// The table as her latest turn began (her draw), for `fit`: what the seat before her saw
+    /// when it discarded.
+    turn_start: Option<SeatView>,
     /// A reused view for the playouts' decisions.
     scratch: Option<SeatView>,
 }
@@ -73,6 +84,10 @@ impl Sampler {
             shun_seats: 2,
             behind: 1.0,
             laid: LAID,
+            fit: 1.0,
+            fit_tries: 8,
+            fit_draw: false,
+            turn_start: None,
             scratch: None,
         }
     }
@@ -222,14 +237,99 @@ impl Sampler {
 
 impl Player for Sampler {
     fn decide(&mut self, view: &SeatView) -> Action {
-        let (shun, seats) = (self.shun, self.shun_seats);
-        self.decide_with(view, &mut |rng| {
-            if shun < 1.0 && view.players <= seats {
-                view.sample_by(rng, &|s, c| Sampler::accept(view, shun, s, c))
-            } else {
-                view.sample(rng)
+        if view.stage == Stage::Draw {
+            match &mut self.turn_start {
+                Some(start) => start.clone_from(view),
+                None => self.turn_start = Some(view.clone()),
             }
-        })
+        }
+        let (shun, seats) = (self.shun, self.shun_seats);
+        let (fit, tries, fit_draw) = (self.fit, self.fit_tries.max(1), self.fit_draw);
+        let start = self.turn_start.take();
+        let mut other = view.clone();
+        let action = self.decide_with(view, &mut |rng| {
+            let deal = |rng: &mut ChaCha8Rng| {
+                if shun < 1.0 && view.players <= seats {
+                    view.sample_by(rng, &|s, c| Sampler::accept(view, shun, s, c))
+                } else {
+                    view.sample(rng)
+                }
+            };
+            if fit >= 1.0 {
+                return deal(rng);
+            }
+            let mut game = deal(rng);
+            for _ in 1..tries {
+                let fits = Sampler::fits(&game, view, start.as_ref(), &mut other, fit_draw);
+                if fits || f64::from(super::super::game::below(rng, 1 << 16)) < fit * 65536.0 {
+                    break;
+                }
+                game = deal(rng);
+            }
+            game
+        });
+        self.turn_start = start;
+        action
+    }
+}
+
+impl Sampler {
+    /// [`Sampler::fits`] with the table as her latest turn began, as `decide` tests her deals.
+    pub fn fits_now(&self, game: &Game, view: &SeatView, draw: bool) -> bool {
+        let mut other = view.clone();
+        Sampler::fits(game, view, self.turn_start.as_ref(), &mut other, draw)
+    }
+
+    /// Whether every other seat's dealt hand in `game` explains its latest turn as Petra would
+    /// have played it: the card it discarded is the one she would discard from that hand with
+    /// the card back in it (and, with `draw`, the card it passed by would not have brought the
+    /// hand closer to its phase). For the seat just before her, the table is put back as it
+    /// was when her turn began (`start`, her view at her draw), which is what that seat saw.
+    pub fn fits(
+        game: &Game,
+        view: &SeatView,
+        start: Option<&SeatView>,
+        other: &mut SeatView,
+        draw: bool,
+    ) -> bool {
+        let me = view.seat;
+        let start = start.filter(|s| {
+            view.stage == Stage::Play && s.round == view.round && s.turn == me && s.seat == me
+        });
+        for o in (0..view.players).filter(|&o| o != me) {
+            let recent = view.recent[o];
+            if let Some(d) = recent.discarded.filter(|d| !d.is_skip()) {
+                game.bare_view_into(o, other);
+                if (o + 1) % view.players == me
+                    && let Some(s) = start
+                {
+                    other.laid.clone_from(&s.laid);
+                    other.laid_phase.clone_from(&s.laid_phase);
+                    other.known.clone_from(&s.known);
+                    other.discard.clone_from(&s.discard);
+                    other.hand_sizes.clone_from(&s.hand_sizes);
+                    other.skips.clone_from(&s.skips);
+                }
+                other.hand.push(d);
+                other.hand.sort_unstable();
+                other.hand_sizes[o] = other.hand.len();
+                if other.discard.last() == Some(&d) {
+                    other.discard.pop();
+                }
+                other.stage = Stage::Play;
+                if Heuristic::choose(other) != Action::Discard(d) {
+                    return false;
+                }
+            }
+            if draw && let Some(t) = recent.passed {
+                game.bare_view_into(o, other);
+                other.stage = Stage::Draw;
+                if Heuristic::wants(other, t) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 }
 
