@@ -9,6 +9,10 @@
 //! only when she draws (or only at the rest of her turn). The line also counts her decisions
 //! that differ from Petra's, by kind: draws (and knocks), discards (and skips), the rest.
 //!
+//! `--fit F --fit-tries N --fit-draw 1` turn on her test of deals against each seat's latest
+//! turn (`Sampler::fit`); `--fit-check` counts, at each of her decisions, whether the real
+//! hands pass that test.
+//!
 //! `cargo run --release -p arachne-engine --example p10_tune -- --ai michaela,petra --games 200
 //! --seed 1 --shun 0.3`
 
