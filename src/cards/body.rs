@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use crate::cards::motion::CardPose;
-use crate::cards::shapes::{Shape, lozenge, placed, rounded_rect, shapes_mesh};
+use crate::cards::shapes::{Shape, lozenge, placed, rim_mesh, rounded_rect, shapes_mesh};
 use crate::core::theme::{BackPattern, Theme};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -52,8 +52,11 @@ fn fit_multisampling_to_renderer(
 pub struct Body {
     /// Card size in pixels.
     pub size: Vec2,
-    /// The whole card (drawn in the border colour).
-    pub outer: Handle<Mesh>,
+    /// A face's border: the rim around `inner` (a card's pixels are drawn once, which is what
+    /// a software renderer spends its time on).
+    pub face_rim: Handle<Mesh>,
+    /// A back's border: the rim around `back_inner`.
+    pub back_rim: Handle<Mesh>,
     /// The face, inside the border.
     pub inner: Handle<Mesh>,
     /// The back's field, inside its margin.
@@ -82,15 +85,14 @@ impl Body {
     ) -> Body {
         let r = theme.corner_radius * size.x;
         let inset = (size.x * 0.05).max(2.0);
+        let (face_r, back_r) = ((r - 1.0).max(0.0), (r - inset).max(1.0));
         let mut mat = |c: Color| materials.add(ColorMaterial::from_color(c));
         Body {
             size,
-            outer: meshes.add(rounded_rect(size, r)),
-            inner: meshes.add(rounded_rect(size - Vec2::splat(2.0), (r - 1.0).max(0.0))),
-            back_inner: meshes.add(rounded_rect(
-                size - Vec2::splat(2.0 * inset),
-                (r - inset).max(1.0),
-            )),
+            face_rim: meshes.add(rim_mesh(size, r, 1.0, face_r)),
+            back_rim: meshes.add(rim_mesh(size, r, inset, back_r)),
+            inner: meshes.add(rounded_rect(size - Vec2::splat(2.0), face_r)),
+            back_inner: meshes.add(rounded_rect(size - Vec2::splat(2.0 * inset), back_r)),
             back_pattern: back_pattern(theme.back_pattern, size)
                 .map(|p| meshes.add(shapes_mesh(&p))),
             face: mat(theme.face),
@@ -142,7 +144,11 @@ impl Body {
         commands
             .spawn((Transform::default(), Visibility::Inherited))
             .with_children(|p| {
-                p.spawn(part(&self.outer, &self.back_border, Transform::default()));
+                p.spawn(part(
+                    &self.back_rim,
+                    &self.back_border,
+                    Transform::default(),
+                ));
                 p.spawn(part(
                     &self.back_inner,
                     &self.back,
@@ -234,6 +240,48 @@ fn show_side(
     }
 }
 
+/// Hides the cards of `stack` (bottom first) that lie at rest exactly under the card above
+/// them, and shows the others: a stock of fifty cards was drawn fifty times over in one place,
+/// which a software renderer (a browser without a GPU) pays for pixel by pixel. Only a card
+/// covered by one of the same size at the same place, not turning, is hidden, so a card in
+/// flight or uncovered by one that leaves shows at once.
+pub fn hide_covered<F: bevy::ecs::query::QueryFilter>(
+    stack: impl Iterator<Item = Entity>,
+    cards: &mut Query<(&Transform, &mut Visibility), F>,
+) {
+    let mut below: Option<(Entity, Transform)> = None;
+    for e in stack {
+        let Ok((&t, _)) = cards.get(e) else {
+            below = None;
+            continue;
+        };
+        if let Some((b, under)) = below {
+            let covered = t.scale.x.abs() >= 0.99
+                && t.scale.y.abs() >= 0.99
+                && t.translation.z > under.translation.z
+                && t.translation
+                    .truncate()
+                    .distance(under.translation.truncate())
+                    < 0.5
+                && t.rotation.angle_between(under.rotation) < 0.01;
+            if let Ok((_, mut v)) = cards.get_mut(b) {
+                let want = if covered {
+                    Visibility::Hidden
+                } else {
+                    Visibility::Inherited
+                };
+                v.set_if_neq(want);
+            }
+        }
+        below = Some((e, t));
+    }
+    if let Some((b, _)) = below
+        && let Ok((_, mut v)) = cards.get_mut(b)
+    {
+        v.set_if_neq(Visibility::Inherited);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,5 +296,40 @@ mod tests {
             assert_eq!(marks.len(), 5 * 8);
             assert!(Shape::all_within(&marks, size * Vec2::new(0.45, 0.47)));
         }
+    }
+
+    #[test]
+    fn only_cards_at_rest_right_under_another_are_hidden() {
+        use bevy::ecs::system::RunSystemOnce;
+        let mut world = World::new();
+        let at = |x: f32, z: f32| (Transform::from_xyz(x, 0.0, z), Visibility::Inherited);
+        let turning = {
+            let mut t = Transform::from_xyz(50.0, 0.0, 5.0);
+            t.scale.x = 0.4;
+            (t, Visibility::Inherited)
+        };
+        // Bottom first: three in one place, one beside them, one above it turning over, and
+        // one right above that (at rest again).
+        let stack: Vec<Entity> = vec![
+            world.spawn(at(0.0, 1.0)).id(),
+            world.spawn(at(0.0, 2.0)).id(),
+            world.spawn(at(0.0, 3.0)).id(),
+            world.spawn(at(50.0, 4.0)).id(),
+            world.spawn(turning).id(),
+            world.spawn(at(50.0, 6.0)).id(),
+        ];
+        // One that was hidden before and is no longer covered shows again.
+        world.entity_mut(stack[2]).insert(Visibility::Hidden);
+        let order = stack.clone();
+        world
+            .run_system_once(move |mut q: Query<(&Transform, &mut Visibility)>| {
+                hide_covered(order.iter().copied(), &mut q);
+            })
+            .unwrap();
+        let shown: Vec<bool> = stack
+            .iter()
+            .map(|&e| *world.get::<Visibility>(e).unwrap() != Visibility::Hidden)
+            .collect();
+        assert_eq!(shown, [false, false, true, true, false, true]);
     }
 }

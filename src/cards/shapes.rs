@@ -57,8 +57,15 @@ pub fn rounded_rect(size: Vec2, radius: f32) -> Mesh {
 
 /// A rounded-rectangle outline `width` pixels wide.
 pub fn ring_mesh(size: Vec2, radius: f32, width: f32) -> Mesh {
+    rim_mesh(size, radius, width, (radius - width).max(0.0))
+}
+
+/// The rim of a rounded rectangle: the part outside a rectangle `width` pixels in from its edge
+/// with corner radius `inner_radius`, so that `rounded_rect(size - 2 * width, inner_radius)`
+/// fills the rest exactly (the same outline points, so no pixel is drawn twice or missed).
+pub fn rim_mesh(size: Vec2, radius: f32, width: f32, inner_radius: f32) -> Mesh {
     let outer = rounded_outline(size, radius);
-    let inner = rounded_outline(size - Vec2::splat(2.0 * width), (radius - width).max(0.0));
+    let inner = rounded_outline(size - Vec2::splat(2.0 * width), inner_radius);
     let mut positions = Vec::new();
     let mut indices = Vec::new();
     let n = outer.len();

@@ -6,19 +6,19 @@ use arachne_engine::Suit;
 use arachne_engine::phase10::{Card, Colour};
 use bevy::prelude::*;
 
-use crate::cards::body::{Body, CardSides, part, recolour};
+use crate::cards::body::{Body, CardSides, hide_covered, part, recolour};
 use crate::cards::glyphs;
 use crate::cards::motion::CardPose;
 use crate::cards::shapes::{Shape, placed, ring, shapes_mesh, star, stroke_shapes, suit_shapes};
 use crate::core::theme::Theme;
 use crate::phase10::P10Systems;
 use crate::phase10::layout::P10Layout;
-use crate::phase10::view::P10Card;
+use crate::phase10::view::{P10Card, P10Piles};
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (rebuild_art, dress_cards)
+        (rebuild_art, dress_cards, hide_covered_cards)
             .chain()
             .after(bevy_tweening::AnimationSystem::AnimationUpdate)
             .in_set(P10Systems),
@@ -216,7 +216,7 @@ fn spawn_face(commands: &mut Commands, art: &P10Art, card: Card) -> Entity {
         .spawn((Transform::default(), Visibility::Inherited))
         .with_children(|p| {
             p.spawn(part(
-                &art.body.outer,
+                &art.body.face_rim,
                 &art.body.face_border,
                 Transform::default(),
             ));
@@ -232,6 +232,16 @@ fn spawn_face(commands: &mut Commands, art: &P10Art, card: Card) -> Entity {
             ));
         })
         .id()
+}
+
+/// Hides the stock's and the discard pile's cards that lie under another at rest (see
+/// [`hide_covered`]).
+fn hide_covered_cards(
+    piles: Res<P10Piles>,
+    mut cards: Query<(&Transform, &mut Visibility), With<P10Card>>,
+) {
+    hide_covered(piles.stock.iter().copied(), &mut cards);
+    hide_covered(piles.discard.iter().copied(), &mut cards);
 }
 
 #[cfg(test)]

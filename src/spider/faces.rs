@@ -3,7 +3,7 @@
 use arachne_engine::{Rank, Suit};
 use bevy::prelude::*;
 
-use crate::cards::body::{Body, CardSides, part, recolour};
+use crate::cards::body::{Body, CardSides, hide_covered, part, recolour};
 use crate::cards::motion::CardPose;
 use crate::cards::shapes::{
     Shape, glyph_shapes, lozenge, placed, rounded_rect, shapes_mesh, suit_shapes,
@@ -11,13 +11,13 @@ use crate::cards::shapes::{
 use crate::core::theme::Theme;
 use crate::spider::SpiderSystems;
 use crate::spider::layout::Layout;
-use crate::spider::piles::CardView;
+use crate::spider::piles::{CardView, Piles};
 
 /// Makes the card art and dresses the cards (public for the headless tests of the theme).
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        ((rebuild_art, dress_new_cards)
+        ((rebuild_art, dress_new_cards, hide_covered_cards)
             .chain()
             .after(bevy_tweening::AnimationSystem::AnimationUpdate))
         .in_set(SpiderSystems),
@@ -213,7 +213,7 @@ fn spawn_face(commands: &mut Commands, art: &CardArt, view: &CardView) -> Entity
         .spawn((Transform::default(), Visibility::Inherited))
         .with_children(|p| {
             p.spawn(part(
-                &art.body.outer,
+                &art.body.face_rim,
                 &art.body.face_border,
                 Transform::default(),
             ));
@@ -317,6 +317,19 @@ pub fn pips(value: u8) -> &'static [(f32, f32)] {
             (1.0, -1.0),
         ],
         _ => &[],
+    }
+}
+
+/// Hides the stock's and the finished runs' cards that lie under another at rest (see
+/// [`hide_covered`]).
+fn hide_covered_cards(
+    piles: Res<Piles>,
+    mut cards: Query<(&Transform, &mut Visibility), With<CardView>>,
+) {
+    hide_covered(piles.stock.iter().copied(), &mut cards);
+    for run in &piles.foundations {
+        // King first, and the King lies on top.
+        hide_covered(run.iter().rev().copied(), &mut cards);
     }
 }
 
