@@ -240,45 +240,45 @@ fn show_side(
     }
 }
 
-/// Hides the cards of `stack` (bottom first) that lie at rest exactly under the card above
-/// them, and shows the others: a stock of fifty cards was drawn fifty times over in one place,
-/// which a software renderer (a browser without a GPU) pays for pixel by pixel. Only a card
-/// covered by one of the same size at the same place, not turning, is hidden, so a card in
-/// flight or uncovered by one that leaves shows at once.
-pub fn hide_covered<F: bevy::ecs::query::QueryFilter>(
-    stack: impl Iterator<Item = Entity>,
-    cards: &mut Query<(&Transform, &mut Visibility), F>,
+/// Hides the cards of `stacks` (each bottom first) that lie at rest exactly under another card
+/// of the same size, and shows every other card of `cards` (a card's own visibility is used for
+/// nothing else): a stock of fifty cards was drawn fifty times over in one place, which a
+/// software renderer (a browser without a GPU) pays for pixel by pixel. Both cards must be flat
+/// (not turning) and unscaled, so a card in flight, turning, or uncovered by one that leaves, or
+/// taken from a stack to anywhere else, shows in the frame it moves.
+pub fn hide_covered<'a, F: bevy::ecs::query::QueryFilter>(
+    stacks: impl Iterator<Item = &'a [Entity]>,
+    cards: &mut Query<(Entity, &Transform, &mut Visibility), F>,
 ) {
-    let mut below: Option<(Entity, Transform)> = None;
-    for e in stack {
-        let Ok((&t, _)) = cards.get(e) else {
-            below = None;
-            continue;
-        };
-        if let Some((b, under)) = below {
-            let covered = t.scale.x.abs() >= 0.99
-                && t.scale.y.abs() >= 0.99
-                && t.translation.z > under.translation.z
-                && t.translation
+    let flat = |t: &Transform| (t.scale.truncate().abs() - Vec2::ONE).abs().max_element() < 0.01;
+    let mut covered = bevy::ecs::entity::EntityHashSet::default();
+    for stack in stacks {
+        for pair in stack.windows(2) {
+            let (Ok((_, under, _)), Ok((_, over, _))) = (cards.get(pair[0]), cards.get(pair[1]))
+            else {
+                continue;
+            };
+            if flat(under)
+                && flat(over)
+                && over.translation.z > under.translation.z
+                && over
+                    .translation
                     .truncate()
                     .distance(under.translation.truncate())
                     < 0.5
-                && t.rotation.angle_between(under.rotation) < 0.01;
-            if let Ok((_, mut v)) = cards.get_mut(b) {
-                let want = if covered {
-                    Visibility::Hidden
-                } else {
-                    Visibility::Inherited
-                };
-                v.set_if_neq(want);
+                && over.rotation.angle_between(under.rotation) < 0.01
+            {
+                covered.insert(pair[0]);
             }
         }
-        below = Some((e, t));
     }
-    if let Some((b, _)) = below
-        && let Ok((_, mut v)) = cards.get_mut(b)
-    {
-        v.set_if_neq(Visibility::Inherited);
+    for (e, _, mut v) in cards.iter_mut() {
+        let want = if covered.contains(&e) {
+            Visibility::Hidden
+        } else {
+            Visibility::Inherited
+        };
+        v.set_if_neq(want);
     }
 }
 
@@ -303,33 +303,38 @@ mod tests {
         use bevy::ecs::system::RunSystemOnce;
         let mut world = World::new();
         let at = |x: f32, z: f32| (Transform::from_xyz(x, 0.0, z), Visibility::Inherited);
-        let turning = {
-            let mut t = Transform::from_xyz(50.0, 0.0, 5.0);
-            t.scale.x = 0.4;
+        let scaled = |x: f32, z: f32, sx: f32| {
+            let mut t = Transform::from_xyz(x, 0.0, z);
+            t.scale.x = sx;
             (t, Visibility::Inherited)
         };
-        // Bottom first: three in one place, one beside them, one above it turning over, and
-        // one right above that (at rest again).
+        // Bottom first: three in one place, one beside them, one above it turning over, one
+        // right above that (at rest again), one raised (scaled up) with one on it.
         let stack: Vec<Entity> = vec![
             world.spawn(at(0.0, 1.0)).id(),
             world.spawn(at(0.0, 2.0)).id(),
             world.spawn(at(0.0, 3.0)).id(),
             world.spawn(at(50.0, 4.0)).id(),
-            world.spawn(turning).id(),
+            world.spawn(scaled(50.0, 5.0, 0.4)).id(),
             world.spawn(at(50.0, 6.0)).id(),
+            world.spawn(scaled(50.0, 7.0, 1.2)).id(),
+            world.spawn(at(50.0, 8.0)).id(),
         ];
-        // One that was hidden before and is no longer covered shows again.
+        // Cards outside the stacks: one that was hidden while it lay in a stack (dealt away
+        // since) shows again; so does one that was hidden in the stack and is now on top.
+        let dealt = world
+            .spawn((Transform::from_xyz(0.0, 0.0, 0.5), Visibility::Hidden))
+            .id();
         world.entity_mut(stack[2]).insert(Visibility::Hidden);
         let order = stack.clone();
         world
-            .run_system_once(move |mut q: Query<(&Transform, &mut Visibility)>| {
-                hide_covered(order.iter().copied(), &mut q);
+            .run_system_once(move |mut q: Query<(Entity, &Transform, &mut Visibility)>| {
+                hide_covered(std::iter::once(order.as_slice()), &mut q);
             })
             .unwrap();
-        let shown: Vec<bool> = stack
-            .iter()
-            .map(|&e| *world.get::<Visibility>(e).unwrap() != Visibility::Hidden)
-            .collect();
-        assert_eq!(shown, [false, false, true, true, false, true]);
+        let shown = |e: Entity| *world.get::<Visibility>(e).unwrap() != Visibility::Hidden;
+        let in_stack: Vec<bool> = stack.iter().map(|&e| shown(e)).collect();
+        assert_eq!(in_stack, [false, false, true, true, true, true, true, true]);
+        assert!(shown(dealt));
     }
 }

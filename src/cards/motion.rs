@@ -393,7 +393,7 @@ fn end_celebration(mut celebrating: ResMut<Celebrating>, anims: Query<(), With<T
 }
 
 /// Shows the pose: position, flip squash, and which side is up (`CardSide` children).
-fn pose_to_transform(mut cards: Query<(&CardPose, &mut Transform), Changed<CardPose>>) {
+pub(crate) fn pose_to_transform(mut cards: Query<(&CardPose, &mut Transform), Changed<CardPose>>) {
     for (pose, mut transform) in &mut cards {
         transform.translation = pose.translation;
         transform.scale.x = pose.flip;

@@ -18,7 +18,11 @@ use crate::phase10::view::{P10Card, P10Piles};
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (rebuild_art, dress_cards, hide_covered_cards)
+        (
+            rebuild_art,
+            dress_cards,
+            hide_covered_cards.after(crate::cards::motion::pose_to_transform),
+        )
             .chain()
             .after(bevy_tweening::AnimationSystem::AnimationUpdate)
             .in_set(P10Systems),
@@ -234,14 +238,14 @@ fn spawn_face(commands: &mut Commands, art: &P10Art, card: Card) -> Entity {
         .id()
 }
 
-/// Hides the stock's and the discard pile's cards that lie under another at rest (see
-/// [`hide_covered`]).
+/// Hides the stock's cards that lie under another at rest, and shows every other card (see
+/// [`hide_covered`]). The stock steps up a little every twelve cards, so eleven of each twelve
+/// are hidden; the discard pile's cards each lie a little askew and are all drawn.
 fn hide_covered_cards(
     piles: Res<P10Piles>,
-    mut cards: Query<(&Transform, &mut Visibility), With<P10Card>>,
+    mut cards: Query<(Entity, &Transform, &mut Visibility), With<P10Card>>,
 ) {
-    hide_covered(piles.stock.iter().copied(), &mut cards);
-    hide_covered(piles.discard.iter().copied(), &mut cards);
+    hide_covered(std::iter::once(piles.stock.as_slice()), &mut cards);
 }
 
 #[cfg(test)]

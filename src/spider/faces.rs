@@ -17,7 +17,11 @@ use crate::spider::piles::{CardView, Piles};
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        ((rebuild_art, dress_new_cards, hide_covered_cards)
+        ((
+            rebuild_art,
+            dress_new_cards,
+            hide_covered_cards.after(crate::cards::motion::pose_to_transform),
+        )
             .chain()
             .after(bevy_tweening::AnimationSystem::AnimationUpdate))
         .in_set(SpiderSystems),
@@ -320,22 +324,68 @@ pub fn pips(value: u8) -> &'static [(f32, f32)] {
     }
 }
 
-/// Hides the stock's and the finished runs' cards that lie under another at rest (see
-/// [`hide_covered`]).
+/// Hides the stock's and the finished runs' cards that lie under another at rest, and shows
+/// every other card (see [`hide_covered`]).
 fn hide_covered_cards(
     piles: Res<Piles>,
-    mut cards: Query<(&Transform, &mut Visibility), With<CardView>>,
+    mut cards: Query<(Entity, &Transform, &mut Visibility), With<CardView>>,
 ) {
-    hide_covered(piles.stock.iter().copied(), &mut cards);
-    for run in &piles.foundations {
-        // King first, and the King lies on top.
-        hide_covered(run.iter().rev().copied(), &mut cards);
-    }
+    // Finished runs are King first, and the King lies on top.
+    let runs: Vec<Vec<Entity>> = piles
+        .foundations
+        .iter()
+        .map(|run| run.iter().rev().copied().collect())
+        .collect();
+    let stacks = std::iter::once(piles.stock.as_slice()).chain(runs.iter().map(Vec::as_slice));
+    hide_covered(stacks, &mut cards);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deal_shows_the_cards_the_stock_hid() {
+        use crate::spider::layout::PileId;
+        use bevy::ecs::system::RunSystemOnce;
+        let mut world = World::new();
+        let card = arachne_engine::Card::new(Rank::Ace, Suit::Spades);
+        // A stock pile of ten cards in one place (as a deal row lies there).
+        let stock: Vec<Entity> = (0..10)
+            .map(|i| {
+                world
+                    .spawn((
+                        CardView {
+                            card,
+                            pile: PileId::Stock,
+                            index: i,
+                            face_up: false,
+                        },
+                        Transform::from_xyz(500.0, -300.0, 10.0 + i as f32 * 0.01),
+                        Visibility::Inherited,
+                    ))
+                    .id()
+            })
+            .collect();
+        world.insert_resource(Piles {
+            stock: stock.clone(),
+            ..Piles::default()
+        });
+        world.run_system_once(hide_covered_cards).unwrap();
+        let hidden = |w: &World| {
+            stock
+                .iter()
+                .filter(|&&e| *w.get::<Visibility>(e).unwrap() == Visibility::Hidden)
+                .count()
+        };
+        assert_eq!(hidden(&world), 9);
+        // The deal takes all ten at once; they fly to the columns (here, still in one place
+        // for a frame).
+        world.resource_mut::<Piles>().stock.clear();
+        world.resource_mut::<Piles>().columns = stock.iter().map(|&e| vec![e]).collect();
+        world.run_system_once(hide_covered_cards).unwrap();
+        assert_eq!(hidden(&world), 0);
+    }
 
     #[test]
     fn pips_match_the_card_value() {

@@ -79,7 +79,8 @@ pub enum GameError {
     BadDeal(String),
 }
 
-/// What a seat was seen doing in its latest turn of the round (public, like the whole table).
+/// What a seat was seen doing in its latest turn of the round (public, like the whole table). A
+/// turn lost to a skip is not a turn: the record stays that of the turn before.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Recent {
     /// The discard pile's top card when it drew from the stock instead (none when it took the

@@ -34,6 +34,8 @@ impl Game {
                     return Err(illegal(format!("the card to claim is {c}")));
                 }
                 self.discard.pop();
+                // A turn begun by knocking: it took the card, passed nothing by.
+                self.recent[asking] = Recent::default();
                 self.take(asking, c, true);
                 self.knocked_last[asking] = true;
                 self.turn = asking;

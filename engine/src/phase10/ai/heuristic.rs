@@ -233,7 +233,8 @@ pub struct Style {
     /// After laying: taken off a discard per card that must be hit before it could be.
     pub hit_gap: i64,
     /// How to tell a card the next seat wants: 0 Petra's (the value of a card it took, or a
-    /// hit once it laid), 1 whether it brings the cards it took closer to its phase, 2 either.
+    /// hit once it laid), 1 whether it brings the cards it took closer to its phase (a hit once
+    /// it laid), 2 either; for measuring, 3 only Petra's hit part and 4 only her value part.
     pub feed_rule: u8,
     /// Added to a discard that would be hittable after one more card once the next seat laid.
     pub feed_near: i64,
@@ -419,7 +420,8 @@ impl Heuristic {
     }
 
     /// How many cards must be hit first before `card` could be hit on a laid group (0: now;
-    /// `HIT_NEVER` when no laid group can ever take it).
+    /// `HIT_NEVER` when no laid group can ever take it). A joker or skip answers 0: it is never
+    /// discarded for this (a joker weighs 100,000 against it, a skip is played).
     fn hit_gap(view: &SeatView, card: Card) -> u8 {
         let (Some(v), Some(colour)) = (card.value(), card.colour()) else {
             return 0;

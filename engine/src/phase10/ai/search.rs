@@ -237,16 +237,11 @@ impl Sampler {
 
 impl Player for Sampler {
     fn decide(&mut self, view: &SeatView) -> Action {
-        if view.stage == Stage::Draw {
-            match &mut self.turn_start {
-                Some(start) => start.clone_from(view),
-                None => self.turn_start = Some(view.clone()),
-            }
-        }
+        self.remember_turn_start(view);
         let (shun, seats) = (self.shun, self.shun_seats);
         let (fit, tries, fit_draw) = (self.fit, self.fit_tries.max(1), self.fit_draw);
         let start = self.turn_start.take();
-        let mut other = view.clone();
+        let mut other: Option<SeatView> = None;
         let action = self.decide_with(view, &mut |rng| {
             let deal = |rng: &mut ChaCha8Rng| {
                 if shun < 1.0 && view.players <= seats {
@@ -258,9 +253,10 @@ impl Player for Sampler {
             if fit >= 1.0 {
                 return deal(rng);
             }
+            let other = other.get_or_insert_with(|| view.clone());
             let mut game = deal(rng);
             for _ in 1..tries {
-                let fits = Sampler::fits(&game, view, start.as_ref(), &mut other, fit_draw);
+                let fits = Sampler::fits(&game, view, start.as_ref(), other, fit_draw);
                 if fits || f64::from(super::super::game::below(rng, 1 << 16)) < fit * 65536.0 {
                     break;
                 }
@@ -274,6 +270,16 @@ impl Player for Sampler {
 }
 
 impl Sampler {
+    /// Keeps her view at her draw: the table as the seat before her left it.
+    fn remember_turn_start(&mut self, view: &SeatView) {
+        if view.stage == Stage::Draw {
+            match &mut self.turn_start {
+                Some(start) => start.clone_from(view),
+                None => self.turn_start = Some(view.clone()),
+            }
+        }
+    }
+
     /// [`Sampler::fits`] with the table as her latest turn began, as `decide` tests her deals.
     pub fn fits_now(&self, game: &Game, view: &SeatView, draw: bool) -> bool {
         let mut other = view.clone();
@@ -283,8 +289,9 @@ impl Sampler {
     /// Whether every other seat's dealt hand in `game` explains its latest turn as Petra would
     /// have played it: the card it discarded is the one she would discard from that hand with
     /// the card back in it (and, with `draw`, the card it passed by would not have brought the
-    /// hand closer to its phase). For the seat just before her, the table is put back as it
-    /// was when her turn began (`start`, her view at her draw), which is what that seat saw.
+    /// hand closer to its phase). When her turn began with that seat's discard on top of the
+    /// pile (`start`, her view at her draw), the table is put back as it was then, which is
+    /// what that seat saw when it chose; other seats are tested at today's table.
     pub fn fits(
         game: &Game,
         view: &SeatView,
@@ -293,16 +300,13 @@ impl Sampler {
         draw: bool,
     ) -> bool {
         let me = view.seat;
-        let start = start.filter(|s| {
-            view.stage == Stage::Play && s.round == view.round && s.turn == me && s.seat == me
-        });
+        let start =
+            start.filter(|s| view.stage == Stage::Play && s.round == view.round && s.seat == me);
         for o in (0..view.players).filter(|&o| o != me) {
             let recent = view.recent[o];
             if let Some(d) = recent.discarded.filter(|d| !d.is_skip()) {
                 game.bare_view_into(o, other);
-                if (o + 1) % view.players == me
-                    && let Some(s) = start
-                {
+                if let Some(s) = start.filter(|s| s.discard.last() == Some(&d)) {
                     other.laid.clone_from(&s.laid);
                     other.laid_phase.clone_from(&s.laid_phase);
                     other.known.clone_from(&s.known);
@@ -342,6 +346,7 @@ impl Sampler {
         view: &SeatView,
         deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
     ) -> Action {
+        self.remember_turn_start(view);
         let candidates = Sampler::candidates(view, self.discards);
         if candidates.len() <= 1 {
             return candidates
