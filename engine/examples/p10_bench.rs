@@ -18,6 +18,9 @@ use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
 
+mod p10_common;
+use p10_common::option;
+
 /// The system allocator, counting bytes allocated and the peak of live bytes.
 struct Counting;
 
@@ -86,12 +89,6 @@ struct Stats {
     cpu: Vec<f64>,
     bytes: Vec<usize>,
     peak: usize,
-}
-
-fn option(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {

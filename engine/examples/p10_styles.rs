@@ -10,11 +10,8 @@ use arachne_engine::phase10::ai::{Player, Style, Styled};
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
 
-fn option(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-}
+mod p10_common;
+use p10_common::option;
 
 fn style(text: &str) -> Style {
     let mut s = Style::PETRA;
@@ -83,17 +80,10 @@ fn main() {
         }
         points += u64::from(played.game.standings()[me].points);
     }
-    let k = games as f64;
-    let p = wins as f64 / k;
-    let z = 1.96f64;
-    let centre = (p + z * z / (2.0 * k)) / (1.0 + z * z / k);
-    let half = z * (p * (1.0 - p) / k + z * z / (4.0 * k * k)).sqrt() / (1.0 + z * z / k);
+    let (rate, low, high) = p10_common::wilson(wins, games);
     println!(
-        "games {games} wins {wins} {:.1}% [{:.1}-{:.1}] mean-points {:.1} unfinished {unfinished} args {}",
-        100.0 * p,
-        100.0 * (centre - half),
-        100.0 * (centre + half),
-        points as f64 / k,
+        "games {games} wins {wins} {rate:.1}% [{low:.1}-{high:.1}] mean-points {:.1} unfinished {unfinished} args {}",
+        points as f64 / games as f64,
         args.join(" ")
     );
 }

@@ -25,11 +25,8 @@ use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
 
-fn option(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-}
+mod p10_common;
+use p10_common::option;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -220,11 +217,7 @@ fn main() {
         }
         points += u64::from(game.standings()[me].points);
     }
-    let k = games as f64;
-    let p = wins as f64 / k;
-    let z = 1.96f64;
-    let centre = (p + z * z / (2.0 * k)) / (1.0 + z * z / k);
-    let half = z * (p * (1.0 - p) / k + z * z / (4.0 * k * k)).sqrt() / (1.0 + z * z / k);
+    let (rate, low, high) = p10_common::wilson(wins, games);
     if fit_check {
         for (at, name) in ["her draws", "the rest of her turns"].iter().enumerate() {
             println!(
@@ -234,11 +227,8 @@ fn main() {
         }
     }
     println!(
-        "games {games} wins {wins} {:.1}% [{:.1}-{:.1}] mean-points {:.1} not-petra draw {}/{} discard {}/{} other {}/{} args {}",
-        100.0 * p,
-        100.0 * (centre - half),
-        100.0 * (centre + half),
-        points as f64 / k,
+        "games {games} wins {wins} {rate:.1}% [{low:.1}-{high:.1}] mean-points {:.1} not-petra draw {}/{} discard {}/{} other {}/{} args {}",
+        points as f64 / games as f64,
         other[0],
         mine[0],
         other[1],

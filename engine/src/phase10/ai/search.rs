@@ -242,7 +242,7 @@ impl Player for Sampler {
         let (fit, tries, fit_draw) = (self.fit, self.fit_tries.max(1), self.fit_draw);
         let start = self.turn_start.take();
         let mut other: Option<SeatView> = None;
-        let action = self.decide_with(view, &mut |rng| {
+        let action = self.decide_dealt(view, &mut |rng| {
             let deal = |rng: &mut ChaCha8Rng| {
                 if shun < 1.0 && view.players <= seats {
                     view.sample_by(rng, &|s, c| Sampler::accept(view, shun, s, c))
@@ -347,6 +347,16 @@ impl Sampler {
         deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
     ) -> Action {
         self.remember_turn_start(view);
+        self.decide_dealt(view, deal)
+    }
+
+    /// [`Sampler::decide_with`] once her turn's start is remembered (`decide` remembers it
+    /// before it builds its dealer, which reads it).
+    fn decide_dealt(
+        &mut self,
+        view: &SeatView,
+        deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
+    ) -> Action {
         let candidates = Sampler::candidates(view, self.discards);
         if candidates.len() <= 1 {
             return candidates

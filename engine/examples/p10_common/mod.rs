@@ -1,0 +1,20 @@
+//! What the Pro Spider 10 measuring examples share: their command-line options and the
+//! interval they print.
+
+/// The value after `name` on the command line.
+pub fn option(args: &[String], name: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
+/// A win rate and its Wilson 95% interval, all in percent.
+#[allow(dead_code)] // not every example prints one
+pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
+    let k = games as f64;
+    let p = wins as f64 / k;
+    let z = 1.96f64;
+    let centre = (p + z * z / (2.0 * k)) / (1.0 + z * z / k);
+    let half = z * (p * (1.0 - p) / k + z * z / (4.0 * k * k)).sqrt() / (1.0 + z * z / k);
+    (100.0 * p, 100.0 * (centre - half), 100.0 * (centre + half))
+}
