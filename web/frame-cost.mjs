@@ -31,7 +31,9 @@ await page.addInitScript(() => {
   const tick = (t) => { window.__gaps.push(t - last); last = t; raf(tick); }; raf(tick);
 });
 await page.goto(url);
-await page.waitForFunction(() => document.body.getAttribute("data-arachne-ready") === "1", null, { timeout: 120000 });
+// Spider is ready at rest after its deal; Pro Spider 10 at rest on the player's decision.
+await page.waitForFunction(() => ["data-arachne-ready", "data-p10-ready"].some((a) => document.body.getAttribute(a) === "1"),
+  null, { timeout: 120000 });
 await page.waitForTimeout(2000);
 const cdp = await page.context().newCDPSession(page);
 await cdp.send("Performance.enable");

@@ -4,7 +4,9 @@
 use bevy::prelude::*;
 
 use crate::cards::motion::CardPose;
-use crate::cards::shapes::{Shape, lozenge, placed, rim_mesh, rounded_rect, shapes_mesh};
+use crate::cards::shapes::{
+    Clipped, Shape, clip_mesh, lozenge, placed, rim_mesh, rounded_rect, shapes_mesh,
+};
 use crate::core::theme::{BackPattern, Theme};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -52,6 +54,8 @@ fn fit_multisampling_to_renderer(
 pub struct Body {
     /// Card size in pixels.
     pub size: Vec2,
+    /// Corner radius in pixels.
+    pub radius: f32,
     /// A face's border: the rim around `inner` (a card's pixels are drawn once, which is what
     /// a software renderer spends its time on).
     pub face_rim: Handle<Mesh>,
@@ -89,6 +93,7 @@ impl Body {
         let mut mat = |c: Color| materials.add(ColorMaterial::from_color(c));
         Body {
             size,
+            radius: r,
             face_rim: meshes.add(rim_mesh(size, r, 1.0, face_r)),
             back_rim: meshes.add(rim_mesh(size, r, inset, back_r)),
             inner: meshes.add(rounded_rect(size - Vec2::splat(2.0), face_r)),
@@ -194,8 +199,15 @@ pub fn part(
         Mesh2d(mesh.clone()),
         MeshMaterial2d(material.clone()),
         transform,
+        Visibility::Inherited,
+        Part(mesh.clone()),
     )
 }
+
+/// A mesh of a card's art (a child of one of its [`CardSides`]), and the whole mesh it shows
+/// while no card at rest covers part of its card (see [`hide_covered`]).
+#[derive(Component, Clone, Debug)]
+pub struct Part(pub Handle<Mesh>);
 
 /// A back's pattern for cards of `size`, as shapes: a grid of lozenges or dots.
 fn back_pattern(pattern: BackPattern, size: Vec2) -> Option<Vec<Shape>> {
@@ -240,45 +252,207 @@ fn show_side(
     }
 }
 
-/// Hides the cards of `stacks` (each bottom first) that lie at rest exactly under another card
-/// of the same size, and shows every other card of `cards` (a card's own visibility is used for
-/// nothing else): a stock of fifty cards was drawn fifty times over in one place, which a
-/// software renderer (a browser without a GPU) pays for pixel by pixel. Both cards must be flat
-/// (not turning) and unscaled, so a card in flight, turning, or uncovered by one that leaves, or
-/// taken from a stack to anywhere else, shows in the frame it moves.
-pub fn hide_covered<'a, F: bevy::ecs::query::QueryFilter>(
+/// How much of a card the card next to it in its stack covers, at rest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Cover {
+    /// All of it: the other card lies right on it.
+    Whole,
+    /// All but where `n . p >= c` (in the card's own frame, `n` along one of its axes).
+    Beyond { n: Vec2, c: f32 },
+}
+
+/// What covers what in `stacks`: of a card and the one next to it in its stack, both at rest
+/// (flat, not turning, unscaled, turned alike), the one drawn above covers the other. Right on
+/// it, it covers the card whole; shifted along one of the card's axes by less than the card, it
+/// covers all but a strip. The strip reaches a corner radius and a pixel past the upper card's
+/// edge (its rounded corners leave the lower card showing there), rounded down to a whole pixel.
+fn covers<'a>(
     stacks: impl Iterator<Item = &'a [Entity]>,
-    cards: &mut Query<(Entity, &Transform, &mut Visibility), F>,
-) {
+    at: impl Fn(Entity) -> Option<Transform>,
+    size: Vec2,
+    radius: f32,
+) -> bevy::ecs::entity::EntityHashMap<Cover> {
     let flat = |t: &Transform| (t.scale.truncate().abs() - Vec2::ONE).abs().max_element() < 0.01;
-    let mut covered = bevy::ecs::entity::EntityHashSet::default();
+    let mut out = bevy::ecs::entity::EntityHashMap::default();
     for stack in stacks {
         for pair in stack.windows(2) {
-            let (Ok((_, under, _)), Ok((_, over, _))) = (cards.get(pair[0]), cards.get(pair[1]))
-            else {
+            let (Some(mut under), Some(mut over)) = (at(pair[0]), at(pair[1])) else {
                 continue;
             };
-            if flat(under)
-                && flat(over)
+            let mut lower = pair[0];
+            if under.translation.z > over.translation.z {
+                (under, over, lower) = (over, under, pair[1]);
+            }
+            if !(flat(&under)
+                && flat(&over)
                 && over.translation.z > under.translation.z
-                && over
-                    .translation
-                    .truncate()
-                    .distance(under.translation.truncate())
-                    < 0.5
-                && over.rotation.angle_between(under.rotation) < 0.01
+                && over.rotation.angle_between(under.rotation) < 0.01)
             {
-                covered.insert(pair[0]);
+                continue;
+            }
+            let d = (under.rotation.inverse() * (over.translation - under.translation)).truncate();
+            let cover = if d.length() < 0.5 {
+                Some(Cover::Whole)
+            } else {
+                [(Vec2::X, d.x, d.y, size.x), (Vec2::Y, d.y, d.x, size.y)]
+                    .into_iter()
+                    .find(|&(_, along, across, _)| across.abs() < 0.5 && along.abs() >= 0.5)
+                    .map(|(axis, along, _, extent)| Cover::Beyond {
+                        n: -axis * along.signum(),
+                        c: (extent / 2.0 - along.abs() - radius - 1.0).floor(),
+                    })
+            };
+            if let Some(cover) = cover {
+                out.insert(lower, cover);
             }
         }
     }
-    for (e, _, mut v) in cards.iter_mut() {
-        let want = if covered.contains(&e) {
+    out
+}
+
+/// The meshes of covered cards' strips, made once for each mesh and strip (and made again
+/// when too many pile up: a column's spacing changes with its length).
+#[derive(Default)]
+pub struct Strips(std::collections::HashMap<(AssetId<Mesh>, [i8; 2], u32), Option<Handle<Mesh>>>);
+
+/// The strips kept at most before they are made afresh.
+const MOST_STRIPS: usize = 4096;
+
+/// What [`hide_covered`] needs besides the cards: their parts, and meshes to cut them from.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Covering<'w, 's> {
+    children: Query<'w, 's, &'static Children>,
+    parts: Query<
+        'w,
+        's,
+        (
+            &'static Part,
+            &'static mut Mesh2d,
+            &'static Transform,
+            &'static mut Visibility,
+        ),
+    >,
+    meshes: ResMut<'w, Assets<Mesh>>,
+    materials: Res<'w, Assets<ColorMaterial>>,
+    strips: Local<'s, Strips>,
+}
+
+impl Covering<'_, '_> {
+    /// Shows part `e` of a card whole (`beyond` none) or only where `n . p >= c` in the card's
+    /// frame: the mesh cut to that strip, or nothing when none of it lies there.
+    fn show_part(&mut self, e: Entity, beyond: Option<(Vec2, f32)>) {
+        let Ok((part, mesh, t, _)) = self.parts.get(e) else {
+            return;
+        };
+        let whole = part.0.clone();
+        let uniform = t.rotation.angle_between(Quat::IDENTITY) < 1e-4
+            && (t.scale.x - t.scale.y).abs() < 1e-6
+            && t.scale.x > 0.0;
+        let want = match beyond {
+            Some((n, c)) if uniform => {
+                // The half-plane in the part's own frame.
+                let c = (c - n.dot(t.translation.truncate())) / t.scale.x;
+                let key = (whole.id(), [n.x as i8, n.y as i8], c.to_bits());
+                if let Some(strip) = self.strips.0.get(&key) {
+                    strip.clone()
+                } else if let Some(m) = self.meshes.get(&whole) {
+                    let strip = match clip_mesh(m, n, c) {
+                        Clipped::Whole => Some(whole.clone()),
+                        Clipped::Empty => None,
+                        Clipped::Part(m) => Some(self.meshes.add(*m)),
+                    };
+                    if self.strips.0.len() >= MOST_STRIPS {
+                        self.strips.0.clear();
+                    }
+                    self.strips.0.insert(key, strip.clone());
+                    strip
+                } else {
+                    Some(whole)
+                }
+            }
+            _ => Some(whole),
+        };
+        let shown = mesh.0.clone();
+        let Ok((_, mut mesh, _, mut vis)) = self.parts.get_mut(e) else {
+            return;
+        };
+        match want {
+            Some(h) => {
+                if shown != h {
+                    mesh.0 = h;
+                }
+                vis.set_if_neq(Visibility::Inherited);
+            }
+            None => {
+                vis.set_if_neq(Visibility::Hidden);
+            }
+        }
+    }
+
+    /// Whether `body`'s face and back are opaque, so a card on another hides what it covers.
+    fn opaque(&self, body: &Body) -> bool {
+        [&body.face, &body.face_border, &body.back, &body.back_border]
+            .into_iter()
+            .all(|h| {
+                self.materials
+                    .get(h)
+                    .is_some_and(|m| m.color.alpha() >= 1.0)
+            })
+    }
+}
+
+/// Draws only what shows of the cards of `stacks` (each bottom first) that lie at rest under
+/// another card: a stock of fifty cards was drawn fifty times over in one place, and each card
+/// of a fanned column whole under the next, which a software renderer (a browser without a GPU)
+/// pays for pixel by pixel. A card right under another is hidden; a card that the next one
+/// covers but for a strip along one edge has each of its meshes cut to that strip (see
+/// [`clip_mesh`]), so the picture is the same. Every other card of `cards` is shown whole (a
+/// card's own visibility is used for nothing else). Both cards must be flat (not turning),
+/// unscaled and opaque, so a card in flight, turning, or uncovered by one that leaves, or taken
+/// from a stack to anywhere else, shows whole in the frame it moves. Without `body` (no art
+/// yet) only whole covers are hidden.
+pub fn hide_covered<'a, F: bevy::ecs::query::QueryFilter>(
+    stacks: impl Iterator<Item = &'a [Entity]>,
+    cards: &mut Query<(Entity, &Transform, &mut Visibility, Option<&CardSides>), F>,
+    covering: &mut Covering,
+    body: Option<&Body>,
+) {
+    let (size, radius) = body.map_or((Vec2::ZERO, 0.0), |b| (b.size, b.radius));
+    let strips = body.is_some_and(|b| covering.opaque(b));
+    let covered = covers(
+        stacks,
+        |e| cards.get(e).ok().map(|(_, t, _, _)| *t),
+        size,
+        radius,
+    );
+    let mut sides = Vec::new();
+    for (e, _, mut v, card_sides) in cards.iter_mut() {
+        let cover = covered.get(&e).copied();
+        let want = if cover == Some(Cover::Whole) {
             Visibility::Hidden
         } else {
             Visibility::Inherited
         };
         v.set_if_neq(want);
+        let beyond = match cover {
+            Some(Cover::Beyond { n, c }) if strips => Some((n, c)),
+            _ => None,
+        };
+        if let Some(s) = card_sides {
+            sides.push((s.face, s.back, beyond));
+        }
+    }
+    for (face, back, beyond) in sides {
+        for side in [face, back] {
+            let parts: Vec<Entity> = covering
+                .children
+                .get(side)
+                .map(|c| c.iter().collect())
+                .unwrap_or_default();
+            for p in parts {
+                covering.show_part(p, beyond);
+            }
+        }
     }
 }
 
@@ -326,15 +500,180 @@ mod tests {
             .spawn((Transform::from_xyz(0.0, 0.0, 0.5), Visibility::Hidden))
             .id();
         world.entity_mut(stack[2]).insert(Visibility::Hidden);
+        world.init_resource::<Assets<Mesh>>();
+        world.init_resource::<Assets<ColorMaterial>>();
         let order = stack.clone();
         world
-            .run_system_once(move |mut q: Query<(Entity, &Transform, &mut Visibility)>| {
-                hide_covered(std::iter::once(order.as_slice()), &mut q);
+            .run_system_once(move |mut q: Cards, mut covering: Covering| {
+                hide_covered(
+                    std::iter::once(order.as_slice()),
+                    &mut q,
+                    &mut covering,
+                    None,
+                );
             })
             .unwrap();
         let shown = |e: Entity| *world.get::<Visibility>(e).unwrap() != Visibility::Hidden;
         let in_stack: Vec<bool> = stack.iter().map(|&e| shown(e)).collect();
         assert_eq!(in_stack, [false, false, true, true, true, true, true, true]);
         assert!(shown(dealt));
+    }
+
+    type Cards<'w, 's> = Query<
+        'w,
+        's,
+        (
+            Entity,
+            &'static Transform,
+            &'static mut Visibility,
+            Option<&'static CardSides>,
+        ),
+        Without<Part>,
+    >;
+
+    #[derive(Resource)]
+    struct TestBody(Body);
+
+    /// The lowest y of a part's mesh as shown, in the card's frame (none when it is hidden).
+    fn lowest(world: &World, part: Entity) -> Option<f32> {
+        if *world.get::<Visibility>(part).unwrap() == Visibility::Hidden {
+            return None;
+        }
+        let mesh = world.get::<Mesh2d>(part).unwrap();
+        let t = world.get::<Transform>(part).unwrap();
+        let Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) = world
+            .resource::<Assets<Mesh>>()
+            .get(&mesh.0)
+            .unwrap()
+            .attribute(Mesh::ATTRIBUTE_POSITION)
+        else {
+            panic!("positions");
+        };
+        Some(
+            p.iter()
+                .map(|p| t.translation.y + p[1] * t.scale.y)
+                .fold(f32::INFINITY, f32::min),
+        )
+    }
+
+    #[test]
+    fn a_fanned_column_draws_only_the_strip_each_card_shows() {
+        use bevy::ecs::system::RunSystemOnce;
+        let mut world = World::new();
+        world.init_resource::<Assets<Mesh>>();
+        world.init_resource::<Assets<ColorMaterial>>();
+        let size = Vec2::new(100.0, 140.0);
+        let body = world.resource_scope(|w, mut meshes: Mut<Assets<Mesh>>| {
+            let mut materials = w.resource_mut::<Assets<ColorMaterial>>();
+            Body::new(size, &Theme::default(), &mut meshes, &mut materials)
+        });
+        let radius = body.radius;
+        world.insert_resource(TestBody(body));
+        // A column of three cards 30 px apart, the lowest on top, face up; the others face
+        // down. Each face is its body and one mark near the top, one at the middle.
+        let column: Vec<Entity> = (0..3)
+            .map(|i| {
+                let y = -30.0 * i as f32;
+                world
+                    .spawn((
+                        Transform::from_xyz(200.0, y, 1.0 + i as f32),
+                        Visibility::Inherited,
+                    ))
+                    .id()
+            })
+            .collect();
+        let cards = column.clone();
+        world
+            .run_system_once(move |mut commands: Commands, body: Res<TestBody>| {
+                let b = &body.0;
+                for (i, &c) in cards.iter().enumerate() {
+                    let face = commands
+                        .spawn((Transform::default(), Visibility::Inherited))
+                        .with_children(|p| {
+                            p.spawn(part(&b.face_rim, &b.face_border, Transform::default()));
+                            p.spawn(part(
+                                &b.inner,
+                                &b.face,
+                                Transform::from_xyz(0.0, 0.0, 0.001),
+                            ));
+                            for y in [55.0, 0.0] {
+                                p.spawn(part(
+                                    &b.inner,
+                                    &b.back,
+                                    Transform::from_xyz(0.0, y, 0.002).with_scale(Vec3::splat(0.1)),
+                                ));
+                            }
+                        })
+                        .id();
+                    let sides = b.dress(&mut commands, c, face, i == 2);
+                    commands.entity(c).insert(sides);
+                }
+            })
+            .unwrap();
+        let run = |world: &mut World| {
+            let order = column.clone();
+            world
+                .run_system_once(
+                    move |mut q: Cards, mut covering: Covering, body: Res<TestBody>| {
+                        hide_covered(
+                            std::iter::once(order.as_slice()),
+                            &mut q,
+                            &mut covering,
+                            Some(&body.0),
+                        );
+                    },
+                )
+                .unwrap();
+        };
+        let parts = |world: &World, card: Entity| -> Vec<Entity> {
+            let sides = world.get::<CardSides>(card).unwrap();
+            [sides.face, sides.back]
+                .into_iter()
+                .flat_map(|s| world.get::<Children>(s).unwrap().iter().collect::<Vec<_>>())
+                .collect()
+        };
+        let whole = |world: &World, card: Entity| {
+            parts(world, card).iter().all(|&p| {
+                world.get::<Mesh2d>(p).unwrap().0 == world.get::<Part>(p).unwrap().0
+                    && *world.get::<Visibility>(p).unwrap() == Visibility::Inherited
+            })
+        };
+        run(&mut world);
+        // The next card's top edge is 30 px down; its corners leave the radius and a pixel more.
+        let edge = (70.0 - 30.0 - radius - 1.0f32).floor();
+        for &card in &column[..2] {
+            let shown: Vec<Option<f32>> = parts(&world, card)
+                .iter()
+                .map(|&p| lowest(&world, p))
+                .collect();
+            assert!(
+                shown.iter().flatten().all(|&y| y >= edge - 1e-3),
+                "{shown:?}"
+            );
+            // The mark at the middle is not drawn at all; the one near the top is, whole.
+            assert_eq!(shown.iter().filter(|y| y.is_none()).count(), 1, "{shown:?}");
+            // (The mark is the face's inner part, 138 px high, at a tenth: its lowest edge is
+            // 6.9 px under its centre.)
+            assert!(
+                shown.iter().flatten().any(|&y| (y - 48.1).abs() < 1e-3),
+                "{shown:?}"
+            );
+        }
+        assert!(whole(&world, column[2]));
+        // The top card lifts off (scaled up as it is picked up): the card under it shows whole
+        // in that frame, the lowest one stays cut.
+        world.get_mut::<Transform>(column[2]).unwrap().scale = Vec3::splat(1.1);
+        run(&mut world);
+        assert!(whole(&world, column[1]));
+        assert!(!whole(&world, column[0]));
+        // Translucent cards show what lies under them: nothing is cut.
+        let face = world.resource::<TestBody>().0.face.clone();
+        world
+            .resource_mut::<Assets<ColorMaterial>>()
+            .get_mut(&face)
+            .unwrap()
+            .color = Color::srgba(1.0, 1.0, 1.0, 0.8);
+        run(&mut world);
+        assert!(column.iter().all(|&c| whole(&world, c)));
     }
 }

@@ -220,12 +220,93 @@ pub fn star() -> Vec<Shape> {
     ]
 }
 
+/// What [`clip_mesh`] leaves of a mesh.
+pub enum Clipped {
+    /// All of it: nothing lies outside the half-plane.
+    Whole,
+    /// Nothing.
+    Empty,
+    /// The part inside the half-plane.
+    Part(Box<Mesh>),
+}
+
+/// The part of a triangle-list mesh where `n . p >= c` (a half-plane of the mesh's own x-y
+/// plane): each triangle cut along the line, as a convex polygon fanned back into triangles,
+/// facing as it did. A point on a cut edge is computed from that edge's ends in one order
+/// whichever triangle cuts it, so triangles that shared the edge share the point.
+pub fn clip_mesh(mesh: &Mesh, n: Vec2, c: f32) -> Clipped {
+    use bevy::mesh::VertexAttributeValues;
+    // A mesh whose data went to the GPU only is drawn whole.
+    let Ok(Some(VertexAttributeValues::Float32x3(positions))) =
+        mesh.try_attribute_option(Mesh::ATTRIBUTE_POSITION)
+    else {
+        return Clipped::Whole;
+    };
+    if mesh.primitive_topology() != PrimitiveTopology::TriangleList {
+        return Clipped::Whole;
+    }
+    let side = |p: Vec3| n.dot(p.truncate()) - c;
+    if positions.iter().all(|&p| side(Vec3::from(p)) >= 0.0) {
+        return Clipped::Whole;
+    }
+    let indices: Vec<usize> = match mesh.try_indices_option() {
+        Ok(Some(indices)) => indices.iter().collect(),
+        Ok(None) => (0..positions.len()).collect(),
+        Err(_) => return Clipped::Whole,
+    };
+    let mut out: Vec<[f32; 3]> = Vec::new();
+    let mut out_indices: Vec<u32> = Vec::new();
+    for tri in indices.chunks_exact(3) {
+        let Some(v) = tri
+            .iter()
+            .map(|&i| positions.get(i).map(|&p| Vec3::from(p)))
+            .collect::<Option<Vec<Vec3>>>()
+        else {
+            continue;
+        };
+        let d: Vec<f32> = v.iter().map(|&p| side(p)).collect();
+        let mut poly: Vec<Vec3> = Vec::with_capacity(4);
+        for a in 0..3 {
+            let b = (a + 1) % 3;
+            if d[a] >= 0.0 {
+                poly.push(v[a]);
+            }
+            if (d[a] >= 0.0) != (d[b] >= 0.0) {
+                // The same ends in the same order, whichever triangle asks.
+                let ((p, dp), (q, dq)) = if (v[a].x, v[a].y) <= (v[b].x, v[b].y) {
+                    ((v[a], d[a]), (v[b], d[b]))
+                } else {
+                    ((v[b], d[b]), (v[a], d[a]))
+                };
+                poly.push(p + (q - p) * (dp / (dp - dq)));
+            }
+        }
+        if poly.len() < 3 {
+            continue;
+        }
+        let base = out.len() as u32;
+        out.extend(poly.iter().map(|p| p.to_array()));
+        for k in 1..poly.len() as u32 - 1 {
+            out_indices.extend([base, base + k, base + k + 1]);
+        }
+    }
+    if out_indices.is_empty() {
+        Clipped::Empty
+    } else {
+        // A strip is never cut again: its data need not stay on this side.
+        let mut strip = finish_mesh(out, out_indices);
+        strip.asset_usage = RenderAssetUsages::RENDER_WORLD;
+        Clipped::Part(Box::new(strip))
+    }
+}
+
 fn finish_mesh(positions: Vec<[f32; 3]>, indices: Vec<u32>) -> Mesh {
     let n = positions.len();
     let uvs: Vec<[f32; 2]> = positions.iter().map(|p| [p[0] + 0.5, 0.5 - p[1]]).collect();
+    // Kept on this side too: a covered card's strip is cut from it (`clip_mesh`).
     Mesh::new(
         PrimitiveTopology::TriangleList,
-        RenderAssetUsages::RENDER_WORLD,
+        RenderAssetUsages::default(),
     )
     .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
     .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; n])
@@ -236,6 +317,76 @@ fn finish_mesh(positions: Vec<[f32; 3]>, indices: Vec<u32>) -> Mesh {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each triangle's signed area (counter-clockwise positive), from a mesh's positions.
+    fn signed_areas(mesh: &Mesh) -> Vec<f32> {
+        let Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) =
+            mesh.attribute(Mesh::ATTRIBUTE_POSITION)
+        else {
+            panic!("positions");
+        };
+        let v = |i: usize| Vec2::new(p[i][0], p[i][1]);
+        let idx: Vec<usize> = mesh.indices().expect("indices").iter().collect();
+        idx.chunks_exact(3)
+            .map(|t| (v(t[1]) - v(t[0])).perp_dot(v(t[2]) - v(t[0])) / 2.0)
+            .collect()
+    }
+
+    #[test]
+    fn a_clipped_mesh_is_the_part_in_its_half_plane() {
+        let size = Vec2::new(100.0, 140.0);
+        let meshes = [
+            rounded_rect(size, 8.0),
+            rim_mesh(size, 8.0, 1.0, 7.0),
+            shapes_mesh(&suit_shapes(Suit::Hearts)),
+        ];
+        let total = |m: &Mesh| signed_areas(m).iter().sum::<f32>();
+        for mesh in &meshes {
+            let whole = total(mesh);
+            assert!(whole > 0.0);
+            for (n, c) in [
+                (Vec2::Y, 40.0),
+                (Vec2::NEG_Y, 10.0),
+                (Vec2::X, -20.5),
+                (Vec2::NEG_X, 0.3),
+                (Vec2::Y, 0.1),
+            ] {
+                let part = |n: Vec2, c: f32| match clip_mesh(mesh, n, c) {
+                    Clipped::Part(m) => Some(*m),
+                    Clipped::Whole => Some(mesh.clone()),
+                    Clipped::Empty => None,
+                };
+                let (inside, outside) = (part(n, c), part(-n, -c));
+                if let Some(inside) = &inside {
+                    // Every triangle faces as before, and every point lies in its half-plane.
+                    assert!(signed_areas(inside).iter().all(|&a| a >= -1e-4));
+                    let Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) =
+                        inside.attribute(Mesh::ATTRIBUTE_POSITION)
+                    else {
+                        panic!("positions");
+                    };
+                    assert!(p.iter().all(|p| n.dot(Vec2::new(p[0], p[1])) >= c - 1e-3));
+                }
+                // The two sides of the line make up the whole mesh.
+                let area = |m: &Option<Mesh>| m.as_ref().map_or(0.0, total);
+                let sum = area(&inside) + area(&outside);
+                assert!((sum - whole).abs() < whole * 1e-4, "{sum} against {whole}");
+            }
+        }
+        // A plain rectangle's strip above y = 40 is 100 x 30.
+        let Clipped::Part(strip) = clip_mesh(&meshes[0], Vec2::Y, 40.0) else {
+            panic!("cut");
+        };
+        assert!((total(&strip) - (100.0 * 30.0 - (4.0 - std::f32::consts::PI) * 32.0)).abs() < 2.0);
+        assert!(matches!(
+            clip_mesh(&meshes[0], Vec2::Y, -70.0),
+            Clipped::Whole
+        ));
+        assert!(matches!(
+            clip_mesh(&meshes[0], Vec2::Y, 70.5),
+            Clipped::Empty
+        ));
+    }
 
     #[test]
     fn suits_fit_their_box() {

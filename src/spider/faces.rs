@@ -3,7 +3,7 @@
 use arachne_engine::{Rank, Suit};
 use bevy::prelude::*;
 
-use crate::cards::body::{Body, CardSides, hide_covered, part, recolour};
+use crate::cards::body::{Body, CardSides, Covering, Part, hide_covered, part, recolour};
 use crate::cards::motion::CardPose;
 use crate::cards::shapes::{
     Shape, glyph_shapes, lozenge, placed, rounded_rect, shapes_mesh, suit_shapes,
@@ -324,11 +324,16 @@ pub fn pips(value: u8) -> &'static [(f32, f32)] {
     }
 }
 
-/// Hides the stock's and the finished runs' cards that lie under another at rest, and shows
-/// every other card (see [`hide_covered`]).
+/// Draws only what shows of the stock's, the columns' and the finished runs' cards that lie
+/// under another at rest, and every other card whole (see [`hide_covered`]).
 fn hide_covered_cards(
     piles: Res<Piles>,
-    mut cards: Query<(Entity, &Transform, &mut Visibility), With<CardView>>,
+    art: Option<Res<CardArt>>,
+    mut cards: Query<
+        (Entity, &Transform, &mut Visibility, Option<&CardSides>),
+        (With<CardView>, Without<Part>),
+    >,
+    mut covering: Covering,
 ) {
     // Finished runs are King first, and the King lies on top.
     let runs: Vec<Vec<Entity>> = piles
@@ -336,8 +341,15 @@ fn hide_covered_cards(
         .iter()
         .map(|run| run.iter().rev().copied().collect())
         .collect();
-    let stacks = std::iter::once(piles.stock.as_slice()).chain(runs.iter().map(Vec::as_slice));
-    hide_covered(stacks, &mut cards);
+    let stacks = std::iter::once(piles.stock.as_slice())
+        .chain(runs.iter().map(Vec::as_slice))
+        .chain(piles.columns.iter().map(Vec::as_slice));
+    hide_covered(
+        stacks,
+        &mut cards,
+        &mut covering,
+        art.as_ref().map(|a| &a.body),
+    );
 }
 
 #[cfg(test)]
@@ -349,6 +361,8 @@ mod tests {
         use crate::spider::layout::PileId;
         use bevy::ecs::system::RunSystemOnce;
         let mut world = World::new();
+        world.init_resource::<Assets<Mesh>>();
+        world.init_resource::<Assets<ColorMaterial>>();
         let card = arachne_engine::Card::new(Rank::Ace, Suit::Spades);
         // A stock pile of ten cards in one place (as a deal row lies there).
         let stock: Vec<Entity> = (0..10)
