@@ -335,6 +335,21 @@ pub struct Covering<'w, 's> {
     meshes: ResMut<'w, Assets<Mesh>>,
     materials: Res<'w, Assets<ColorMaterial>>,
     strips: Local<'s, Strips>,
+    /// Dressed cards that moved, turned or were dressed again since the last run.
+    moved: Query<
+        'w,
+        's,
+        (),
+        (
+            With<CardSides>,
+            Without<Part>,
+            Or<(Changed<Transform>, Changed<CardSides>)>,
+        ),
+    >,
+    /// Parts made since the last run.
+    new_parts: Query<'w, 's, (), Added<Part>>,
+    /// Whether the cards were opaque at the last run (none before the first).
+    was_opaque: Local<'s, Option<bool>>,
 }
 
 impl Covering<'_, '_> {
@@ -410,15 +425,24 @@ impl Covering<'_, '_> {
 /// card's own visibility is used for nothing else). Both cards must be flat (not turning),
 /// unscaled and opaque, so a card in flight, turning, or uncovered by one that leaves, or taken
 /// from a stack to anywhere else, shows whole in the frame it moves. Without `body` (no art
-/// yet) only whole covers are hidden.
+/// yet) only whole covers are hidden. Nothing is done while nothing changed: no dressed card
+/// moved, turned or was dressed, no part was made, the cards' opacity is as it was, and
+/// `changed` (the caller's stacks or art) is false.
 pub fn hide_covered<'a, F: bevy::ecs::query::QueryFilter>(
     stacks: impl Iterator<Item = &'a [Entity]>,
     cards: &mut Query<(Entity, &Transform, &mut Visibility, Option<&CardSides>), F>,
     covering: &mut Covering,
     body: Option<&Body>,
+    changed: bool,
 ) {
     let (size, radius) = body.map_or((Vec2::ZERO, 0.0), |b| (b.size, b.radius));
     let strips = body.is_some_and(|b| covering.opaque(b));
+    // A table at rest keeps what was worked out when it came to rest.
+    let opacity_changed = covering.was_opaque.replace(strips) != Some(strips);
+    if !(changed || opacity_changed || !covering.moved.is_empty() || !covering.new_parts.is_empty())
+    {
+        return;
+    }
     let covered = covers(
         stacks,
         |e| cards.get(e).ok().map(|(_, t, _, _)| *t),
@@ -510,6 +534,7 @@ mod tests {
                     &mut q,
                     &mut covering,
                     None,
+                    false,
                 );
             })
             .unwrap();
@@ -610,21 +635,20 @@ mod tests {
                 }
             })
             .unwrap();
-        let run = |world: &mut World| {
-            let order = column.clone();
-            world
-                .run_system_once(
-                    move |mut q: Cards, mut covering: Covering, body: Res<TestBody>| {
-                        hide_covered(
-                            std::iter::once(order.as_slice()),
-                            &mut q,
-                            &mut covering,
-                            Some(&body.0),
-                        );
-                    },
-                )
-                .unwrap();
-        };
+        // One system throughout, as in the game: it keeps its strips and sees what changed.
+        let order = column.clone();
+        let system = world.register_system(
+            move |mut q: Cards, mut covering: Covering, body: Res<TestBody>| {
+                hide_covered(
+                    std::iter::once(order.as_slice()),
+                    &mut q,
+                    &mut covering,
+                    Some(&body.0),
+                    false,
+                );
+            },
+        );
+        let run = |world: &mut World| world.run_system(system).unwrap();
         let parts = |world: &World, card: Entity| -> Vec<Entity> {
             let sides = world.get::<CardSides>(card).unwrap();
             [sides.face, sides.back]
@@ -660,6 +684,15 @@ mod tests {
             );
         }
         assert!(whole(&world, column[2]));
+        // At rest nothing is done again: a part shown whole by mistake stays so.
+        let first = parts(&world, column[0])[1];
+        let cut = world.get::<Mesh2d>(first).unwrap().0.clone();
+        let full = world.get::<Part>(first).unwrap().0.clone();
+        assert_ne!(cut, full);
+        world.get_mut::<Mesh2d>(first).unwrap().0 = full;
+        run(&mut world);
+        assert!(world.get::<Mesh2d>(first).unwrap().0 != cut);
+        world.get_mut::<Mesh2d>(first).unwrap().0 = cut;
         // The top card lifts off (scaled up as it is picked up): the card under it shows whole
         // in that frame, the lowest one stays cut.
         world.get_mut::<Transform>(column[2]).unwrap().scale = Vec3::splat(1.1);

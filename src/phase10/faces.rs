@@ -256,11 +256,13 @@ fn hide_covered_cards(
     let stacks = std::iter::once(piles.stock.as_slice())
         .chain(piles.hands.iter().map(Vec::as_slice))
         .chain(piles.groups.iter().flatten().map(Vec::as_slice));
+    let changed = piles.is_changed() || art.as_ref().is_some_and(|a| a.is_changed());
     hide_covered(
         stacks,
         &mut cards,
         &mut covering,
         art.as_ref().map(|a| &a.body),
+        changed,
     );
 }
 

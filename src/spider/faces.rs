@@ -344,11 +344,13 @@ fn hide_covered_cards(
     let stacks = std::iter::once(piles.stock.as_slice())
         .chain(runs.iter().map(Vec::as_slice))
         .chain(piles.columns.iter().map(Vec::as_slice));
+    let changed = piles.is_changed() || art.as_ref().is_some_and(|a| a.is_changed());
     hide_covered(
         stacks,
         &mut cards,
         &mut covering,
         art.as_ref().map(|a| &a.body),
+        changed,
     );
 }
 
