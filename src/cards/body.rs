@@ -3,7 +3,7 @@
 //! multisampling off when drawing in software. Render-only: headless tests leave this out.
 use bevy::prelude::*;
 
-use crate::cards::motion::CardPose;
+use crate::cards::motion::{CardPose, LIFT};
 use crate::cards::shapes::{
     Clipped, Shape, clip_mesh, lozenge, placed, rim_mesh, rounded_rect, shapes_mesh,
 };
@@ -261,18 +261,29 @@ enum Cover {
     Beyond { n: Vec2, c: f32 },
 }
 
-/// What covers what in `stacks`: of a card and the one next to it in its stack, both at rest
-/// (flat, not turning, unscaled, turned alike), the one drawn above covers the other. Right on
-/// it, it covers the card whole; shifted along one of the card's axes by less than the card, it
-/// covers all but a strip. The strip reaches a corner radius and a pixel past the upper card's
-/// edge (its rounded corners leave the lower card showing there), rounded down to a whole pixel.
+/// How far apart (pixels, radians, scale) two cards at rest may lie and still count as lying
+/// exactly so: at rest they are exact (one column's x, a flip ended at 1), so this only absorbs
+/// rounding, far below a pixel.
+const EXACT: f32 = 0.01;
+
+/// What covers what in `stacks`: of a card and the one next to it in its stack (in either
+/// order), both dressed (`at` gives no place for a card that shows nothing) and at rest (below
+/// [`LIFT`], where flying and dragged cards go; flat, not turning, unscaled, not turned), the
+/// one drawn above covers the other. Right on it, it covers the card whole; shifted along one of
+/// the card's axes by less than the card, it covers all but a strip. The strip reaches a corner
+/// radius and a pixel past the upper card's edge (its rounded corners leave the lower card
+/// showing there), rounded down to a whole pixel.
 fn covers<'a>(
     stacks: impl Iterator<Item = &'a [Entity]>,
     at: impl Fn(Entity) -> Option<Transform>,
     size: Vec2,
     radius: f32,
 ) -> bevy::ecs::entity::EntityHashMap<Cover> {
-    let flat = |t: &Transform| (t.scale.truncate().abs() - Vec2::ONE).abs().max_element() < 0.01;
+    let rests = |t: &Transform| {
+        t.translation.z < LIFT
+            && (t.scale.truncate() - Vec2::ONE).abs().max_element() < EXACT
+            && t.rotation.abs_diff_eq(Quat::IDENTITY, 1e-5)
+    };
     let mut out = bevy::ecs::entity::EntityHashMap::default();
     for stack in stacks {
         for pair in stack.windows(2) {
@@ -283,20 +294,18 @@ fn covers<'a>(
             if under.translation.z > over.translation.z {
                 (under, over, lower) = (over, under, pair[1]);
             }
-            if !(flat(&under)
-                && flat(&over)
-                && over.translation.z > under.translation.z
-                && over.rotation.angle_between(under.rotation) < 0.01)
-            {
+            if !(rests(&under) && rests(&over) && over.translation.z > under.translation.z) {
                 continue;
             }
-            let d = (under.rotation.inverse() * (over.translation - under.translation)).truncate();
-            let cover = if d.length() < 0.5 {
+            let d = (over.translation - under.translation).truncate();
+            let cover = if d.length() < EXACT {
                 Some(Cover::Whole)
             } else {
                 [(Vec2::X, d.x, d.y, size.x), (Vec2::Y, d.y, d.x, size.y)]
                     .into_iter()
-                    .find(|&(_, along, across, _)| across.abs() < 0.5 && along.abs() >= 0.5)
+                    .find(|&(_, along, across, extent)| {
+                        across.abs() < EXACT && along.abs() >= EXACT && along.abs() < extent
+                    })
                     .map(|(axis, along, _, extent)| Cover::Beyond {
                         n: -axis * along.signum(),
                         c: (extent / 2.0 - along.abs() - radius - 1.0).floor(),
@@ -310,10 +319,25 @@ fn covers<'a>(
     out
 }
 
-/// The meshes of covered cards' strips, made once for each mesh and strip (and made again
-/// when too many pile up: a column's spacing changes with its length).
+/// What is left of a part's mesh in a strip.
+#[derive(Clone, Debug)]
+enum Strip {
+    /// All of it.
+    Whole,
+    /// Nothing.
+    Empty,
+    /// This mesh, cut from it.
+    Part(Handle<Mesh>),
+}
+
+/// The strips of covered cards' meshes, made once for each mesh and strip, for the art of
+/// [`Strips::art`] (a new art starts afresh; so do more than [`MOST_STRIPS`], which a column
+/// whose spacing changes with its length could pile up over a long game).
 #[derive(Default)]
-pub struct Strips(std::collections::HashMap<(AssetId<Mesh>, [i8; 2], u32), Option<Handle<Mesh>>>);
+pub struct Strips {
+    art: Option<AssetId<Mesh>>,
+    made: std::collections::HashMap<(AssetId<Mesh>, [i8; 2], u32), Strip>,
+}
 
 /// The strips kept at most before they are made afresh.
 const MOST_STRIPS: usize = 4096;
@@ -348,53 +372,56 @@ pub struct Covering<'w, 's> {
     >,
     /// Parts made since the last run.
     new_parts: Query<'w, 's, (), Added<Part>>,
+    /// Cards undressed or gone since the last run.
+    undressed: RemovedComponents<'w, 's, CardSides>,
     /// Whether the cards were opaque at the last run (none before the first).
     was_opaque: Local<'s, Option<bool>>,
 }
 
 impl Covering<'_, '_> {
     /// Shows part `e` of a card whole (`beyond` none) or only where `n . p >= c` in the card's
-    /// frame: the mesh cut to that strip, or nothing when none of it lies there.
+    /// frame: the mesh cut to that strip, or nothing when none of it lies there. A part lies in
+    /// its side's frame, which is the card's (a side is never moved, turned or scaled itself).
     fn show_part(&mut self, e: Entity, beyond: Option<(Vec2, f32)>) {
-        let Ok((part, mesh, t, _)) = self.parts.get(e) else {
+        let Ok((part, mut mesh, t, mut vis)) = self.parts.get_mut(e) else {
             return;
         };
-        let whole = part.0.clone();
         let uniform = t.rotation.angle_between(Quat::IDENTITY) < 1e-4
             && (t.scale.x - t.scale.y).abs() < 1e-6
             && t.scale.x > 0.0;
-        let want = match beyond {
+        let strip = match beyond {
             Some((n, c)) if uniform => {
                 // The half-plane in the part's own frame.
                 let c = (c - n.dot(t.translation.truncate())) / t.scale.x;
-                let key = (whole.id(), [n.x as i8, n.y as i8], c.to_bits());
-                if let Some(strip) = self.strips.0.get(&key) {
+                let key = (part.0.id(), [n.x as i8, n.y as i8], c.to_bits());
+                if let Some(strip) = self.strips.made.get(&key) {
                     strip.clone()
-                } else if let Some(m) = self.meshes.get(&whole) {
+                } else if let Some(m) = self.meshes.get(&part.0) {
                     let strip = match clip_mesh(m, n, c) {
-                        Clipped::Whole => Some(whole.clone()),
-                        Clipped::Empty => None,
-                        Clipped::Part(m) => Some(self.meshes.add(*m)),
+                        Clipped::Whole => Strip::Whole,
+                        Clipped::Empty => Strip::Empty,
+                        Clipped::Part(m) => Strip::Part(self.meshes.add(*m)),
                     };
-                    if self.strips.0.len() >= MOST_STRIPS {
-                        self.strips.0.clear();
+                    if self.strips.made.len() >= MOST_STRIPS {
+                        self.strips.made.clear();
                     }
-                    self.strips.0.insert(key, strip.clone());
+                    self.strips.made.insert(key, strip.clone());
                     strip
                 } else {
-                    Some(whole)
+                    Strip::Whole
                 }
             }
-            _ => Some(whole),
+            _ => Strip::Whole,
         };
-        let shown = mesh.0.clone();
-        let Ok((_, mut mesh, _, mut vis)) = self.parts.get_mut(e) else {
-            return;
+        let shown = match strip {
+            Strip::Whole => Some(&part.0),
+            Strip::Empty => None,
+            Strip::Part(ref h) => Some(h),
         };
-        match want {
+        match shown {
             Some(h) => {
-                if shown != h {
-                    mesh.0 = h;
+                if mesh.0 != *h {
+                    mesh.0 = h.clone();
                 }
                 vis.set_if_neq(Visibility::Inherited);
             }
@@ -416,18 +443,20 @@ impl Covering<'_, '_> {
     }
 }
 
-/// Draws only what shows of the cards of `stacks` (each bottom first) that lie at rest under
-/// another card: a stock of fifty cards was drawn fifty times over in one place, and each card
-/// of a fanned column whole under the next, which a software renderer (a browser without a GPU)
+/// Draws only what shows of the cards of `stacks` that lie at rest under another card (see
+/// `covers`): a stock of fifty cards was drawn fifty times over in one place, and each card of
+/// a fanned column whole under the next, which a software renderer (a browser without a GPU)
 /// pays for pixel by pixel. A card right under another is hidden; a card that the next one
 /// covers but for a strip along one edge has each of its meshes cut to that strip (see
 /// [`clip_mesh`]), so the picture is the same. Every other card of `cards` is shown whole (a
-/// card's own visibility is used for nothing else). Both cards must be flat (not turning),
-/// unscaled and opaque, so a card in flight, turning, or uncovered by one that leaves, or taken
-/// from a stack to anywhere else, shows whole in the frame it moves. Without `body` (no art
-/// yet) only whole covers are hidden. Nothing is done while nothing changed: no dressed card
-/// moved, turned or was dressed, no part was made, the cards' opacity is as it was, and
-/// `changed` (the caller's stacks or art) is false.
+/// card's own visibility is used for nothing else), and so is every card when the cards are
+/// not opaque (a theme may make them translucent). A card that is lifted, in flight, turning,
+/// or uncovered by one that leaves, or taken from a stack to anywhere else, shows whole in the
+/// frame it moves. Without `body` (no art yet, so no card dressed) only whole covers are
+/// hidden. Nothing is done while nothing changed: no dressed card moved, turned or was dressed
+/// or undressed, no part was made, the cards' opacity is as it was, and `changed` (the caller's
+/// stacks or art) is false. `cards` must leave out [`Part`]s (`Without<Part>`): their
+/// visibility is set here too.
 pub fn hide_covered<'a, F: bevy::ecs::query::QueryFilter>(
     stacks: impl Iterator<Item = &'a [Entity]>,
     cards: &mut Query<(Entity, &Transform, &mut Visibility, Option<&CardSides>), F>,
@@ -436,19 +465,41 @@ pub fn hide_covered<'a, F: bevy::ecs::query::QueryFilter>(
     changed: bool,
 ) {
     let (size, radius) = body.map_or((Vec2::ZERO, 0.0), |b| (b.size, b.radius));
-    let strips = body.is_some_and(|b| covering.opaque(b));
+    let opaque = body.is_none_or(|b| covering.opaque(b));
+    let strips = body.is_some() && opaque;
+    // A new art starts its strips afresh (the old ones would keep the old meshes).
+    let art = body.map(|b| b.face_rim.id());
+    if covering.strips.art != art {
+        covering.strips.made.clear();
+        covering.strips.art = art;
+    }
     // A table at rest keeps what was worked out when it came to rest.
-    let opacity_changed = covering.was_opaque.replace(strips) != Some(strips);
-    if !(changed || opacity_changed || !covering.moved.is_empty() || !covering.new_parts.is_empty())
+    let opacity_changed = covering.was_opaque.replace(opaque) != Some(opaque);
+    let undressed = covering.undressed.read().count() > 0;
+    if !(changed
+        || opacity_changed
+        || undressed
+        || !covering.moved.is_empty()
+        || !covering.new_parts.is_empty())
     {
         return;
     }
-    let covered = covers(
-        stacks,
-        |e| cards.get(e).ok().map(|(_, t, _, _)| *t),
-        size,
-        radius,
-    );
+    let covered = if opaque {
+        covers(
+            stacks,
+            |e| {
+                cards
+                    .get(e)
+                    .ok()
+                    .filter(|(_, _, _, sides)| sides.is_some() || body.is_none())
+                    .map(|(_, t, _, _)| *t)
+            },
+            size,
+            radius,
+        )
+    } else {
+        bevy::ecs::entity::EntityHashMap::default()
+    };
     let mut sides = Vec::new();
     for (e, _, mut v, card_sides) in cards.iter_mut() {
         let cover = covered.get(&e).copied();
@@ -559,154 +610,285 @@ mod tests {
     #[derive(Resource)]
     struct TestBody(Body);
 
-    /// The lowest y of a part's mesh as shown, in the card's frame (none when it is hidden).
-    fn lowest(world: &World, part: Entity) -> Option<f32> {
-        if *world.get::<Visibility>(part).unwrap() == Visibility::Hidden {
-            return None;
+    /// A table of dressed cards for the covering tests: each card at `places` (face up if the
+    /// flag says so), each face its rim, its inner part and two small marks (a tenth of the
+    /// inner part, 13.8 px high) at `marks` in the card's frame; and one `hide_covered` system
+    /// over `stacks` (indices into the cards), kept throughout as in the game, so it keeps its
+    /// strips and sees what changed.
+    struct Table {
+        world: World,
+        cards: Vec<Entity>,
+        system: bevy::ecs::system::SystemId,
+        radius: f32,
+    }
+
+    impl Table {
+        fn new(places: &[(Vec3, bool)], marks: [Vec2; 2], stacks: &[&[usize]]) -> Table {
+            use bevy::ecs::system::RunSystemOnce;
+            let mut world = World::new();
+            world.init_resource::<Assets<Mesh>>();
+            world.init_resource::<Assets<ColorMaterial>>();
+            let size = Vec2::new(100.0, 140.0);
+            let body = world.resource_scope(|w, mut meshes: Mut<Assets<Mesh>>| {
+                let mut materials = w.resource_mut::<Assets<ColorMaterial>>();
+                Body::new(size, &Theme::default(), &mut meshes, &mut materials)
+            });
+            let radius = body.radius;
+            world.insert_resource(TestBody(body));
+            let cards: Vec<Entity> = places
+                .iter()
+                .map(|&(at, _)| {
+                    world
+                        .spawn((Transform::from_translation(at), Visibility::Inherited))
+                        .id()
+                })
+                .collect();
+            let dressed: Vec<(Entity, bool)> = cards
+                .iter()
+                .zip(places)
+                .map(|(&c, &(_, up))| (c, up))
+                .collect();
+            world
+                .run_system_once(move |mut commands: Commands, body: Res<TestBody>| {
+                    let b = &body.0;
+                    for &(c, up) in &dressed {
+                        let face = commands
+                            .spawn((Transform::default(), Visibility::Inherited))
+                            .with_children(|p| {
+                                p.spawn(part(&b.face_rim, &b.face_border, Transform::default()));
+                                p.spawn(part(
+                                    &b.inner,
+                                    &b.face,
+                                    Transform::from_xyz(0.0, 0.0, 0.001),
+                                ));
+                                for m in marks {
+                                    p.spawn(part(
+                                        &b.inner,
+                                        &b.back,
+                                        Transform::from_translation(m.extend(0.002))
+                                            .with_scale(Vec3::splat(0.1)),
+                                    ));
+                                }
+                            })
+                            .id();
+                        let sides = b.dress(&mut commands, c, face, up);
+                        commands.entity(c).insert(sides);
+                    }
+                })
+                .unwrap();
+            let order: Vec<Vec<Entity>> = stacks
+                .iter()
+                .map(|s| s.iter().map(|&i| cards[i]).collect())
+                .collect();
+            let system = world.register_system(
+                move |mut q: Cards, mut covering: Covering, body: Res<TestBody>| {
+                    hide_covered(
+                        order.iter().map(Vec::as_slice),
+                        &mut q,
+                        &mut covering,
+                        Some(&body.0),
+                        false,
+                    );
+                },
+            );
+            Table {
+                world,
+                cards,
+                system,
+                radius,
+            }
         }
-        let mesh = world.get::<Mesh2d>(part).unwrap();
-        let t = world.get::<Transform>(part).unwrap();
-        let Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) = world
-            .resource::<Assets<Mesh>>()
-            .get(&mesh.0)
-            .unwrap()
-            .attribute(Mesh::ATTRIBUTE_POSITION)
-        else {
-            panic!("positions");
-        };
-        Some(
-            p.iter()
-                .map(|p| t.translation.y + p[1] * t.scale.y)
-                .fold(f32::INFINITY, f32::min),
-        )
+
+        fn run(&mut self) {
+            self.world.run_system(self.system).unwrap();
+        }
+
+        /// The parts of card `i`, face first.
+        fn parts(&self, i: usize) -> Vec<Entity> {
+            let sides = self.world.get::<CardSides>(self.cards[i]).unwrap();
+            [sides.face, sides.back]
+                .into_iter()
+                .flat_map(|s| {
+                    self.world
+                        .get::<Children>(s)
+                        .unwrap()
+                        .iter()
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        }
+
+        /// Whether card `i` is drawn whole: shown, and each part its whole mesh.
+        fn whole(&self, i: usize) -> bool {
+            *self.world.get::<Visibility>(self.cards[i]).unwrap() != Visibility::Hidden
+                && self.parts(i).iter().all(|&p| {
+                    self.world.get::<Mesh2d>(p).unwrap().0 == self.world.get::<Part>(p).unwrap().0
+                        && *self.world.get::<Visibility>(p).unwrap() == Visibility::Inherited
+                })
+        }
+
+        /// Each part of card `i` as drawn: the extent of its mesh along `axis` in the card's
+        /// frame (lowest, highest), none when it is not drawn.
+        fn extents(&self, i: usize, axis: Vec2) -> Vec<Option<(f32, f32)>> {
+            self.parts(i)
+                .iter()
+                .map(|&p| {
+                    if *self.world.get::<Visibility>(p).unwrap() == Visibility::Hidden {
+                        return None;
+                    }
+                    let mesh = self.world.get::<Mesh2d>(p).unwrap();
+                    let t = self.world.get::<Transform>(p).unwrap();
+                    let Some(bevy::mesh::VertexAttributeValues::Float32x3(v)) = self
+                        .world
+                        .resource::<Assets<Mesh>>()
+                        .get(&mesh.0)
+                        .unwrap()
+                        .attribute(Mesh::ATTRIBUTE_POSITION)
+                    else {
+                        panic!("positions");
+                    };
+                    let along = |q: &[f32; 3]| {
+                        axis.dot(t.translation.truncate() + Vec2::new(q[0], q[1]) * t.scale.x)
+                    };
+                    Some(
+                        v.iter()
+                            .map(along)
+                            .fold((f32::INFINITY, f32::NEG_INFINITY), |m, x| {
+                                (m.0.min(x), m.1.max(x))
+                            }),
+                    )
+                })
+                .collect()
+        }
+
+        fn set_alpha(&mut self, alpha: f32) {
+            let face = self.world.resource::<TestBody>().0.face.clone();
+            self.world
+                .resource_mut::<Assets<ColorMaterial>>()
+                .get_mut(&face)
+                .unwrap()
+                .color = Color::srgba(1.0, 1.0, 1.0, alpha);
+        }
     }
 
     #[test]
     fn a_fanned_column_draws_only_the_strip_each_card_shows() {
-        use bevy::ecs::system::RunSystemOnce;
-        let mut world = World::new();
-        world.init_resource::<Assets<Mesh>>();
-        world.init_resource::<Assets<ColorMaterial>>();
-        let size = Vec2::new(100.0, 140.0);
-        let body = world.resource_scope(|w, mut meshes: Mut<Assets<Mesh>>| {
-            let mut materials = w.resource_mut::<Assets<ColorMaterial>>();
-            Body::new(size, &Theme::default(), &mut meshes, &mut materials)
-        });
-        let radius = body.radius;
-        world.insert_resource(TestBody(body));
-        // A column of three cards 30 px apart, the lowest on top, face up; the others face
-        // down. Each face is its body and one mark near the top, one at the middle.
-        let column: Vec<Entity> = (0..3)
-            .map(|i| {
-                let y = -30.0 * i as f32;
-                world
-                    .spawn((
-                        Transform::from_xyz(200.0, y, 1.0 + i as f32),
-                        Visibility::Inherited,
-                    ))
-                    .id()
-            })
+        // A column of three cards 30 px apart, the lowest on top and face up, the others face
+        // down; marks near the top and at the middle of each face.
+        let places: Vec<(Vec3, bool)> = (0..3)
+            .map(|i| (Vec3::new(200.0, -30.0 * i as f32, 1.0 + i as f32), i == 2))
             .collect();
-        let cards = column.clone();
-        world
-            .run_system_once(move |mut commands: Commands, body: Res<TestBody>| {
-                let b = &body.0;
-                for (i, &c) in cards.iter().enumerate() {
-                    let face = commands
-                        .spawn((Transform::default(), Visibility::Inherited))
-                        .with_children(|p| {
-                            p.spawn(part(&b.face_rim, &b.face_border, Transform::default()));
-                            p.spawn(part(
-                                &b.inner,
-                                &b.face,
-                                Transform::from_xyz(0.0, 0.0, 0.001),
-                            ));
-                            for y in [55.0, 0.0] {
-                                p.spawn(part(
-                                    &b.inner,
-                                    &b.back,
-                                    Transform::from_xyz(0.0, y, 0.002).with_scale(Vec3::splat(0.1)),
-                                ));
-                            }
-                        })
-                        .id();
-                    let sides = b.dress(&mut commands, c, face, i == 2);
-                    commands.entity(c).insert(sides);
-                }
-            })
-            .unwrap();
-        // One system throughout, as in the game: it keeps its strips and sees what changed.
-        let order = column.clone();
-        let system = world.register_system(
-            move |mut q: Cards, mut covering: Covering, body: Res<TestBody>| {
-                hide_covered(
-                    std::iter::once(order.as_slice()),
-                    &mut q,
-                    &mut covering,
-                    Some(&body.0),
-                    false,
-                );
-            },
-        );
-        let run = |world: &mut World| world.run_system(system).unwrap();
-        let parts = |world: &World, card: Entity| -> Vec<Entity> {
-            let sides = world.get::<CardSides>(card).unwrap();
-            [sides.face, sides.back]
-                .into_iter()
-                .flat_map(|s| world.get::<Children>(s).unwrap().iter().collect::<Vec<_>>())
-                .collect()
-        };
-        let whole = |world: &World, card: Entity| {
-            parts(world, card).iter().all(|&p| {
-                world.get::<Mesh2d>(p).unwrap().0 == world.get::<Part>(p).unwrap().0
-                    && *world.get::<Visibility>(p).unwrap() == Visibility::Inherited
-            })
-        };
-        run(&mut world);
-        // The next card's top edge is 30 px down; its corners leave the radius and a pixel more.
-        let edge = (70.0 - 30.0 - radius - 1.0f32).floor();
-        for &card in &column[..2] {
-            let shown: Vec<Option<f32>> = parts(&world, card)
-                .iter()
-                .map(|&p| lowest(&world, p))
-                .collect();
+        let mut t = Table::new(&places, [Vec2::new(0.0, 55.0), Vec2::ZERO], &[&[0, 1, 2]]);
+        t.run();
+        // The next card's top edge is 30 px down; its corners leave the radius and a pixel
+        // more. Every part shows above that line; the rims reach it and no further (nothing
+        // that shows is cut away), the mark at the middle is not drawn and the one near the
+        // top is, whole (its lowest edge 6.9 px under its centre).
+        let edge = (70.0 - 30.0 - t.radius - 1.0f32).floor();
+        assert!(edge <= 70.0 - 30.0 - t.radius);
+        for card in 0..2 {
+            let shown = t.extents(card, Vec2::Y);
             assert!(
-                shown.iter().flatten().all(|&y| y >= edge - 1e-3),
+                shown.iter().flatten().all(|&(lo, _)| lo >= edge - 1e-3),
                 "{shown:?}"
             );
-            // The mark at the middle is not drawn at all; the one near the top is, whole.
-            assert_eq!(shown.iter().filter(|y| y.is_none()).count(), 1, "{shown:?}");
-            // (The mark is the face's inner part, 138 px high, at a tenth: its lowest edge is
-            // 6.9 px under its centre.)
             assert!(
-                shown.iter().flatten().any(|&y| (y - 48.1).abs() < 1e-3),
+                shown
+                    .iter()
+                    .flatten()
+                    .any(|&(lo, _)| (lo - edge).abs() < 1e-3),
+                "{shown:?}"
+            );
+            assert_eq!(shown.iter().filter(|y| y.is_none()).count(), 1, "{shown:?}");
+            assert!(
+                shown
+                    .iter()
+                    .flatten()
+                    .any(|&(lo, _)| (lo - 48.1).abs() < 1e-3),
                 "{shown:?}"
             );
         }
-        assert!(whole(&world, column[2]));
+        assert!(t.whole(2));
         // At rest nothing is done again: a part shown whole by mistake stays so.
-        let first = parts(&world, column[0])[1];
-        let cut = world.get::<Mesh2d>(first).unwrap().0.clone();
-        let full = world.get::<Part>(first).unwrap().0.clone();
+        let first = t.parts(0)[1];
+        let cut = t.world.get::<Mesh2d>(first).unwrap().0.clone();
+        let full = t.world.get::<Part>(first).unwrap().0.clone();
         assert_ne!(cut, full);
-        world.get_mut::<Mesh2d>(first).unwrap().0 = full;
-        run(&mut world);
-        assert!(world.get::<Mesh2d>(first).unwrap().0 != cut);
-        world.get_mut::<Mesh2d>(first).unwrap().0 = cut;
-        // The top card lifts off (scaled up as it is picked up): the card under it shows whole
-        // in that frame, the lowest one stays cut.
-        world.get_mut::<Transform>(column[2]).unwrap().scale = Vec3::splat(1.1);
-        run(&mut world);
-        assert!(whole(&world, column[1]));
-        assert!(!whole(&world, column[0]));
+        t.world.get_mut::<Mesh2d>(first).unwrap().0 = full;
+        t.run();
+        assert!(t.world.get::<Mesh2d>(first).unwrap().0 != cut);
+        t.world.get_mut::<Mesh2d>(first).unwrap().0 = cut;
+        // The top card is picked up (lifted and moved a little): the card under it shows
+        // whole in that frame, the lowest one stays cut; put back, it is cut again.
+        let rest = *t.world.get::<Transform>(t.cards[2]).unwrap();
+        let mut lifted = rest;
+        lifted.translation += Vec3::new(0.0, -3.0, LIFT);
+        *t.world.get_mut::<Transform>(t.cards[2]).unwrap() = lifted;
+        t.run();
+        assert!(t.whole(1));
+        assert!(!t.whole(0));
+        *t.world.get_mut::<Transform>(t.cards[2]).unwrap() = rest;
+        t.run();
+        assert!(!t.whole(1));
+        // The top card turning over (half way): the card under it shows whole.
+        t.world.get_mut::<Transform>(t.cards[2]).unwrap().scale.x = 0.5;
+        t.run();
+        assert!(t.whole(1));
+        t.world.get_mut::<Transform>(t.cards[2]).unwrap().scale.x = 1.0;
+        t.run();
+        assert!(!t.whole(1));
         // Translucent cards show what lies under them: nothing is cut.
-        let face = world.resource::<TestBody>().0.face.clone();
-        world
-            .resource_mut::<Assets<ColorMaterial>>()
-            .get_mut(&face)
-            .unwrap()
-            .color = Color::srgba(1.0, 1.0, 1.0, 0.8);
-        run(&mut world);
-        assert!(column.iter().all(|&c| whole(&world, c)));
+        t.set_alpha(0.8);
+        t.run();
+        assert!((0..3).all(|c| t.whole(c)));
+    }
+
+    #[test]
+    fn a_row_and_a_pile_whichever_order_their_stacks_list() {
+        // A row of three cards 20 px apart to the right, each above the one on its left,
+        // listed right to left; and a pile of two right on each other, listed top first.
+        // Marks near the left edge and at the middle of each face.
+        let places = [
+            (Vec3::new(40.0, 0.0, 3.0), true),
+            (Vec3::new(20.0, 0.0, 2.0), true),
+            (Vec3::new(0.0, 0.0, 1.0), true),
+            (Vec3::new(0.0, 300.0, 2.0), false),
+            (Vec3::new(0.0, 300.0, 1.0), false),
+        ];
+        let mut t = Table::new(
+            &places,
+            [Vec2::new(-40.0, 0.0), Vec2::ZERO],
+            &[&[0, 1, 2], &[3, 4]],
+        );
+        t.run();
+        // The card on the right's left edge is 20 px in: what shows of each lower card is left
+        // of 50 - 20 - r - 1 from its left edge.
+        let edge = (50.0 - 20.0 - t.radius - 1.0f32).floor();
+        for card in 1..3 {
+            let shown = t.extents(card, Vec2::NEG_X);
+            assert!(
+                shown.iter().flatten().all(|&(lo, _)| lo >= edge - 1e-3),
+                "{shown:?}"
+            );
+            assert!(
+                shown
+                    .iter()
+                    .flatten()
+                    .any(|&(lo, _)| (lo - edge).abs() < 1e-3),
+                "{shown:?}"
+            );
+            assert_eq!(shown.iter().filter(|x| x.is_none()).count(), 1, "{shown:?}");
+        }
+        assert!(t.whole(0));
+        // The lower card of the pile is not drawn at all; the upper one whole.
+        assert_eq!(
+            *t.world.get::<Visibility>(t.cards[4]).unwrap(),
+            Visibility::Hidden
+        );
+        assert!(t.whole(3));
+        // Translucent cards: every card is drawn whole, the pile's lower card too.
+        t.set_alpha(0.5);
+        t.run();
+        assert!((0..5).all(|c| t.whole(c)));
     }
 }
