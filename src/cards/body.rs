@@ -443,6 +443,20 @@ impl Covering<'_, '_> {
     }
 }
 
+/// The cards [`hide_covered`] shows, hides and cuts: a game's cards (marked by `M`), never
+/// their parts (whose visibility it sets too).
+pub type CoverCards<'w, 's, M> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Transform,
+        &'static mut Visibility,
+        Option<&'static CardSides>,
+    ),
+    (With<M>, Without<Part>),
+>;
+
 /// Draws only what shows of the cards of `stacks` that lie at rest under another card (see
 /// `covers`): a stock of fifty cards was drawn fifty times over in one place, and each card of
 /// a fanned column whole under the next, which a software renderer (a browser without a GPU)
@@ -595,17 +609,8 @@ mod tests {
         assert!(shown(dealt));
     }
 
-    type Cards<'w, 's> = Query<
-        'w,
-        's,
-        (
-            Entity,
-            &'static Transform,
-            &'static mut Visibility,
-            Option<&'static CardSides>,
-        ),
-        Without<Part>,
-    >;
+    /// Every card (every entity here has a place).
+    type Cards<'w, 's> = CoverCards<'w, 's, Transform>;
 
     #[derive(Resource)]
     struct TestBody(Body);
@@ -761,6 +766,25 @@ mod tests {
                 .collect()
         }
 
+        /// Asserts that every part of card `i` drawn lies on the near side of `edge` along
+        /// `axis` and that some part reaches it (so nothing that shows is cut away); returns
+        /// the parts' extents.
+        fn cut_at(&self, i: usize, axis: Vec2, edge: f32) -> Vec<Option<(f32, f32)>> {
+            let shown = self.extents(i, axis);
+            assert!(
+                shown.iter().flatten().all(|&(lo, _)| lo >= edge - 1e-3),
+                "{shown:?}"
+            );
+            assert!(
+                shown
+                    .iter()
+                    .flatten()
+                    .any(|&(lo, _)| (lo - edge).abs() < 1e-3),
+                "{shown:?}"
+            );
+            shown
+        }
+
         fn set_alpha(&mut self, alpha: f32) {
             let face = self.world.resource::<TestBody>().0.face.clone();
             self.world
@@ -787,18 +811,7 @@ mod tests {
         let edge = (70.0 - 30.0 - t.radius - 1.0f32).floor();
         assert!(edge <= 70.0 - 30.0 - t.radius);
         for card in 0..2 {
-            let shown = t.extents(card, Vec2::Y);
-            assert!(
-                shown.iter().flatten().all(|&(lo, _)| lo >= edge - 1e-3),
-                "{shown:?}"
-            );
-            assert!(
-                shown
-                    .iter()
-                    .flatten()
-                    .any(|&(lo, _)| (lo - edge).abs() < 1e-3),
-                "{shown:?}"
-            );
+            let shown = t.cut_at(card, Vec2::Y, edge);
             assert_eq!(shown.iter().filter(|y| y.is_none()).count(), 1, "{shown:?}");
             assert!(
                 shown
@@ -865,18 +878,7 @@ mod tests {
         // of 50 - 20 - r - 1 from its left edge.
         let edge = (50.0 - 20.0 - t.radius - 1.0f32).floor();
         for card in 1..3 {
-            let shown = t.extents(card, Vec2::NEG_X);
-            assert!(
-                shown.iter().flatten().all(|&(lo, _)| lo >= edge - 1e-3),
-                "{shown:?}"
-            );
-            assert!(
-                shown
-                    .iter()
-                    .flatten()
-                    .any(|&(lo, _)| (lo - edge).abs() < 1e-3),
-                "{shown:?}"
-            );
+            let shown = t.cut_at(card, Vec2::NEG_X, edge);
             assert_eq!(shown.iter().filter(|x| x.is_none()).count(), 1, "{shown:?}");
         }
         assert!(t.whole(0));

@@ -6,7 +6,7 @@ use arachne_engine::Suit;
 use arachne_engine::phase10::{Card, Colour};
 use bevy::prelude::*;
 
-use crate::cards::body::{Body, CardSides, Covering, Part, hide_covered, part, recolour};
+use crate::cards::body::{Body, CardSides, CoverCards, Covering, hide_covered, part, recolour};
 use crate::cards::glyphs;
 use crate::cards::motion::CardPose;
 use crate::cards::shapes::{Shape, placed, ring, shapes_mesh, star, stroke_shapes, suit_shapes};
@@ -242,15 +242,12 @@ fn spawn_face(commands: &mut Commands, art: &P10Art, card: Card) -> Entity {
 /// and the laid groups, and every other card whole (see [`hide_covered`]). The stock steps up a
 /// little every twelve cards, so eleven of each twelve are hidden and the twelfth cut to its
 /// edge; a hand's or a group's cards overlap along a row, so all but the top one are cut to the
-/// strip that shows (a raised or scaled card is drawn whole); the discard pile's cards each lie
+/// strip that shows (a card raised out of its row, dragged or in flight is drawn whole); the discard pile's cards each lie
 /// a little askew and are all drawn.
 fn hide_covered_cards(
     piles: Res<P10Piles>,
     art: Option<Res<P10Art>>,
-    mut cards: Query<
-        (Entity, &Transform, &mut Visibility, Option<&CardSides>),
-        (With<P10Card>, Without<Part>),
-    >,
+    mut cards: CoverCards<P10Card>,
     mut covering: Covering,
 ) {
     let stacks = std::iter::once(piles.stock.as_slice())

@@ -3,7 +3,7 @@
 use arachne_engine::{Rank, Suit};
 use bevy::prelude::*;
 
-use crate::cards::body::{Body, CardSides, Covering, Part, hide_covered, part, recolour};
+use crate::cards::body::{Body, CardSides, CoverCards, Covering, hide_covered, part, recolour};
 use crate::cards::motion::CardPose;
 use crate::cards::shapes::{
     Shape, glyph_shapes, lozenge, placed, rounded_rect, shapes_mesh, suit_shapes,
@@ -329,10 +329,7 @@ pub fn pips(value: u8) -> &'static [(f32, f32)] {
 fn hide_covered_cards(
     piles: Res<Piles>,
     art: Option<Res<CardArt>>,
-    mut cards: Query<
-        (Entity, &Transform, &mut Visibility, Option<&CardSides>),
-        (With<CardView>, Without<Part>),
-    >,
+    mut cards: CoverCards<CardView>,
     mut covering: Covering,
 ) {
     // (Finished runs are King first with the King on top: `hide_covered` reads either order.)
