@@ -386,7 +386,7 @@ impl Covering<'_, '_> {
         let Ok((part, mut mesh, t, mut vis)) = self.parts.get_mut(e) else {
             return;
         };
-        let uniform = t.rotation.angle_between(Quat::IDENTITY) < 1e-4
+        let uniform = t.rotation.abs_diff_eq(Quat::IDENTITY, 1e-5)
             && (t.scale.x - t.scale.y).abs() < 1e-6
             && t.scale.x > 0.0;
         let strip = match beyond {
@@ -548,6 +548,7 @@ pub fn hide_covered<'a, F: bevy::ecs::query::QueryFilter>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::shapes::positions;
 
     #[test]
     fn a_back_pattern_is_one_set_of_marks_inside_the_card() {
@@ -743,15 +744,8 @@ mod tests {
                     }
                     let mesh = self.world.get::<Mesh2d>(p).unwrap();
                     let t = self.world.get::<Transform>(p).unwrap();
-                    let Some(bevy::mesh::VertexAttributeValues::Float32x3(v)) = self
-                        .world
-                        .resource::<Assets<Mesh>>()
-                        .get(&mesh.0)
-                        .unwrap()
-                        .attribute(Mesh::ATTRIBUTE_POSITION)
-                    else {
-                        panic!("positions");
-                    };
+                    let meshes = self.world.resource::<Assets<Mesh>>();
+                    let v = positions(meshes.get(&mesh.0).unwrap()).expect("positions");
                     let along = |q: &[f32; 3]| {
                         axis.dot(t.translation.truncate() + Vec2::new(q[0], q[1]) * t.scale.x)
                     };

@@ -220,6 +220,15 @@ pub fn star() -> Vec<Shape> {
     ]
 }
 
+/// A mesh's vertex positions, if it has them as three floats each and they are still on this
+/// side (not sent to the GPU only).
+pub(crate) fn positions(mesh: &Mesh) -> Option<&[[f32; 3]]> {
+    match mesh.try_attribute_option(Mesh::ATTRIBUTE_POSITION) {
+        Ok(Some(bevy::mesh::VertexAttributeValues::Float32x3(p))) => Some(p),
+        _ => None,
+    }
+}
+
 /// What [`clip_mesh`] leaves of a mesh.
 pub enum Clipped {
     /// All of it: nothing lies outside the half-plane.
@@ -235,11 +244,8 @@ pub enum Clipped {
 /// facing as it did. A point on a cut edge is computed from that edge's ends in one order
 /// whichever triangle cuts it, so triangles that shared the edge share the point.
 pub fn clip_mesh(mesh: &Mesh, n: Vec2, c: f32) -> Clipped {
-    use bevy::mesh::VertexAttributeValues;
     // A mesh whose data went to the GPU only is drawn whole.
-    let Ok(Some(VertexAttributeValues::Float32x3(positions))) =
-        mesh.try_attribute_option(Mesh::ATTRIBUTE_POSITION)
-    else {
+    let Some(positions) = positions(mesh) else {
         return Clipped::Whole;
     };
     if mesh.primitive_topology() != PrimitiveTopology::TriangleList {
@@ -320,11 +326,7 @@ mod tests {
 
     /// Each triangle's signed area (counter-clockwise positive), from a mesh's positions.
     fn signed_areas(mesh: &Mesh) -> Vec<f32> {
-        let Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) =
-            mesh.attribute(Mesh::ATTRIBUTE_POSITION)
-        else {
-            panic!("positions");
-        };
+        let p = positions(mesh).expect("positions");
         let v = |i: usize| Vec2::new(p[i][0], p[i][1]);
         let idx: Vec<usize> = mesh.indices().expect("indices").iter().collect();
         idx.chunks_exact(3)
@@ -360,11 +362,7 @@ mod tests {
                 if let Some(inside) = &inside {
                     // Every triangle faces as before, and every point lies in its half-plane.
                     assert!(signed_areas(inside).iter().all(|&a| a >= -1e-4));
-                    let Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) =
-                        inside.attribute(Mesh::ATTRIBUTE_POSITION)
-                    else {
-                        panic!("positions");
-                    };
+                    let p = positions(inside).expect("positions");
                     assert!(p.iter().all(|p| n.dot(Vec2::new(p[0], p[1])) >= c - 1e-3));
                 }
                 // The two sides of the line make up the whole mesh.
@@ -392,12 +390,7 @@ mod tests {
     fn suits_fit_their_box() {
         for s in Suit::ALL {
             let m = suit_mesh(s);
-            let Some(bevy::mesh::VertexAttributeValues::Float32x3(ps)) =
-                m.attribute(Mesh::ATTRIBUTE_POSITION)
-            else {
-                panic!()
-            };
-            for p in ps {
+            for p in positions(&m).expect("positions") {
                 assert!(
                     p[0].abs() <= 0.5 + 1e-3 && p[1].abs() <= 0.5 + 1e-3,
                     "{s:?} {p:?}"

@@ -242,8 +242,8 @@ fn spawn_face(commands: &mut Commands, art: &P10Art, card: Card) -> Entity {
 /// and the laid groups, and every other card whole (see [`hide_covered`]). The stock steps up a
 /// little every twelve cards, so eleven of each twelve are hidden and the twelfth cut to its
 /// edge; a hand's or a group's cards overlap along a row, so all but the top one are cut to the
-/// strip that shows (a card raised out of its row, dragged or in flight is drawn whole); the discard pile's cards each lie
-/// a little askew and are all drawn.
+/// strip that shows (a card raised out of its row, dragged or in flight is drawn whole); the
+/// discard pile's cards each lie a little askew and are all drawn.
 fn hide_covered_cards(
     piles: Res<P10Piles>,
     art: Option<Res<P10Art>>,
