@@ -180,11 +180,16 @@ impl Storage for LocalStorage {
     }
 }
 
+/// Each frame's gap to the workers' pacer (`core::worker::frame`).
+fn pace_workers(time: Res<Time<Real>>) {
+    crate::core::worker::frame(time.delta());
+}
+
 /// Publishes the test hook on `<body>` and logs "arachne: ready" once the first deal is at rest.
 /// `data-arachne-ready` is 1 while the table is at rest (after the first deal) and 0 while
-/// anything moves.
+/// anything moves. Also hands each frame's gap to the workers' pacer.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Last, (publish, publish_studio))
+    app.add_systems(Last, (publish, publish_studio, pace_workers))
         .add_systems(
             Last,
             publish_search.run_if(in_state(crate::GameKind::Spider)),

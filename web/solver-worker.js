@@ -1,17 +1,90 @@
-// The game's Web Worker: the engine's own wasm module (web/solver, arachne_solver.js) answers
-// one request per message, [id, request text] -> [id, answer text], off the page's thread: a
-// Spider search or a Pro Spider 10 seat's decision. When the module cannot load or its work
+// The game's Web Worker: the engine's own wasm module (web/solver, arachne_solver.wasm) answers
+// one request at a time, [id, request text, rest] -> [id, answer text], off the page's thread:
+// a Spider search or a Pro Spider 10 seat's decision. When the module cannot load or its work
 // fails, the answer is [id, null, why] and the game ends this worker. The game also ends a
 // worker whose work it no longer wants (terminate) and reuses the others.
-import init, { answer } from "./arachne_solver.js";
+//
+// Pacing: the page tells the worker how long to pause (`rest`, in ms) after each slice of
+// SLICE_MS of work, with a request or later as {rest}, when its frames slow down because the
+// two share a core (src/core/pace.rs). The module calls `pause` at the solver's checkpoints;
+// where the browser has JavaScript Promise Integration (WebAssembly.Suspending), the search is
+// suspended there for the rest, and at least every LISTEN_MS so that the page's messages get
+// read. The clock the module sees (`now`) leaves the pauses out, so a time budget buys the same
+// work as on the desktop. Without JSPI the search runs unpaused, as before.
+const SLICE_MS = 5;
+const LISTEN_MS = 50;
+const MAX_REST_MS = 100;
 
-const ready = init();
-self.onmessage = async (event) => {
-  const [id, request] = event.data;
-  try {
-    await ready;
-    self.postMessage([id, answer(request)]);
-  } catch (e) {
-    self.postMessage([id, null, String(e?.message ?? e)]);
+let rest = 0;
+let paused = 0;
+let sliceStart = 0;
+const jspi = typeof WebAssembly.Suspending === "function" && typeof WebAssembly.promising === "function";
+
+// A macrotask without a timer's delay (nested timers wait at least 4 ms).
+const channel = new MessageChannel();
+const woken = [];
+channel.port1.onmessage = () => woken.shift()?.();
+const wait = (ms) => new Promise((ok) => {
+  if (ms > 0) {
+    setTimeout(ok, ms);
+  } else {
+    woken.push(ok);
+    channel.port2.postMessage(0);
   }
+});
+
+function pause() {
+  const t = performance.now();
+  if (t - sliceStart < (rest > 0 ? SLICE_MS : LISTEN_MS)) return undefined;
+  return wait(rest).then(() => {
+    sliceStart = performance.now();
+    paused += sliceStart - t;
+  });
+}
+
+const imports = {
+  arachne: {
+    now: () => performance.now() - paused,
+    pause: jspi ? new WebAssembly.Suspending(pause) : () => {},
+  },
+};
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const ready = fetch(new URL("arachne_solver.wasm", import.meta.url))
+  .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`arachne_solver.wasm: HTTP ${r.status}`))))
+  .then((bytes) => WebAssembly.instantiate(bytes, imports))
+  .then(({ instance }) => {
+    const x = instance.exports;
+    const call = jspi ? WebAssembly.promising(x.arachne_answer) : x.arachne_answer;
+    return async (request) => {
+      const bytes = encoder.encode(request);
+      const ptr = x.arachne_alloc(bytes.length) >>> 0;
+      new Uint8Array(x.memory.buffer, ptr, bytes.length).set(bytes);
+      sliceStart = performance.now();
+      const out = (await call(ptr, bytes.length)) >>> 0;
+      const len = new DataView(x.memory.buffer).getUint32(out, true);
+      return decoder.decode(new Uint8Array(x.memory.buffer, out + 4, len));
+    };
+  });
+
+const setRest = (ms) => {
+  if (typeof ms === "number" && ms >= 0) rest = Math.min(ms, MAX_REST_MS);
+};
+let queue = Promise.resolve();
+self.onmessage = (event) => {
+  const data = event.data;
+  if (!Array.isArray(data)) {
+    setRest(data?.rest);
+    return;
+  }
+  const [id, request, pace] = data;
+  setRest(pace);
+  queue = queue.then(async () => {
+    try {
+      const answer = await ready;
+      self.postMessage([id, await answer(request)]);
+    } catch (e) {
+      self.postMessage([id, null, String(e?.message ?? e)]);
+    }
+  });
 };

@@ -275,7 +275,7 @@ try {
   const wasm = join(root, "arachne_bg.wasm");
   const raw = (await stat(wasm)).size;
   const gz = gzipSync(await readFile(wasm), { level: 9 }).length;
-  const solverWasm = join(root, "arachne_solver_bg.wasm");
+  const solverWasm = join(root, "arachne_solver.wasm");
   const solverRaw = (await stat(solverWasm)).size;
   const solverGz = gzipSync(await readFile(solverWasm), { level: 9 }).length;
   // The size budget counts every module served.

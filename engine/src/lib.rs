@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod card;
+mod clock;
 pub mod deal;
 pub mod game;
 pub mod moves;

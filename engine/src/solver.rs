@@ -15,11 +15,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-#[cfg(not(target_arch = "wasm32"))]
-use std::time::Instant;
-#[cfg(target_arch = "wasm32")]
-use web_time::Instant;
 
+use crate::clock::{Instant, checkpoint};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::position::{Position, Undo};
@@ -555,6 +552,7 @@ struct Levels<'a> {
 
 impl Levels<'_> {
     fn stop(&self) -> bool {
+        checkpoint();
         self.nodes >= self.allowance
             || self.deadline.is_some_and(|d| Instant::now() >= d)
             || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
@@ -1052,6 +1050,7 @@ impl<'a> Search<'a> {
             return true;
         }
         if self.nodes.is_multiple_of(1024) {
+            checkpoint();
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return true;
             }

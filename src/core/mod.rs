@@ -5,6 +5,8 @@ pub mod focus;
 pub mod i18n;
 pub mod lines;
 pub mod live;
+#[cfg(any(target_arch = "wasm32", test))]
+pub mod pace;
 pub mod persist;
 pub mod settings;
 pub mod theme;

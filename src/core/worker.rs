@@ -4,12 +4,17 @@
 //! engine's `remote` modules). Each worker runs one request at a time; a finished one waits for
 //! the next, a request no longer wanted ends its worker (a search cannot be interrupted any
 //! other way without memory shared with the page, which a plain static host cannot switch on).
+//! While a worker is busy, the page tells it how long to pause between slices of its work
+//! ([`frame`], `core::pace`), so that a search does not starve the page's frames.
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::time::Duration;
 
 use js_sys::wasm_bindgen::closure::Closure;
 use js_sys::wasm_bindgen::{JsCast, JsValue};
+
+use super::pace::Pacer;
 
 /// The worker's script, beside the page.
 const SCRIPT: &str = "solver-worker.js";
@@ -83,18 +88,35 @@ impl Worker {
         })
     }
 
-    fn post(&self, id: u32, request: &str) -> Result<(), String> {
-        self.job.set(id);
+    /// Posts `message` to the worker.
+    fn send(&self, message: &JsValue) -> Result<(), String> {
         let post: js_sys::Function = js_sys::Reflect::get(&self.js, &"postMessage".into())
             .ok()
             .and_then(|f| f.dyn_into().ok())
             .ok_or("a worker without postMessage")?;
-        post.call1(
-            &self.js,
-            &js_sys::Array::of2(&JsValue::from(id), &request.into()),
-        )
-        .map(|_| ())
-        .map_err(|e| format!("{e:?}"))
+        post.call1(&self.js, message)
+            .map(|_| ())
+            .map_err(|e| format!("{e:?}"))
+    }
+
+    /// Hands the worker request `id`: `[id, request, rest]`, with the pause between its
+    /// slices of work in ms.
+    fn post(&self, id: u32, request: &str, rest_ms: u32) -> Result<(), String> {
+        self.job.set(id);
+        self.send(&js_sys::Array::of3(
+            &JsValue::from(id),
+            &request.into(),
+            &JsValue::from(rest_ms),
+        ))
+    }
+
+    /// Tells the worker a new pause between its slices of work (`{rest}`, in ms).
+    fn pace(&self, rest_ms: u32) {
+        let message = js_sys::Object::new();
+        if js_sys::Reflect::set(&message, &"rest".into(), &JsValue::from(rest_ms)).is_ok() {
+            // A worker that cannot take it goes on at the pace it has.
+            let _ = self.send(&message);
+        }
     }
 
     fn terminate(self) {
@@ -135,6 +157,8 @@ struct Pool {
     busy: HashMap<u32, (Worker, Lane)>,
     answers: Rc<RefCell<HashMap<u32, Answer>>>,
     next: u32,
+    /// The busy workers' pause between slices of work.
+    pacer: Pacer,
 }
 
 thread_local! {
@@ -158,7 +182,7 @@ pub fn post(lane: Lane, request: &str) -> Result<u32, String> {
             }
             None => Worker::new(&pool.answers)?,
         };
-        if let Err(e) = worker.post(id, request) {
+        if let Err(e) = worker.post(id, request, pool.pacer.rest_ms()) {
             worker.terminate();
             return Err(e);
         }
@@ -202,6 +226,20 @@ pub fn end(id: u32) {
         pool.answers.borrow_mut().remove(&id);
         if let Some((w, _)) = pool.busy.remove(&id) {
             w.terminate();
+        }
+    });
+}
+
+/// Takes in the page's latest frame, `gap` after the one before: while a worker is busy, a
+/// frame much slower than the page's frames without one makes the busy workers pause longer
+/// between slices of their work, and frames that keep pace shorten the pause (`core::pace`).
+pub fn frame(gap: Duration) {
+    POOL.with_borrow_mut(|pool| {
+        let busy = !pool.busy.is_empty();
+        if let Some(rest) = pool.pacer.frame(gap.as_secs_f32() * 1000.0, busy) {
+            for (worker, _) in pool.busy.values() {
+                worker.pace(rest);
+            }
         }
     });
 }
