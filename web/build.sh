@@ -86,9 +86,10 @@ if [ -n "$wasm_opt" ]; then
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$dist/arachne_bg.wasm" -o "$dist/arachne_bg.wasm.opt"
   mv "$dist/arachne_bg.wasm.opt" "$dist/arachne_bg.wasm"
-  # The solver's module: speed first (-O3), same features.
-  # --strip-debug drops the names wasm-bindgen would have dropped.
-  "$wasm_opt" -O3 --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  # The solver's module: speed first (-O3), same features; without the names and producers
+  # sections (wasm-bindgen dropped them when it made the module's glue).
+  "$wasm_opt" -O3 --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$dist/arachne_solver.wasm" -o "$dist/arachne_solver.wasm.opt"
   mv "$dist/arachne_solver.wasm.opt" "$dist/arachne_solver.wasm"

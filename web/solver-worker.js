@@ -6,18 +6,22 @@
 //
 // Pacing: the page tells the worker how long to pause (`rest`, in ms) after each slice of
 // SLICE_MS of work, with a request or later as {rest}, when its frames slow down because the
-// two share a core (src/core/pace.rs). The module calls `pause` at the solver's checkpoints;
-// where the browser has JavaScript Promise Integration (WebAssembly.Suspending), the search is
-// suspended there for the rest, and at least every LISTEN_MS so that the page's messages get
-// read. The clock the module sees (`now`) leaves the pauses out, so a time budget buys the same
-// work as on the desktop. Without JSPI the search runs unpaused, as before.
+// two share a core (src/core/pace.rs decides; MAX_REST_MS here only guards against nonsense).
+// At the solver's checkpoints the module asks `due` (a plain call) and, when a pause is due,
+// calls `pause`. Where the browser has JavaScript Promise Integration (WebAssembly.Suspending),
+// that suspends the search for the rest, or at least every LISTEN_MS for no time, so that the
+// page's messages get read. The clock the module reads (`now`) leaves the pauses out, up to two
+// thirds of the time since the request came: a time budget buys as much work as unpaused, and
+// ends within three times the budget in real time. Without JSPI the search runs unpaused.
 const SLICE_MS = 5;
 const LISTEN_MS = 50;
 const MAX_REST_MS = 100;
 
 let rest = 0;
-let paused = 0;
 let sliceStart = 0;
+// The request under way: when it came, and the time paused since.
+let began = 0;
+let paused = 0;
 const jspi = typeof WebAssembly.Suspending === "function" && typeof WebAssembly.promising === "function";
 
 // A macrotask without a timer's delay (nested timers wait at least 4 ms).
@@ -33,18 +37,23 @@ const wait = (ms) => new Promise((ok) => {
   }
 });
 
-function pause() {
+const due = () => (jspi && performance.now() - sliceStart >= (rest > 0 ? SLICE_MS : LISTEN_MS) ? 1 : 0);
+const pause = () => {
   const t = performance.now();
-  if (t - sliceStart < (rest > 0 ? SLICE_MS : LISTEN_MS)) return undefined;
   return wait(rest).then(() => {
     sliceStart = performance.now();
     paused += sliceStart - t;
   });
-}
+};
+const now = () => {
+  const wall = performance.now() - began;
+  return began + Math.max(wall - paused, wall / 3);
+};
 
 const imports = {
   arachne: {
-    now: () => performance.now() - paused,
+    now,
+    due,
     pause: jspi ? new WebAssembly.Suspending(pause) : () => {},
   },
 };
@@ -60,7 +69,8 @@ const ready = fetch(new URL("arachne_solver.wasm", import.meta.url))
       const bytes = encoder.encode(request);
       const ptr = x.arachne_alloc(bytes.length) >>> 0;
       new Uint8Array(x.memory.buffer, ptr, bytes.length).set(bytes);
-      sliceStart = performance.now();
+      began = sliceStart = performance.now();
+      paused = 0;
       const out = (await call(ptr, bytes.length)) >>> 0;
       const len = new DataView(x.memory.buffer).getUint32(out, true);
       return decoder.decode(new Uint8Array(x.memory.buffer, out + 4, len));
@@ -71,6 +81,7 @@ const setRest = (ms) => {
   if (typeof ms === "number" && ms >= 0) rest = Math.min(ms, MAX_REST_MS);
 };
 let queue = Promise.resolve();
+let module = ready;
 self.onmessage = (event) => {
   const data = event.data;
   if (!Array.isArray(data)) {
@@ -81,9 +92,13 @@ self.onmessage = (event) => {
   setRest(pace);
   queue = queue.then(async () => {
     try {
-      const answer = await ready;
+      const answer = await module;
       self.postMessage([id, await answer(request)]);
     } catch (e) {
+      // A trap leaves the module's state unknown: no later request runs on it (the game ends
+      // a worker that failed anyway).
+      module = Promise.reject(e);
+      module.catch(() => {});
       self.postMessage([id, null, String(e?.message ?? e)]);
     }
   });

@@ -2,10 +2,11 @@
 //! solver searches and Pro Spider 10's computer seats (`web/solver`, `web/solver-worker.js`:
 //! the engine alone as a small wasm module). A request is text and so is its answer (the
 //! engine's `remote` modules). Each worker runs one request at a time; a finished one waits for
-//! the next, a request no longer wanted ends its worker (a search cannot be interrupted any
-//! other way without memory shared with the page, which a plain static host cannot switch on).
-//! While a worker is busy, the page tells it how long to pause between slices of its work
-//! ([`frame`], `core::pace`), so that a search does not starve the page's frames.
+//! the next, a request no longer wanted ends its worker (`terminate`: the way that works in every
+//! browser, as a search reads no message where JSPI is missing, and memory shared with the page
+//! needs headers a plain static host cannot send). While a search is under way, the page tells
+//! its worker how long to pause between slices of its work ([`frame`], `core::pace`), so that the
+//! search does not starve the page's frames.
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -182,7 +183,12 @@ pub fn post(lane: Lane, request: &str) -> Result<u32, String> {
             }
             None => Worker::new(&pool.answers)?,
         };
-        if let Err(e) = worker.post(id, request, pool.pacer.rest_ms()) {
+        // Only searches pause (the `Pool` lane): a Pro Spider 10 seat's decision is short.
+        let rest = match lane {
+            Lane::Pool => pool.pacer.start(),
+            Lane::Own(_) => 0,
+        };
+        if let Err(e) = worker.post(id, request, rest) {
             worker.terminate();
             return Err(e);
         }
@@ -230,15 +236,22 @@ pub fn end(id: u32) {
     });
 }
 
-/// Takes in the page's latest frame, `gap` after the one before: while a worker is busy, a
-/// frame much slower than the page's frames without one makes the busy workers pause longer
-/// between slices of their work, and frames that keep pace shorten the pause (`core::pace`).
+/// Takes in the page's latest frame, `gap` after the one before: while a search is under way, a
+/// frame much slower than the page's frames without one makes the searching workers pause
+/// longer between slices of their work, and frames that keep pace shorten the pause
+/// (`core::pace`).
 pub fn frame(gap: Duration) {
     POOL.with_borrow_mut(|pool| {
-        let busy = !pool.busy.is_empty();
-        if let Some(rest) = pool.pacer.frame(gap.as_secs_f32() * 1000.0, busy) {
-            for (worker, _) in pool.busy.values() {
-                worker.pace(rest);
+        // A Pro Spider 10 seat's decision (the `Own` lanes) counts as neither a search nor idle.
+        let searching = pool.busy.values().any(|(_, lane)| *lane == Lane::Pool);
+        if !searching && !pool.busy.is_empty() {
+            return;
+        }
+        if let Some(rest) = pool.pacer.frame(gap.as_secs_f32() * 1000.0, searching) {
+            for (worker, lane) in pool.busy.values() {
+                if *lane == Lane::Pool {
+                    worker.pace(rest);
+                }
             }
         }
     });
