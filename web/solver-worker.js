@@ -11,8 +11,9 @@
 // calls `pause`. Where the browser has JavaScript Promise Integration (WebAssembly.Suspending),
 // that suspends the search for the rest, or at least every LISTEN_MS for no time, so that the
 // page's messages get read. The clock the module reads (`now`) leaves the pauses out, up to two
-// thirds of the time since the request came: a time budget buys as much work as unpaused, and
-// ends within three times the budget in real time. Without JSPI the search runs unpaused.
+// thirds of the time since the request came: a time budget buys as much work as unpaused while
+// the rest is at most 2 x SLICE_MS, a third of the real time counts beyond that, and a search
+// ends within about three times its budget. Without JSPI the search runs unpaused.
 const SLICE_MS = 5;
 const LISTEN_MS = 50;
 const MAX_REST_MS = 100;

@@ -6,8 +6,10 @@
 //! JavaScript glue) asks its own worker script instead, through plain imports of the module
 //! `arachne`:
 //! - `now() -> f64`: the search's clock in milliseconds. The script leaves out the time it
-//!   spent paused, up to two thirds of the time since the request came, so a time budget buys
-//!   as much work as unpaused, and at most three times the budget in real time.
+//!   spent paused, up to two thirds of the time since the request came: while the pauses take
+//!   no more than that (a rest of up to twice the 5 ms slice) a time budget buys as much work
+//!   as unpaused, and beyond it a third of the real time counts, so a search never takes much
+//!   more than three times its budget.
 //! - `due() -> i32`: 1 when the search should pause now. Cheap; asked at every [`checkpoint`].
 //! - `pause()`: only when due. The script suspends the search for a few milliseconds
 //!   (JavaScript Promise Integration) when the page's frames suffer from the two sharing a

@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 
 /// Frames while no search runs that make the reference (the median of these).
 const IDLE_FRAMES: usize = 31;
-/// A frame at 60 Hz; also the reference before any idle frame was seen.
+/// A frame at 60 Hz.
 const FRAME_60_MS: f32 = 1000.0 / 60.0;
 /// Idle frames needed before the reference counts.
 pub const FIRST_IDLE_FRAMES: usize = 8;

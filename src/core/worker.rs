@@ -158,8 +158,10 @@ struct Pool {
     busy: HashMap<u32, (Worker, Lane)>,
     answers: Rc<RefCell<HashMap<u32, Answer>>>,
     next: u32,
-    /// The busy workers' pause between slices of work.
+    /// The searches' pause between slices of work (`Pool` lane).
     pacer: Pacer,
+    /// Whether a search was under way at the latest frame.
+    searched: bool,
 }
 
 thread_local! {
@@ -185,7 +187,16 @@ pub fn post(lane: Lane, request: &str) -> Result<u32, String> {
         };
         // Only searches pause (the `Pool` lane): a Pro Spider 10 seat's decision is short.
         let rest = match lane {
-            Lane::Pool => pool.pacer.start(),
+            Lane::Pool => {
+                let rest = pool.pacer.start();
+                // The searches under way go at the same pace as the new one.
+                for (other, lane) in pool.busy.values() {
+                    if *lane == Lane::Pool {
+                        other.pace(rest);
+                    }
+                }
+                rest
+            }
             Lane::Own(_) => 0,
         };
         if let Err(e) = worker.post(id, request, rest) {
@@ -242,8 +253,12 @@ pub fn end(id: u32) {
 /// (`core::pace`).
 pub fn frame(gap: Duration) {
     POOL.with_borrow_mut(|pool| {
-        // A Pro Spider 10 seat's decision (the `Own` lanes) counts as neither a search nor idle.
-        let searching = pool.busy.values().any(|(_, lane)| *lane == Lane::Pool);
+        // The gap ran from the latest frame to this one: a search under way at either end
+        // makes it a search's frame. A Pro Spider 10 seat's decision (the `Own` lanes) counts
+        // as neither a search nor idle.
+        let now = pool.busy.values().any(|(_, lane)| *lane == Lane::Pool);
+        let searching = now || pool.searched;
+        pool.searched = now;
         if !searching && !pool.busy.is_empty() {
             return;
         }
