@@ -164,6 +164,17 @@ struct Pool {
     searched: bool,
 }
 
+impl Pool {
+    /// Tells every search under way (the `Pool` lane) to pause `rest_ms` between slices.
+    fn pace_searches(&self, rest_ms: u32) {
+        for (worker, lane) in self.busy.values() {
+            if *lane == Lane::Pool {
+                worker.pace(rest_ms);
+            }
+        }
+    }
+}
+
 thread_local! {
     static POOL: RefCell<Pool> = RefCell::new(Pool::default());
 }
@@ -190,11 +201,7 @@ pub fn post(lane: Lane, request: &str) -> Result<u32, String> {
             Lane::Pool => {
                 let rest = pool.pacer.start();
                 // The searches under way go at the same pace as the new one.
-                for (other, lane) in pool.busy.values() {
-                    if *lane == Lane::Pool {
-                        other.pace(rest);
-                    }
-                }
+                pool.pace_searches(rest);
                 rest
             }
             Lane::Own(_) => 0,
@@ -263,11 +270,7 @@ pub fn frame(gap: Duration) {
             return;
         }
         if let Some(rest) = pool.pacer.frame(gap.as_secs_f32() * 1000.0, searching) {
-            for (worker, lane) in pool.busy.values() {
-                if *lane == Lane::Pool {
-                    worker.pace(rest);
-                }
-            }
+            pool.pace_searches(rest);
         }
     });
 }
