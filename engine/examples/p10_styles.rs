@@ -68,8 +68,8 @@ fn main() {
         }) {
             Ok(played) => played,
             Err(e) => {
-                // A round can go on for ever when no seat lets go of what the others need
-                // (every seat has laid and holds cards nobody may hit): counted as a loss.
+                // A game past the decision limit (none since rounds nobody can go out of end
+                // and stalled seats let go of their cards): counted as a loss.
                 eprintln!("game seed {game_seed}: {e}");
                 unfinished += 1;
                 continue;

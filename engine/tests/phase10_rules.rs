@@ -772,3 +772,147 @@ fn meld_of_the_whole_deck_is_quick_and_the_smallest_way() {
         Some("run:1..9 r1 r2 r3 r4 r5 r6 r7 r8 W".to_string())
     );
 }
+
+/// Two seats of 53 cards on a colour phase of 15: each holds one red card of every value and
+/// four jokers, the rest are other colours and the skips; the up-card and the one stock card
+/// are `b1`.
+fn red_walls() -> (Game, Vec<Card>) {
+    let v = variant(
+        "(number: 1, groups: [Colour(15)])",
+        53,
+        "players: (min: 2, max: 2)",
+    );
+    let deck = Card::deck();
+    let reds: Vec<Card> = deck
+        .iter()
+        .copied()
+        .filter(|c| c.colour() == Some(arachne_engine::phase10::Colour::Red))
+        .collect();
+    let others: Vec<Card> = deck
+        .iter()
+        .copied()
+        .filter(|c| !c.is_wild() && c.colour() != Some(arachne_engine::phase10::Colour::Red))
+        .collect();
+    assert_eq!((reds.len(), others.len()), (24, 76));
+    let mut hands = vec![Vec::new(), Vec::new()];
+    for (i, &r) in reds.iter().enumerate() {
+        hands[i % 2].push(r);
+    }
+    for h in &mut hands {
+        h.extend([Card::WILD; 4]);
+    }
+    hands[0].extend(&others[2..39]);
+    hands[1].extend(&others[39..]);
+    let mut g = Game::before_first_round(v, 2, 1).unwrap();
+    g.start_round_with(hands, others[0]).unwrap();
+    assert_eq!(g.stock(), [others[1]]);
+    (g, others)
+}
+
+/// The red group of 15 of a seat holding one red card of each value and four jokers.
+fn red_wall() -> Action {
+    lay(
+        1,
+        &["colour:r r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 W W W"],
+    )
+}
+
+#[test]
+fn a_round_that_nobody_can_ever_go_out_of_ends_with_nobody_out() {
+    let (mut g, _) = red_walls();
+    let first = g.to_move().unwrap();
+    let second = 1 - first;
+    g.apply(Action::DrawStock).unwrap();
+    g.apply(red_wall()).unwrap();
+    g.apply(hit(first, 0, "W")).unwrap();
+    let a = g.hand(first)[0];
+    g.apply(Action::Discard(a)).unwrap();
+    // The other seat has not laid: its reds are still in play, so the round goes on.
+    assert!(g.stock().is_empty());
+    assert_eq!(g.stage(), Stage::Draw);
+    let ev = g.apply(Action::DrawStock).unwrap();
+    assert_eq!(ev[0], Event::Reshuffled { cards: 1 });
+    g.apply(red_wall()).unwrap();
+    g.apply(hit(second, 0, "W")).unwrap();
+    let b = g.hand(second)[0];
+    let ev = g.apply(Action::Discard(b)).unwrap();
+    // Every card left in play is blue, green, yellow or a skip; both groups are red and no run
+    // lies on the table, so no hand can ever grow smaller.
+    let ended = ev.iter().find_map(|e| match e {
+        Event::RoundEnded { out, points, .. } => Some((*out, points.clone())),
+        _ => None,
+    });
+    let (out, points) = ended.unwrap_or_else(|| panic!("{ev:?}"));
+    assert_eq!(out, None);
+    assert_eq!(points, [185, 315]);
+    assert_eq!(g.all_cards(), Counts::of(&Card::deck()));
+}
+
+#[test]
+fn a_round_goes_on_while_a_card_in_play_could_still_be_hit() {
+    let (mut g, _) = red_walls();
+    let first = g.to_move().unwrap();
+    g.apply(Action::DrawStock).unwrap();
+    g.apply(red_wall()).unwrap();
+    g.apply(hit(first, 0, "W")).unwrap();
+    let a = g.hand(first)[0];
+    g.apply(Action::Discard(a)).unwrap();
+    g.apply(Action::DrawStock).unwrap();
+    g.apply(red_wall()).unwrap();
+    // The second seat keeps its fourth joker: it could still be hit on either group.
+    let b = g.hand(1 - first)[0];
+    let ev = g.apply(Action::Discard(b)).unwrap();
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::RoundEnded { .. })),
+        "{ev:?}"
+    );
+    assert_eq!(g.stage(), Stage::Draw);
+    let ev = g.apply(Action::DrawStock).unwrap();
+    assert_eq!(ev[0], Event::Reshuffled { cards: 1 });
+}
+
+#[test]
+fn a_stalemate_ends_its_round_in_play_and_in_the_log() {
+    // Four seats, one of another Petra style: in round 12 every seat laid the colour phase in
+    // red and holds only other colours (before the stalemate rule, this game never ended).
+    use arachne_engine::phase10::ai::{Player, Style, Styled};
+    let odd = Style {
+        safe: 200,
+        hit_gap: 5,
+        ..Style::PETRA
+    };
+    let seats: Vec<Style> = (0..4)
+        .map(|s| if s == 2 { odd } else { Style::PETRA })
+        .collect();
+    let v = by_id("pro-spider-10").unwrap().clone();
+    let mut players: Vec<Styled> = seats.into_iter().map(Styled).collect();
+    let played = play_game(v, 4, 1155, &mut |s, view, _| Ok(players[s].decide(view))).unwrap();
+    assert!(played.game.is_over());
+    assert!(
+        played.log.contains("out: none"),
+        "a round ended with nobody out"
+    );
+    check(&played.log, &builtin_variant).unwrap();
+}
+
+#[test]
+fn petra_seats_let_go_of_the_cards_they_hold_once_a_round_stalls() {
+    // Six Petra seats, game 56: in round 18 three seats that had not laid held the very cards
+    // the others waited for, and three that had laid held an 8 nobody could hit; the round
+    // went round the stock for ever. After the stock's second reshuffle of a round a seat that
+    // has not laid lets go of its cards in turn, and the game ends in about 1,200 decisions (a
+    // six-seat game takes one or two thousand; without that it took 188,470, most of them in
+    // round 18, until nobody could lay any more and the round ended as a stalemate).
+    use arachne_engine::phase10::ai::{Heuristic, Player};
+    let v = by_id("pro-spider-10").unwrap().clone();
+    let mut stalled = 0;
+    let played = play_game(v, 6, 56, &mut |_, view, _| {
+        stalled += usize::from(view.reshuffles >= 2);
+        Ok(Heuristic.decide(view))
+    })
+    .unwrap();
+    assert!(played.game.is_over());
+    assert!(stalled > 0, "the game stalled");
+    assert!(played.decisions < 5_000, "{} decisions", played.decisions);
+    check(&played.log, &builtin_variant).unwrap();
+}

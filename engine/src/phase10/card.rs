@@ -244,9 +244,11 @@ impl Counts {
         self.0[card.index()]
     }
 
-    /// Adds one `card`.
+    /// Adds one `card` (a count stays at 255 at most: a round that goes on and on may see a
+    /// seat let go of the same card more often than that).
     pub fn add(&mut self, card: Card) {
-        self.0[card.index()] += 1;
+        let n = &mut self.0[card.index()];
+        *n = n.saturating_add(1);
     }
 
     /// Removes one `card`; false (and no change) if there is none.

@@ -114,6 +114,8 @@ pub struct Game {
     pub(super) shunned: Vec<Counts>,
     /// Each seat's latest turn this round, for everyone to see.
     pub(super) recent: Vec<Recent>,
+    /// Times the stock was reshuffled this round, for everyone to see.
+    pub(super) reshuffles: u32,
     pub(super) turn: Seat,
     pub(super) stage: Stage,
     pub(super) rng: ChaCha8Rng,
@@ -202,6 +204,7 @@ impl Game {
             known: vec![Counts::default(); players],
             shunned: vec![Counts::default(); players],
             recent: vec![Recent::default(); players],
+            reshuffles: 0,
             turn: 0,
             stage: Stage::RoundOver,
             rng: round_rng(seed, 0),
@@ -317,6 +320,7 @@ impl Game {
         self.known = vec![Counts::default(); n];
         self.shunned = vec![Counts::default(); n];
         self.recent = vec![Recent::default(); n];
+        self.reshuffles = 0;
         self.rng = rng;
         let first = (dealer + 1) % n;
         if up.is_skip() {

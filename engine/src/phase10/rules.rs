@@ -3,9 +3,10 @@
 //! when their seat's turn comes, because that seat has nothing to decide.
 
 use super::action::{Action, Event, Seat};
-use super::card::{Card, Counts};
+use super::card::{Card, Counts, KINDS};
 use super::game::{Game, GameError, Recent, Stage, shuffle};
-use super::meld::lay_options;
+use super::group::Declaration;
+use super::meld::{can_lay, lay_options};
 
 impl Game {
     /// Applies one decision of the seat to move; returns what happened, or why it is illegal
@@ -276,6 +277,7 @@ impl Game {
         pile.reverse();
         self.stock = pile;
         self.discard.extend(top);
+        self.reshuffles = self.reshuffles.saturating_add(1);
         Ok(Event::Reshuffled {
             cards: self.stock.len(),
         })
@@ -380,8 +382,54 @@ impl Game {
         self.known[seat].remove(card);
     }
 
+    /// Whether nobody can ever go out this round: no card in play (in the hands, the stock and
+    /// the discard pile) can be hit on a laid group, now or later (on a run that does not yet
+    /// cover its value), and no seat that has not laid could make its phase even from every
+    /// card in play. Then every turn takes a card and gives one up, no hand ever grows smaller,
+    /// and the round would go on for ever, reshuffle after reshuffle (it happens: every seat on
+    /// the colour phase with the same colour laid, holding only the other colours).
+    pub fn stalemate(&self) -> bool {
+        let mut in_play = Counts::default();
+        for &c in self
+            .hands
+            .iter()
+            .flatten()
+            .chain(&self.discard)
+            .chain(&self.stock)
+        {
+            in_play.add(c);
+        }
+        in_play.0[Card::SKIP.index()] = 0;
+        for i in 0..KINDS {
+            let Some(card) = Card::from_index(i) else {
+                continue;
+            };
+            if in_play.get(card) == 0 {
+                continue;
+            }
+            for g in self.laid.iter().flatten() {
+                if g.hits_for(card).next().is_some() {
+                    return false;
+                }
+                if let (Declaration::Run(lo, hi), Some(v)) = (g.declaration(), card.value())
+                    && (v < lo || v > hi)
+                {
+                    return false;
+                }
+            }
+        }
+        !(0..self.players).any(|s| {
+            self.laid_phase[s].is_none()
+                && self
+                    .phases_open(s)
+                    .iter()
+                    .any(|(_, p)| can_lay(&in_play, &p.groups))
+        })
+    }
+
     /// Starts `seat`'s turn, serving skips (each skipped seat's turn passes to its left) and
-    /// ending the round when no card can be drawn any more.
+    /// ending the round when no card can be drawn any more, or, each time the stock is empty,
+    /// when nobody can ever go out ([`Game::stalemate`]).
     pub(super) fn begin_turn(&mut self, mut seat: Seat, events: &mut Vec<Event>) {
         while self.skips[seat] {
             self.skips[seat] = false;
@@ -394,7 +442,7 @@ impl Game {
             seat = (seat + 1) % self.players;
         }
         self.turn = seat;
-        if self.stock.is_empty() && self.discard.len() <= 1 {
+        if self.stock.is_empty() && (self.discard.len() <= 1 || self.stalemate()) {
             self.end_round(None, events);
         } else {
             self.stage = Stage::Draw;

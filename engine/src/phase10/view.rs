@@ -51,6 +51,8 @@ pub struct SeatView {
     pub shunned: Vec<Counts>,
     /// What each seat was seen doing in its latest turn this round.
     pub recent: Vec<Recent>,
+    /// Times the stock was reshuffled this round.
+    pub reshuffles: u32,
     /// Each seat's points and phases.
     pub standings: Vec<Standing>,
     /// The legal choices now (empty when it is not this seat's decision).
@@ -90,6 +92,7 @@ impl Game {
             known: self.known.clone(),
             shunned: self.shunned.clone(),
             recent: self.recent.clone(),
+            reshuffles: self.reshuffles,
             standings: self.standings.clone(),
             choices: Vec::new(),
         }
@@ -118,6 +121,7 @@ impl Game {
         v.known.clone_from(&self.known);
         v.shunned.clone_from(&self.shunned);
         v.recent.clone_from(&self.recent);
+        v.reshuffles = self.reshuffles;
         v.standings.clone_from(&self.standings);
         v.choices.clear();
     }
@@ -214,6 +218,7 @@ impl SeatView {
             known: self.known.clone(),
             shunned: self.shunned.clone(),
             recent: self.recent.clone(),
+            reshuffles: self.reshuffles,
             turn: self.turn,
             stage: self.stage,
             rng: round_rng(seed, self.round),

@@ -4,6 +4,8 @@
 //! the card the phase needs least, keeping cards the next seat visibly wants, highest penalty
 //! first, never a joker. "Closer" is the number of cards still missing for the phase, over every
 //! way to make it (every run of 9 in 1..12 holds 4..9, so those cards count for each of them).
+//! Once a round's stock has been reshuffled twice ([`STALLED`]), a seat that has not laid lets
+//! go of its cards in turn instead, so seats holding each other's cards cannot stall a round.
 
 use super::super::action::{Action, Seat};
 use super::super::card::{Card, Colour, Counts, MAX_VALUE};
@@ -214,6 +216,12 @@ fn rec(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -
     }
     best
 }
+
+/// Reshuffles in a round after which a seat that has not laid lets go of its cards in turn: the
+/// stock went round twice without anybody going out, so the seats may be holding the very cards
+/// the others wait for (with six Petra seats about one game in 3,000 never ended that way; a
+/// normal round of six seats reshuffles at most once or twice, BENCHMARKS.md).
+pub const STALLED: u32 = 2;
 
 /// A hit gap for a card no laid group can ever take.
 const HIT_NEVER: u8 = 6;
@@ -458,6 +466,32 @@ impl Heuristic {
         best
     }
 
+    /// In a stalled round, one of the hand's cards (never a joker or skip) picked by a mix of
+    /// what the table shows, so that turn after turn every card comes up and the cards others
+    /// wait for go back into play. Deterministic, like the rest of Petra.
+    fn stalled_discard(view: &SeatView) -> Option<Card> {
+        let mut cards: Vec<Card> = view
+            .hand
+            .iter()
+            .copied()
+            .filter(|c| !c.is_wild() && !c.is_skip())
+            .collect();
+        cards.dedup();
+        if cards.is_empty() {
+            return None;
+        }
+        let mut x = (view.stock as u64)
+            ^ (view.discard.len() as u64) << 16
+            ^ u64::from(view.round) << 32
+            ^ (view.seat as u64) << 48
+            ^ u64::from(view.reshuffles) << 56;
+        // splitmix64's finaliser.
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^= x >> 31;
+        cards.get((x % cards.len() as u64) as usize).copied()
+    }
+
     /// The skip targets in order of preference: the seat closest to going out first.
     pub fn ranked_skips(view: &SeatView) -> Vec<Seat> {
         let mut t: Vec<Seat> = (0..view.players)
@@ -553,6 +587,12 @@ impl Heuristic {
                     if view.hand.iter().all(|c| c.is_skip()) {
                         return Action::Discard(Card::SKIP);
                     }
+                }
+                if view.laid_phase[me].is_none()
+                    && view.reshuffles >= STALLED
+                    && let Some(c) = Heuristic::stalled_discard(view)
+                {
+                    return Action::Discard(c);
                 }
                 match Heuristic::ranked_discards_in(view, style).first() {
                     Some(&c) => Action::Discard(c),
