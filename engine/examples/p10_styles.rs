@@ -68,8 +68,8 @@ fn main() {
         }) {
             Ok(played) => played,
             Err(e) => {
-                // A game past the decision limit (none since rounds nobody can go out of end
-                // and stalled seats let go of their cards): counted as a loss.
+                // A game past the decision limit (none seen since rounds nobody can go out of
+                // end and stalled rounds change Petra's discards): counted as a loss.
                 eprintln!("game seed {game_seed}: {e}");
                 unfinished += 1;
                 continue;

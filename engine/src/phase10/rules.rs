@@ -5,7 +5,6 @@
 use super::action::{Action, Event, Seat};
 use super::card::{Card, Counts, KINDS};
 use super::game::{Game, GameError, Recent, Stage, shuffle};
-use super::group::Declaration;
 use super::meld::{can_lay, lay_options};
 
 impl Game {
@@ -383,11 +382,12 @@ impl Game {
     }
 
     /// Whether nobody can ever go out this round: no card in play (in the hands, the stock and
-    /// the discard pile) can be hit on a laid group, now or later (on a run that does not yet
-    /// cover its value), and no seat that has not laid could make its phase even from every
-    /// card in play. Then every turn takes a card and gives one up, no hand ever grows smaller,
-    /// and the round would go on for ever, reshuffle after reshuffle (it happens: every seat on
-    /// the colour phase with the same colour laid, holding only the other colours).
+    /// the discard pile) can be hit on a laid group, and no seat that has not laid could make
+    /// its phase even from every card in play. A hand gets smaller only by a lay or a hit (a
+    /// turn takes a card and gives one up, a skip included), and groups change only by those,
+    /// so nothing can be hit later either: no hand ever gets smaller and the round would go on
+    /// for ever, reshuffle after reshuffle (it happens: every seat on the colour phase with the
+    /// same colour laid, holding only the other colours).
     pub fn stalemate(&self) -> bool {
         let mut in_play = Counts::default();
         for &c in self
@@ -407,15 +407,13 @@ impl Game {
             if in_play.get(card) == 0 {
                 continue;
             }
-            for g in self.laid.iter().flatten() {
-                if g.hits_for(card).next().is_some() {
-                    return false;
-                }
-                if let (Declaration::Run(lo, hi), Some(v)) = (g.declaration(), card.value())
-                    && (v < lo || v > hi)
-                {
-                    return false;
-                }
+            if self
+                .laid
+                .iter()
+                .flatten()
+                .any(|g| g.hits_for(card).next().is_some())
+            {
+                return false;
             }
         }
         !(0..self.players).any(|s| {
