@@ -425,9 +425,8 @@ impl Game {
         self.stage == Stage::Over
     }
 
-    /// Every card of the round, wherever it is (for conservation checks): hands, stock, discard
-    /// pile, laid groups and skips lying in front of seats.
-    pub fn all_cards(&self) -> Counts {
+    /// The cards still in play: in the hands, the stock and the discard pile.
+    pub fn in_play(&self) -> Counts {
         let mut c = Counts::default();
         for &card in self
             .hands
@@ -435,8 +434,17 @@ impl Game {
             .flatten()
             .chain(&self.stock)
             .chain(&self.discard)
-            .chain(self.laid.iter().flatten().flat_map(|g| g.cards()))
         {
+            c.add(card);
+        }
+        c
+    }
+
+    /// Every card of the round, wherever it is (for conservation checks): hands, stock, discard
+    /// pile, laid groups and skips lying in front of seats.
+    pub fn all_cards(&self) -> Counts {
+        let mut c = self.in_play();
+        for &card in self.laid.iter().flatten().flat_map(|g| g.cards()) {
             c.add(card);
         }
         for _ in self.skips.iter().filter(|&&s| s) {

@@ -389,16 +389,7 @@ impl Game {
     /// for ever, reshuffle after reshuffle (it happens: every seat on the colour phase with the
     /// same colour laid, holding only the other colours).
     pub fn stalemate(&self) -> bool {
-        let mut in_play = Counts::default();
-        for &c in self
-            .hands
-            .iter()
-            .flatten()
-            .chain(&self.discard)
-            .chain(&self.stock)
-        {
-            in_play.add(c);
-        }
+        let mut in_play = self.in_play();
         in_play.0[Card::SKIP.index()] = 0;
         for i in 0..KINDS {
             let Some(card) = Card::from_index(i) else {
