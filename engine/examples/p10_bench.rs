@@ -19,7 +19,7 @@ use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
 
 mod p10_common;
-use p10_common::option;
+use p10_common::{games_options, option};
 
 /// The system allocator, counting bytes allocated and the peak of live bytes.
 struct Counting;
@@ -101,13 +101,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let levels: Vec<String> = option(&args, "--ai")
-        .unwrap_or_else(|| "michaela,petra".into())
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    let games: u64 = option(&args, "--games").map_or(10, |g| g.parse().expect("--games N"));
-    let seed: u64 = option(&args, "--seed").map_or(1, |s| s.parse().expect("--seed S"));
+    let (levels, games, seed) = games_options(&args, "michaela,petra", 10);
     let id = option(&args, "--variant").unwrap_or_else(|| "pro-spider-10".into());
     let variant = variant::by_id(&id).expect("a known variant").clone();
     let n = levels.len();

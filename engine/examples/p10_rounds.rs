@@ -16,7 +16,7 @@ use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::variant;
 
 mod p10_common;
-use p10_common::option;
+use p10_common::games_options;
 
 /// What one entrant did over the games.
 #[derive(Default)]
@@ -31,13 +31,7 @@ struct Tally {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let levels: Vec<String> = option(&args, "--ai")
-        .unwrap_or_else(|| "petra,petra".into())
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    let games: u64 = option(&args, "--games").map_or(100, |g| g.parse().expect("--games N"));
-    let seed: u64 = option(&args, "--seed").map_or(1, |s| s.parse().expect("--seed S"));
+    let (levels, games, seed) = games_options(&args, "petra,petra", 100);
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
     let n = levels.len();
     let mut tally: Vec<Tally> = (0..n).map(|_| Tally::default()).collect();

@@ -26,17 +26,11 @@ use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
 
 mod p10_common;
-use p10_common::option;
+use p10_common::{games_options, option};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let levels: Vec<String> = option(&args, "--ai")
-        .unwrap_or_else(|| "michaela,petra".into())
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    let games: u64 = option(&args, "--games").map_or(100, |g| g.parse().expect("--games N"));
-    let seed: u64 = option(&args, "--seed").map_or(1, |s| s.parse().expect("--seed S"));
+    let (levels, games, seed) = games_options(&args, "michaela,petra", 100);
     let num = |name: &str| option(&args, name).map(|v| v.parse::<f64>().expect("a number"));
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
     let oracle = option(&args, "--oracle");

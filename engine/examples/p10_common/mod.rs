@@ -8,6 +8,20 @@ pub fn option(args: &[String], name: &str) -> Option<String> {
         .and_then(|i| args.get(i + 1).cloned())
 }
 
+/// The entrants (`--ai`, levels joined by commas), the number of games (`--games`) and the first
+/// game's seed (`--seed`, default 1) of a run of games like `tournament`.
+#[allow(dead_code)] // not every example plays levels
+pub fn games_options(args: &[String], ai: &str, games: u64) -> (Vec<String>, u64, u64) {
+    let levels = option(args, "--ai")
+        .unwrap_or_else(|| ai.into())
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let games = option(args, "--games").map_or(games, |g| g.parse().expect("--games N"));
+    let seed = option(args, "--seed").map_or(1, |s| s.parse().expect("--seed S"));
+    (levels, games, seed)
+}
+
 /// A win rate and its Wilson 95% interval, all in percent.
 #[allow(dead_code)] // not every example prints one
 pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
