@@ -7,8 +7,9 @@
 //! desktop gives for the same request.
 //!
 //! The module has no JavaScript glue. The worker script instantiates it itself, so it can hand
-//! the engine its clock and pauses (the imports `arachne.now`, `arachne.due` and `arachne.pause`, see the
-//! engine's `clock`) and call [`arachne_answer`] as a function that may suspend. Its exports:
+//! the engine its clock and pauses (the imports `arachne.now`, `arachne.due` and
+//! `arachne.pause`, see the engine's `clock`) and call [`arachne_answer`] as a function that may
+//! suspend. Its exports:
 //! - `memory`;
 //! - [`arachne_alloc`]`(len) -> ptr`: room for a request of `len` bytes of UTF-8;
 //! - [`arachne_answer`]`(ptr, len) -> ptr`: answers that request (and frees it); the answer is

@@ -221,7 +221,7 @@ fn rec(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -
 /// Reshuffles in a round after which a seat discards a card picked by a hash of the table instead
 /// of the one its usual order picks: the stock went round twice without anybody going out, so
 /// the seats may be holding the very cards the others wait for (with six Petra seats 1 game in
-/// 1,000 and 1 in 5,000 never ended that way in two runs; of 343,662 six-seat rounds, 76 saw two
+/// 1,000 and 1 in 5,000 never ended that way in two runs; of 343,655 six-seat rounds, 76 saw two
 /// reshuffles or more, BENCHMARKS.md).
 pub const STALLED: u32 = 2;
 
