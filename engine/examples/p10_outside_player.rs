@@ -5,15 +5,19 @@
 //!
 //! - a plan for the phase from the hand: for sets, the most common values; for a run, the window
 //!   of values holding the most distinct values, the middle one on a tie (every run of 9 in 1..12
-//!   holds 4..9); for a colour, the most common colour;
+//!   holds 4..9); for a colour, the most common colour (any-order: the open phase with the fewest
+//!   cards missing);
 //! - draw: always a joker, never a skip; the discard only when it brings that plan closer (once
 //!   its phase is laid: when it can be hit on a laid group);
-//! - lay as soon as possible (the first way offered); hit whatever can be hit, highest penalty
-//!   first;
-//! - a skip on a seat that has laid, else on the highest phase, else on the most cards;
+//! - lay as soon as possible, with the fewest jokers and the fewest points left that nothing
+//!   could take; hit whatever can be hit, highest penalty first, a joker last, where it leaves
+//!   the most of the hand hittable;
+//! - a skip on a seat that has laid, else on the one with the fewest phases left, else on the
+//!   one with the fewest cards;
 //! - discard a card outside the plan, highest penalty first, never a joker; when every card is
 //!   in the plan, the one it needs least (a set value with fewest copies, a run card farthest
-//!   from the window's middle).
+//!   from the window's middle); once laid, the highest penalty, keeping cards one short of a
+//!   run's end.
 //!
 //! Run: `arachne-cli phase10 tournament --players 2 --ai michaela,petra --games 100 \
 //!   --external 2="target/release/examples/p10_outside_player"`.
@@ -45,11 +49,25 @@ fn phase(number: usize) -> &'static [Need] {
     }
 }
 
-/// A number card's colour letter and value; `None` for a joker or skip.
+/// A number card's colour letter and value; `None` for a joker, a skip or anything else.
 fn number(card: &str) -> Option<(char, usize)> {
-    let colour = card.chars().next()?;
-    let value = card.get(1..)?.parse().ok()?;
+    let colour = card.chars().next().filter(|c| "rbgy".contains(*c))?;
+    let value = card
+        .get(1..)?
+        .parse()
+        .ok()
+        .filter(|v| (1..=12).contains(v))?;
     Some((colour, value))
+}
+
+/// The cards a phase needs in all.
+fn cards_needed(needs: &[Need]) -> usize {
+    needs
+        .iter()
+        .map(|n| match *n {
+            Need::Set(k) | Need::Run(k) | Need::Colour(k) => k,
+        })
+        .sum()
 }
 
 fn points(card: &str) -> u32 {
@@ -179,48 +197,109 @@ fn plan(hand: &[String], needs: &[Need]) -> Plan {
     Plan { keep, progress }
 }
 
+/// What a laid group takes: a value, a run's ends, a colour.
+#[derive(Clone, Copy, PartialEq)]
+enum Decl {
+    Set(usize),
+    Run(usize, usize),
+    Colour(char),
+    Unknown,
+}
+
+impl Decl {
+    /// The declaration at the head of a group's text (`set:7 r7 b7 W`, `run:3..6 ...`).
+    fn of(group: &str) -> Decl {
+        let decl = group.split_whitespace().next().unwrap_or("");
+        if let Some(v) = decl.strip_prefix("set:") {
+            v.parse().map_or(Decl::Unknown, Decl::Set)
+        } else if let Some(r) = decl.strip_prefix("run:") {
+            let mut ends = r.split("..").filter_map(|x| x.parse::<usize>().ok());
+            match (ends.next(), ends.next()) {
+                (Some(a), Some(b)) => Decl::Run(a, b),
+                _ => Decl::Unknown,
+            }
+        } else if let Some(c) = decl.strip_prefix("colour:") {
+            c.chars().next().map_or(Decl::Unknown, Decl::Colour)
+        } else {
+            Decl::Unknown
+        }
+    }
+
+    /// Whether the number card `(colour, value)` can be hit on it.
+    fn takes(self, (colour, value): (char, usize)) -> bool {
+        match self {
+            Decl::Set(v) => v == value,
+            Decl::Run(a, b) => value + 1 == a || value == b + 1,
+            Decl::Colour(c) => c == colour,
+            Decl::Unknown => false,
+        }
+    }
+
+    /// The group after `value` is hit on it (a run grows at the end it is hit on).
+    fn grown(self, value: usize) -> Decl {
+        match self {
+            Decl::Run(a, b) if value + 1 == a => Decl::Run(value, b),
+            Decl::Run(a, b) if value == b + 1 => Decl::Run(a, value),
+            other => other,
+        }
+    }
+}
+
+/// How many of `cards` could be hit on the groups `laid` (each counted once; a joker always).
+fn hittable_count(cards: &[&str], laid: &[Decl]) -> usize {
+    cards
+        .iter()
+        .filter(|c| **c == "W" || number(c).is_some_and(|n| laid.iter().any(|d| d.takes(n))))
+        .count()
+}
+
 /// The table as one block of the protocol tells it.
 #[derive(Default)]
 struct Block {
     seat: usize,
-    phases: Vec<usize>,
+    /// Whether the variant lets a seat lay its phases in any order.
+    any_order: bool,
+    /// Each seat's open phases (one, or the any-order list; none once all are done).
+    phases: Vec<Vec<usize>>,
     cards: Vec<usize>,
     hand: Vec<String>,
-    /// Laid groups: (seat, group text without the seat).
-    laid: Vec<(usize, String)>,
+    /// Laid groups: (`seat.group`, seat, declaration).
+    laid: Vec<(String, usize, Decl)>,
     choices: Vec<String>,
 }
 
 impl Block {
-    fn needs(&self) -> &'static [Need] {
-        phase(self.phases.get(self.seat - 1).copied().unwrap_or(1))
+    fn open(&self, seat: usize) -> &[usize] {
+        seat.checked_sub(1)
+            .and_then(|i| self.phases.get(i))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The open phase the hand is closest to (fewest cards missing by its plan).
+    fn best_plan(&self, hand: &[String]) -> Plan {
+        let open = self.open(self.seat);
+        let numbers = if open.is_empty() { &[1][..] } else { open };
+        numbers
+            .iter()
+            .map(|&n| {
+                let needs = phase(n);
+                let plan = plan(hand, needs);
+                (cards_needed(needs).saturating_sub(plan.progress), plan)
+            })
+            .min_by_key(|(missing, _)| *missing)
+            .map(|(_, plan)| plan)
+            .unwrap_or(Plan {
+                keep: vec![0; hand.len()],
+                progress: 0,
+            })
     }
 
     fn have_laid(&self) -> bool {
-        self.laid.iter().any(|(s, _)| *s == self.seat)
+        self.laid.iter().any(|(_, s, _)| *s == self.seat)
     }
 
-    /// Whether `card` could be hit on a laid group now.
-    fn hittable(&self, card: &str) -> bool {
-        let Some((colour, value)) = number(card) else {
-            return card == "W";
-        };
-        self.laid.iter().any(|(_, g)| {
-            let decl = g.split_whitespace().next().unwrap_or("");
-            if let Some(v) = decl.strip_prefix("set:") {
-                v.parse() == Ok(value)
-            } else if let Some(r) = decl.strip_prefix("run:") {
-                let mut ends = r.split("..").filter_map(|x| x.parse::<usize>().ok());
-                match (ends.next(), ends.next()) {
-                    (Some(a), Some(b)) => value + 1 == a || value == b + 1,
-                    _ => false,
-                }
-            } else if let Some(c) = decl.strip_prefix("colour:") {
-                c.starts_with(colour)
-            } else {
-                false
-            }
-        })
+    fn decls(&self) -> Vec<Decl> {
+        self.laid.iter().map(|(_, _, d)| *d).collect()
     }
 
     /// Whether taking `card` helps: it brings the plan closer, or can be hit once laid.
@@ -232,12 +311,95 @@ impl Block {
             return false;
         }
         if self.have_laid() {
-            return self.hittable(card);
+            return hittable_count(&[card], &self.decls()) == 1;
         }
-        let needs = self.needs();
         let mut more = self.hand.clone();
         more.push(card.to_string());
-        plan(&more, needs).progress > plan(&self.hand, needs).progress
+        let missing = |hand: &[String]| {
+            let open = self.open(self.seat);
+            let numbers = if open.is_empty() { &[1][..] } else { open };
+            numbers
+                .iter()
+                .map(|&n| cards_needed(phase(n)).saturating_sub(plan(hand, phase(n)).progress))
+                .min()
+                .unwrap_or(0)
+        };
+        missing(&more) < missing(&self.hand)
+    }
+
+    /// The hand without one copy of each of `cards`.
+    fn without<'a>(&'a self, cards: &[&str]) -> Vec<&'a str> {
+        let mut left: Vec<&str> = self.hand.iter().map(String::as_str).collect();
+        for c in cards {
+            if let Some(i) = left.iter().position(|h| h == c) {
+                left.remove(i);
+            }
+        }
+        left
+    }
+
+    /// How good a `lay` choice is (smaller is better): fewest jokers, then the fewest points
+    /// left in hand that no group, old or new, could take.
+    fn lay_key(&self, lay: &str) -> (usize, u32) {
+        // `lay PHASE GROUP, GROUP`
+        let body = lay.splitn(3, ' ').nth(2).unwrap_or("");
+        let groups: Vec<&str> = body.split(", ").collect();
+        let mut decls = self.decls();
+        let mut used = Vec::new();
+        for g in &groups {
+            decls.push(Decl::of(g));
+            used.extend(g.split_whitespace().skip(1));
+        }
+        let jokers = used.iter().filter(|c| **c == "W").count();
+        let stuck: u32 = self
+            .without(&used)
+            .iter()
+            .filter(|c| hittable_count(&[**c], &decls) == 0)
+            .map(|c| points(c))
+            .sum();
+        (jokers, stuck)
+    }
+
+    /// How good a `hit` choice is (smaller is better): a joker last, highest penalty first, then
+    /// the placement that leaves the most of the hand hittable.
+    fn hit_key(&self, hit: &str) -> (bool, std::cmp::Reverse<u32>, std::cmp::Reverse<usize>) {
+        let mut words = hit.split_whitespace().skip(1);
+        let at = words.next().unwrap_or("");
+        let card_text = words.next().unwrap_or("");
+        let (card, value) = match card_text.split_once('=') {
+            Some((c, v)) => (c, v.parse::<usize>().ok()),
+            None => (card_text, number(card_text).map(|(_, v)| v)),
+        };
+        let mut decls = Vec::new();
+        for (id, _, d) in &self.laid {
+            decls.push(match value {
+                Some(v) if id == at => d.grown(v),
+                _ => *d,
+            });
+        }
+        let after = hittable_count(&self.without(&[card]), &decls);
+        (
+            card == "W",
+            std::cmp::Reverse(points(card)),
+            std::cmp::Reverse(after),
+        )
+    }
+
+    /// How far a seat is from winning, for the skip (smaller: further ahead).
+    fn behind(&self, seat: usize) -> (bool, usize, usize) {
+        let laid = self.laid.iter().any(|(_, s, _)| *s == seat);
+        let open = self.open(seat);
+        // Phases still to lay: the any-order list's length, or counted from the current phase.
+        let left = match open.first() {
+            Some(&p) if !self.any_order => 11usize.saturating_sub(p),
+            _ => open.len(),
+        };
+        let cards = seat
+            .checked_sub(1)
+            .and_then(|i| self.cards.get(i))
+            .copied()
+            .unwrap_or(usize::MAX);
+        (!laid, left, cards)
     }
 
     fn decide(&self) -> String {
@@ -257,47 +419,46 @@ impl Block {
                 "pass".into()
             };
         }
-        if let Some(c) = choices.iter().find(|c| c.starts_with("lay ")) {
-            return c.clone();
-        }
-        let hit_card = |c: &String| {
-            c.rsplit(' ')
-                .next()
-                .unwrap_or("")
-                .split('=')
-                .next()
-                .unwrap_or("")
-                .to_string()
-        };
         if let Some(c) = choices
             .iter()
-            .filter(|c| c.starts_with("hit "))
-            // Highest penalty first; a joker last (it fits anywhere later).
-            .min_by_key(|c| {
-                let card = hit_card(c);
-                (card == "W", std::cmp::Reverse(points(&card)))
-            })
+            .filter(|c| c.starts_with("lay "))
+            .min_by_key(|c| self.lay_key(c))
         {
             return c.clone();
         }
         if let Some(c) = choices
             .iter()
+            .filter(|c| c.starts_with("hit "))
+            .min_by_key(|c| self.hit_key(c))
+        {
+            return c.clone();
+        }
+        // A skip on a seat that laid, else the one with the fewest phases left, else the one
+        // with the fewest cards.
+        if let Some(c) = choices
+            .iter()
             .filter(|c| c.starts_with("skip "))
-            .min_by_key(|c| {
-                let s = c["skip ".len()..].parse::<usize>().unwrap_or(0);
-                let laid = self.laid.iter().any(|(x, _)| *x == s);
-                let phase = self.phases.get(s.wrapping_sub(1)).copied().unwrap_or(0);
-                let cards = self.cards.get(s.wrapping_sub(1)).copied().unwrap_or(0);
-                (!laid, std::cmp::Reverse(phase), std::cmp::Reverse(cards), s)
-            })
+            .min_by_key(|c| self.behind(c["skip ".len()..].parse::<usize>().unwrap_or(0)))
         {
             return c.clone();
         }
         let keep = if self.have_laid() {
-            // Every card left only waits to be discarded or hit.
-            vec![0; self.hand.len()]
+            // Every card left waits to be hit or discarded: keep those one card away from a
+            // run's end.
+            let decls = self.decls();
+            self.hand
+                .iter()
+                .map(|c| {
+                    let near = number(c).is_some_and(|(_, v)| {
+                        decls
+                            .iter()
+                            .any(|d| matches!(*d, Decl::Run(a, b) if v + 2 == a || v == b + 2))
+                    });
+                    u32::from(near)
+                })
+                .collect()
         } else {
-            plan(&self.hand, self.needs()).keep
+            self.best_plan(&self.hand).keep
         };
         let keep_of = |card: &str| {
             self.hand
@@ -322,17 +483,6 @@ fn main() {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut block = Block::default();
-    let list = |s: &str| -> Vec<usize> {
-        s.split_whitespace()
-            // Any-order variants list a seat's open phases as `1+2+5`: build the first.
-            .map(|n| {
-                n.split('+')
-                    .next()
-                    .and_then(|x| x.parse().ok())
-                    .unwrap_or(10)
-            })
-            .collect()
-    };
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
         if let Some(s) = line.strip_prefix("seat ") {
@@ -343,10 +493,20 @@ fn main() {
                 .unwrap_or(1);
             block.laid.clear();
             block.hand.clear();
+            block.choices.clear();
+        } else if let Some(v) = line.strip_prefix("variant ") {
+            block.any_order = v.contains("any-order");
         } else if let Some(p) = line.strip_prefix("phases ") {
-            block.phases = list(p);
+            // `4`, or an any-order list `1+2+5`, or `done`.
+            block.phases = p
+                .split_whitespace()
+                .map(|n| n.split('+').filter_map(|x| x.parse().ok()).collect())
+                .collect();
         } else if let Some(c) = line.strip_prefix("cards ") {
-            block.cards = list(c);
+            block.cards = c
+                .split_whitespace()
+                .map(|n| n.parse().unwrap_or(0))
+                .collect();
         } else if let Some(h) = line.strip_prefix("hand ") {
             block.hand = h.split_whitespace().map(String::from).collect();
         } else if let Some(g) = line.strip_prefix("laid ") {
@@ -356,7 +516,7 @@ fn main() {
                 .next()
                 .and_then(|x| x.parse().ok())
                 .unwrap_or(0);
-            block.laid.push((seat, group.to_string()));
+            block.laid.push((at.to_string(), seat, Decl::of(group)));
         } else if let Some(c) = line.strip_prefix("choice ") {
             block.choices.push(c.to_string());
         } else if line == "go" {
