@@ -164,6 +164,80 @@ fn external_players_speak_the_line_protocol() {
     assert!(err.contains("seat 1") && err.contains("exited"), "{err}");
 }
 
+/// The outside player example (`engine/examples/p10_outside_player.rs`), which `cargo test`
+/// builds beside the tests.
+fn outside_player() -> String {
+    let exe = std::env::current_exe().expect("the test's path");
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>");
+    let path = dir.join("examples").join("p10_outside_player");
+    assert!(
+        path.exists(),
+        "{} is missing: `cargo test -p arachne-engine` builds the examples",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+#[test]
+fn the_outside_player_plays_every_kind_of_game_by_the_protocol() {
+    let ext = outside_player();
+    // Its games pass `check` in the standard and the any-order variant, with skips and more seats.
+    for (variant, players, seat) in [
+        ("pro-spider-10", "2", "1"),
+        ("pro-spider-10-any-order", "3", "2"),
+        ("pro-spider-10-knocking", "4", "4"),
+    ] {
+        let log = ok(
+            &[
+                "phase10",
+                "play",
+                "--variant",
+                variant,
+                "--players",
+                players,
+                "--seed",
+                "7",
+                "--ai",
+                "petra",
+                "--external",
+                &format!("{seat}={ext}"),
+            ],
+            "",
+        );
+        assert!(
+            ok(&["phase10", "check", "-"], &log).starts_with("ok\n"),
+            "{variant}"
+        );
+    }
+    // And it is a player: it beats the random level in every game.
+    let out = ok(
+        &[
+            "phase10",
+            "tournament",
+            "--players",
+            "2",
+            "--ai",
+            "random,random",
+            "--external",
+            &format!("2={ext}"),
+            "--games",
+            "6",
+            "--seed",
+            "1",
+        ],
+        "",
+    );
+    assert!(
+        out.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("2 external 6 ")),
+        "{out}"
+    );
+}
+
 #[test]
 fn bad_input_exits_2_with_nothing_on_stdout() {
     assert!(bad(&["phase10", "play", "--variant", "nope"], "").contains("unknown variant `nope`"));
