@@ -185,7 +185,7 @@ fn think(
             Err((e, player, view)) => {
                 tracing::error!("a computer seat's worker could not start ({e}): deciding here");
                 seats.local = true;
-                (player, view)
+                (player, *view)
             }
         }
     };
@@ -221,8 +221,9 @@ mod web {
         view: Box<SeatView>,
     }
 
-    /// A decision that could not be asked: why, and the player and view back.
-    type NotAsked = (String, Box<dyn Player + Send>, SeatView);
+    /// A decision that could not be asked: why, and the player and view back (boxed: a view is
+    /// large, and an error is moved about more often than it happens).
+    type NotAsked = (String, Box<dyn Player + Send>, Box<SeatView>);
 
     impl Decision {
         /// Asks the worker for `ask`'s decision in the game `log` tells, from `view`.
@@ -238,7 +239,7 @@ mod web {
                     player: Mutex::new(Some(player)),
                     view: Box::new(view),
                 }),
-                Err(e) => Err((e, player, view)),
+                Err(e) => Err((e, player, Box::new(view))),
             }
         }
 
