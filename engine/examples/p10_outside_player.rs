@@ -275,8 +275,8 @@ impl Block {
             .map_or(&[], Vec::as_slice)
     }
 
-    /// The open phase the hand is closest to (fewest cards missing by its plan).
-    fn best_plan(&self, hand: &[String]) -> Plan {
+    /// The open phase the hand is closest to: the cards it still misses by its plan, and that plan.
+    fn best_plan(&self, hand: &[String]) -> (usize, Plan) {
         let open = self.open(self.seat);
         let numbers = if open.is_empty() { &[1][..] } else { open };
         numbers
@@ -287,11 +287,13 @@ impl Block {
                 (cards_needed(needs).saturating_sub(plan.progress), plan)
             })
             .min_by_key(|(missing, _)| *missing)
-            .map(|(_, plan)| plan)
-            .unwrap_or(Plan {
-                keep: vec![0; hand.len()],
-                progress: 0,
-            })
+            .unwrap_or((
+                0,
+                Plan {
+                    keep: vec![0; hand.len()],
+                    progress: 0,
+                },
+            ))
     }
 
     fn have_laid(&self) -> bool {
@@ -315,16 +317,7 @@ impl Block {
         }
         let mut more = self.hand.clone();
         more.push(card.to_string());
-        let missing = |hand: &[String]| {
-            let open = self.open(self.seat);
-            let numbers = if open.is_empty() { &[1][..] } else { open };
-            numbers
-                .iter()
-                .map(|&n| cards_needed(phase(n)).saturating_sub(plan(hand, phase(n)).progress))
-                .min()
-                .unwrap_or(0)
-        };
-        missing(&more) < missing(&self.hand)
+        self.best_plan(&more).0 < self.best_plan(&self.hand).0
     }
 
     /// The hand without one copy of each of `cards`.
@@ -458,7 +451,7 @@ impl Block {
                 })
                 .collect()
         } else {
-            self.best_plan(&self.hand).keep
+            self.best_plan(&self.hand).1.keep
         };
         let keep_of = |card: &str| {
             self.hand
