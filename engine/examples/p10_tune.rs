@@ -210,6 +210,9 @@ fn main() {
             wins += 1;
         }
         points += u64::from(game.standings()[me].points);
+        if (g + 1) % 100 == 0 {
+            eprintln!("after {} games: {wins} wins", g + 1);
+        }
     }
     let (rate, low, high) = p10_common::wilson(wins, games);
     if fit_check {

@@ -9,7 +9,7 @@
 //! let them go.
 
 use super::super::action::{Action, Seat};
-use super::super::card::{Card, Colour, Counts, MAX_VALUE};
+use super::super::card::{Card, Counts, MAX_VALUE};
 use super::super::game::Stage;
 use super::super::group::{Declaration, Need};
 use super::super::meld::{can_lay, meld};
@@ -22,14 +22,10 @@ use super::Player;
 pub fn phase_distance(hand: &Counts, needs: &[Need]) -> (u8, u16) {
     let mut vc = [0u8; 13];
     let mut cc = [0u8; 4];
-    for v in 1..=MAX_VALUE {
-        for (ci, c) in Colour::ALL.iter().enumerate() {
-            if let Some(card) = Card::number(*c, v) {
-                let n = hand.get(card);
-                vc[usize::from(v)] += n;
-                cc[ci] += n;
-            }
-        }
+    // A number card's index is (value - 1) * 4 + its colour's place in `Colour::ALL`.
+    for (i, &n) in hand.0[..usize::from(MAX_VALUE) * 4].iter().enumerate() {
+        vc[i / 4 + 1] += n;
+        cc[i % 4] += n;
     }
     let jokers = hand.get(Card::WILD);
     let key = cache_key(&vc, &cc, jokers, needs);
@@ -162,6 +158,15 @@ fn rec(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -
     let Some((&need, rest)) = needs.split_first() else {
         return (short.saturating_sub(jokers), 1);
     };
+    if rest.is_empty() {
+        return last(need, vc, cc, short, jokers);
+    }
+    if let [Need::Set(j)] = *rest
+        && usize::from(j) < TAKES
+        && !matches!(need, Need::Colour(_))
+    {
+        return before_last_set(need, j, vc, short, jokers);
+    }
     let mut best = (u8::MAX, 0u16);
     match need {
         Need::Run(k) => {
@@ -212,6 +217,166 @@ fn rec(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -
                     &mut best,
                     rec(rest, vc, cc, short + k.saturating_sub(n), jokers),
                 );
+            }
+        }
+    }
+    best
+}
+
+/// Sizes of a last set that [`before_last_set`] handles (its table of takes has a slot for each).
+const TAKES: usize = 16;
+
+/// What a last `Set(j)` can take from each value, as a table: `takes[t]` values that hold
+/// cards give it `t` (0..=j), `empty` values hold none. Every value is one leaf of [`rec`]'s search, so the best
+/// leaf and how many reach it follow from the table alone.
+#[derive(Clone, Copy)]
+struct Takes {
+    takes: [u16; TAKES],
+    empty: u16,
+}
+
+impl Takes {
+    fn of(vc: &[u8; 13], j: u8) -> Takes {
+        let mut t = Takes {
+            takes: [0; TAKES],
+            empty: 0,
+        };
+        for &n in &vc[1..=usize::from(MAX_VALUE)] {
+            t.add(n, j);
+        }
+        t
+    }
+
+    /// Counts a value holding `n` cards.
+    fn add(&mut self, n: u8, j: u8) {
+        if n == 0 {
+            self.empty += 1;
+        } else {
+            self.takes[usize::from(n.min(j))] += 1;
+        }
+    }
+
+    /// Uncounts a value holding `n` cards.
+    fn remove(&mut self, n: u8, j: u8) {
+        if n == 0 {
+            self.empty -= 1;
+        } else {
+            self.takes[usize::from(n.min(j))] -= 1;
+        }
+    }
+
+    /// [`last`] for `Set(j)` over the values counted.
+    fn best(&self, j: u8, short: u8, jokers: u8) -> (u8, u16) {
+        let mut best = (u8::MAX, 0u16);
+        // A set of 0 takes 0 cards from a value that has some: slot 0.
+        for t in 0..=j {
+            let n = self.takes[usize::from(t)];
+            if n > 0 {
+                merge(&mut best, ((short + (j - t)).saturating_sub(jokers), n));
+            }
+        }
+        if self.empty > 0 {
+            merge(&mut best, ((short + j).saturating_sub(jokers), self.empty));
+        }
+        best
+    }
+}
+
+/// [`rec`] for a set or run `need` followed by a last `Set(j)`: the same leaves, counted through
+/// a table of what the last set can take, updated for the few values `need` takes from (the
+/// common two-group phases are asked most, and this is several times faster than searching
+/// each leaf).
+fn before_last_set(need: Need, j: u8, vc: &[u8; 13], short: u8, jokers: u8) -> (u8, u16) {
+    let mut best = (u8::MAX, 0u16);
+    let mut table = Takes::of(vc, j);
+    match need {
+        Need::Run(k) => {
+            if k == 0 || k > MAX_VALUE {
+                return best;
+            }
+            for a in 1..=(MAX_VALUE + 1 - k) {
+                let mut s = short;
+                for v in a..a + k {
+                    let n = vc[usize::from(v)];
+                    if n > 0 {
+                        table.remove(n, j);
+                        table.add(n - 1, j);
+                    } else {
+                        s += 1;
+                    }
+                }
+                merge(&mut best, table.best(j, s, jokers));
+                for v in a..a + k {
+                    let n = vc[usize::from(v)];
+                    if n > 0 {
+                        table.remove(n - 1, j);
+                        table.add(n, j);
+                    }
+                }
+            }
+        }
+        Need::Set(k) => {
+            let mut empty = 0u16;
+            for v in 1..=usize::from(MAX_VALUE) {
+                let n = vc[v];
+                if n == 0 {
+                    empty += 1;
+                    continue;
+                }
+                let t = n.min(k);
+                table.remove(n, j);
+                table.add(n - t, j);
+                merge(&mut best, table.best(j, short + (k - t), jokers));
+                table.remove(n - t, j);
+                table.add(n, j);
+            }
+            if empty > 0 {
+                let (m, w) = table.best(j, short + k, jokers);
+                merge(&mut best, (m, w.saturating_mul(empty)));
+            }
+        }
+        Need::Colour(_) => unreachable!("a colour group is sorted after every set"),
+    }
+    best
+}
+
+/// [`rec`] for the last need, with its leaves counted here rather than by a call each (the
+/// same answer: every way the need can take is one leaf, and values a set cannot take a card
+/// from are counted together).
+fn last(need: Need, vc: &[u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -> (u8, u16) {
+    let mut best = (u8::MAX, 0u16);
+    let leaf = |s: u8| s.saturating_sub(jokers);
+    match need {
+        Need::Run(k) => {
+            if k == 0 || k > MAX_VALUE {
+                return best;
+            }
+            for a in 1..=(MAX_VALUE + 1 - k) {
+                let mut s = short;
+                for v in a..a + k {
+                    if vc[usize::from(v)] == 0 {
+                        s += 1;
+                    }
+                }
+                merge(&mut best, (leaf(s), 1));
+            }
+        }
+        Need::Set(k) => {
+            let mut empty = 0u16;
+            for &n in &vc[1..=usize::from(MAX_VALUE)] {
+                if n == 0 {
+                    empty += 1;
+                    continue;
+                }
+                merge(&mut best, (leaf(short + (k - n.min(k))), 1));
+            }
+            if empty > 0 {
+                merge(&mut best, (leaf(short + k), empty));
+            }
+        }
+        Need::Colour(k) => {
+            for &n in cc {
+                merge(&mut best, (leaf(short + k.saturating_sub(n)), 1));
             }
         }
     }
@@ -332,11 +497,8 @@ impl Heuristic {
         if view.laid_phase[next].is_some() {
             return Heuristic::hittable(view, card);
         }
-        let v = card.value();
-        view.known[next]
-            .cards()
-            .iter()
-            .any(|k| k.value().is_some() && k.value() == v)
+        card.value()
+            .is_some_and(|v| view.known[next].of_value(v) > 0)
     }
 
     /// Whether the seat after this one would want `card`, by `style`'s rule.
@@ -542,8 +704,11 @@ impl Heuristic {
                         if best.as_ref().is_some_and(|(n, _)| *n >= p.cards_needed()) {
                             continue;
                         }
+                        // The phase distance never overstates what is missing (a colour group
+                        // may count a card a run took), so a phase it finds cards short of
+                        // cannot be laid; it is remembered, and cheaper to ask than `can_lay`.
                         // `can_lay` stops at the first way; `meld` lists them all to pick one.
-                        if !can_lay(&hand, &p.groups) {
+                        if phase_distance(&hand, &p.groups).0 > 0 || !can_lay(&hand, &p.groups) {
                             continue;
                         }
                         if let Some(groups) = meld(&hand, &p.groups) {
@@ -628,5 +793,137 @@ impl Player for Heuristic {
             // Never expected; a legal choice beats an illegal one.
             view.choices[0].clone()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phase10::card::Colour;
+
+    /// The search as first written: every leaf visited, one call each.
+    fn plain(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -> (u8, u16) {
+        let Some((&need, rest)) = needs.split_first() else {
+            return (short.saturating_sub(jokers), 1);
+        };
+        let mut best = (u8::MAX, 0u16);
+        match need {
+            Need::Run(k) => {
+                if k == 0 || k > MAX_VALUE {
+                    return best;
+                }
+                for a in 1..=(MAX_VALUE + 1 - k) {
+                    let mut taken = [false; 13];
+                    let mut s = short;
+                    for v in a..a + k {
+                        let v = usize::from(v);
+                        if vc[v] > 0 {
+                            vc[v] -= 1;
+                            taken[v] = true;
+                        } else {
+                            s += 1;
+                        }
+                    }
+                    merge(&mut best, plain(rest, vc, cc, s, jokers));
+                    for v in a..a + k {
+                        let v = usize::from(v);
+                        if taken[v] {
+                            vc[v] += 1;
+                        }
+                    }
+                }
+            }
+            Need::Set(k) => {
+                let mut empty = 0u16;
+                for v in 1..=usize::from(MAX_VALUE) {
+                    if vc[v] == 0 {
+                        empty += 1;
+                        continue;
+                    }
+                    let t = vc[v].min(k);
+                    vc[v] -= t;
+                    merge(&mut best, plain(rest, vc, cc, short + (k - t), jokers));
+                    vc[v] += t;
+                }
+                if empty > 0 {
+                    let (m, w) = plain(rest, vc, cc, short + k, jokers);
+                    merge(&mut best, (m, w.saturating_mul(empty)));
+                }
+            }
+            Need::Colour(k) => {
+                for &n in cc {
+                    merge(
+                        &mut best,
+                        plain(rest, vc, cc, short + k.saturating_sub(n), jokers),
+                    );
+                }
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn the_fast_phase_distance_finds_what_visiting_every_leaf_finds() {
+        // Hands of 0 to 14 cards from the deck's 108, against every shape of phase the
+        // variants use and more (runs, sets and colour groups, one to three groups, sizes from 0
+        // past the values' 12), jokers included: the answer must be the same, ways and all.
+        let deck = Card::deck();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let kinds = |k: u64, n: u8| match k % 3 {
+            0 => Need::Set(n),
+            1 => Need::Run(n),
+            _ => Need::Colour(n),
+        };
+        let mut fast_paths = 0;
+        for _ in 0..60_000 {
+            let groups = 1 + (next() % 3) as usize;
+            let needs: Vec<Need> = (0..groups)
+                .map(|_| kinds(next(), (next() % 14) as u8))
+                .collect();
+            let mut hand = Counts::default();
+            for _ in 0..next() % 15 {
+                hand.add(deck[(next() % deck.len() as u64) as usize]);
+            }
+            let mut vc = [0u8; 13];
+            let mut cc = [0u8; 4];
+            for v in 1..=MAX_VALUE {
+                for (ci, c) in Colour::ALL.iter().enumerate() {
+                    let n = hand.get(Card::number(*c, v).unwrap());
+                    vc[usize::from(v)] += n;
+                    cc[ci] += n;
+                }
+            }
+            let jokers = hand.get(Card::WILD);
+            let mut sorted = needs.clone();
+            sorted.sort_by_key(|n| match n {
+                Need::Run(_) => 0,
+                Need::Set(_) => 1,
+                Need::Colour(_) => 2,
+            });
+            if sorted.len() >= 2
+                && matches!(sorted[sorted.len() - 1], Need::Set(_))
+                && !matches!(sorted[sorted.len() - 2], Need::Colour(_))
+            {
+                fast_paths += 1;
+            }
+            let want = plain(&sorted, &mut vc.clone(), &cc, 0, jokers);
+            assert_eq!(
+                distance_uncached(&needs, &mut vc.clone(), &cc, jokers),
+                want,
+                "{needs:?} from {hand:?}"
+            );
+            assert_eq!(
+                phase_distance(&hand, &needs),
+                want,
+                "{needs:?} from {hand:?}"
+            );
+        }
+        assert!(fast_paths > 5_000, "{fast_paths} hands took the fast path");
     }
 }
