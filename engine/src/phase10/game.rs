@@ -91,7 +91,7 @@ pub struct Recent {
 }
 
 /// The whole state of a game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     pub(super) variant: Arc<P10Variant>,
     pub(super) players: usize,
@@ -120,6 +120,57 @@ pub struct Game {
     pub(super) stage: Stage,
     pub(super) rng: ChaCha8Rng,
     pub(super) winners: Vec<Seat>,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            variant: self.variant.clone(),
+            players: self.players,
+            seed: self.seed,
+            round: self.round,
+            standings: self.standings.clone(),
+            hands: self.hands.clone(),
+            stock: self.stock.clone(),
+            discard: self.discard.clone(),
+            laid: self.laid.clone(),
+            laid_phase: self.laid_phase.clone(),
+            skips: self.skips.clone(),
+            knocked_last: self.knocked_last.clone(),
+            known: self.known.clone(),
+            shunned: self.shunned.clone(),
+            recent: self.recent.clone(),
+            reshuffles: self.reshuffles,
+            turn: self.turn,
+            stage: self.stage,
+            rng: self.rng.clone(),
+            winners: self.winners.clone(),
+        }
+    }
+
+    /// Keeps this game's lists (a look-ahead player plays out many games from one deal).
+    fn clone_from(&mut self, source: &Game) {
+        self.variant.clone_from(&source.variant);
+        self.players = source.players;
+        self.seed = source.seed;
+        self.round = source.round;
+        self.standings.clone_from(&source.standings);
+        self.hands.clone_from(&source.hands);
+        self.stock.clone_from(&source.stock);
+        self.discard.clone_from(&source.discard);
+        self.laid.clone_from(&source.laid);
+        self.laid_phase.clone_from(&source.laid_phase);
+        self.skips.clone_from(&source.skips);
+        self.knocked_last.clone_from(&source.knocked_last);
+        self.known.clone_from(&source.known);
+        self.shunned.clone_from(&source.shunned);
+        self.recent.clone_from(&source.recent);
+        self.reshuffles = source.reshuffles;
+        self.turn = source.turn;
+        self.stage = source.stage;
+        self.rng.clone_from(&source.rng);
+        self.winners.clone_from(&source.winners);
+    }
 }
 
 /// A uniform number in `0..n` from 32-bit outputs by rejection (no library sampling algorithm,

@@ -149,10 +149,25 @@ pub enum GroupError {
 }
 
 /// A laid group: its declaration and its cards (a run's from low to high).
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Group {
     decl: Declaration,
     cards: Vec<Card>,
+}
+
+impl Clone for Group {
+    fn clone(&self) -> Group {
+        Group {
+            decl: self.decl,
+            cards: self.cards.clone(),
+        }
+    }
+
+    /// Keeps this group's card list (the look-ahead players copy the table at every step).
+    fn clone_from(&mut self, source: &Group) {
+        self.decl = source.decl;
+        self.cards.clone_from(&source.cards);
+    }
 }
 
 impl Group {

@@ -28,17 +28,19 @@ pub fn phase_distance(hand: &Counts, needs: &[Need]) -> (u8, u16) {
         cc[i % 4] += n;
     }
     let jokers = hand.get(Card::WILD);
-    let key = cache_key(&vc, &cc, jokers, needs);
-    if let Some(k) = key
-        && let Some(hit) = DISTANCES.with(|d| d.borrow().get(k))
-    {
-        return hit;
-    }
-    let got = distance_uncached(needs, &mut vc, &cc, jokers);
-    if let Some(k) = key {
-        DISTANCES.with(|d| d.borrow_mut().put(k, got));
-    }
-    got
+    let Some(key) = cache_key(&vc, &cc, jokers, needs) else {
+        return distance_uncached(needs, &mut vc, &cc, jokers);
+    };
+    // One look at the cache per question: the search below never asks it again.
+    DISTANCES.with(|d| {
+        let mut d = d.borrow_mut();
+        if let Some(hit) = d.get(key) {
+            return hit;
+        }
+        let got = distance_uncached(needs, &mut vc, &cc, jokers);
+        d.put(key, got);
+        got
+    })
 }
 
 /// A remembered answer of [`phase_distance`]: its key (never 0) and its answer.
@@ -317,8 +319,7 @@ fn before_last_set(need: Need, j: u8, vc: &[u8; 13], short: u8, jokers: u8) -> (
         }
         Need::Set(k) => {
             let mut empty = 0u16;
-            for v in 1..=usize::from(MAX_VALUE) {
-                let n = vc[v];
+            for &n in &vc[1..=usize::from(MAX_VALUE)] {
                 if n == 0 {
                     empty += 1;
                     continue;
@@ -541,6 +542,26 @@ impl Heuristic {
 
     /// The discards in order of preference (best first) in `style`.
     pub fn ranked_discards_in(view: &SeatView, style: &Style) -> Vec<Card> {
+        let mut scored: Vec<(i64, Card)> = Vec::new();
+        Heuristic::score_discards(view, style, |key, c| scored.push((key, c)));
+        scored.sort();
+        scored.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// The first of [`Heuristic::ranked_discards_in`], found without ranking the rest (Petra
+    /// asks this at every discard of every playout).
+    fn best_discard_in(view: &SeatView, style: &Style) -> Option<Card> {
+        let mut best: Option<(i64, Card)> = None;
+        Heuristic::score_discards(view, style, |key, c| {
+            if best.is_none_or(|b| (key, c) < b) {
+                best = Some((key, c));
+            }
+        });
+        best.map(|(_, c)| c)
+    }
+
+    /// Each distinct card the hand could discard with its key: the lower, the better.
+    fn score_discards(view: &SeatView, style: &Style, mut out: impl FnMut(i64, Card)) {
         let hand = Counts::of(&view.hand);
         let laid = view.laid_phase[view.seat].is_some();
         let points = view.variant.points;
@@ -548,7 +569,6 @@ impl Heuristic {
         let next_open = view.laid_phase[next].is_none();
         let rushed = style.rushed != 0
             && (0..view.players).any(|s| s != view.seat && view.laid_phase[s].is_some());
-        let mut scored: Vec<(i64, Card)> = Vec::new();
         let mut last = None;
         for &c in &view.hand {
             if c.is_skip() || last == Some(c) {
@@ -585,10 +605,8 @@ impl Heuristic {
             } else if style.hit_gap != 0 {
                 key -= style.hit_gap * i64::from(Heuristic::hit_gap(view, c));
             }
-            scored.push((key, c));
+            out(key, c);
         }
-        scored.sort();
-        scored.into_iter().map(|(_, c)| c).collect()
     }
 
     /// How many cards must be hit first before `card` could be hit on a laid group (0: now;
@@ -760,8 +778,8 @@ impl Heuristic {
                 {
                     return Action::Discard(c);
                 }
-                match Heuristic::ranked_discards_in(view, style).first() {
-                    Some(&c) => Action::Discard(c),
+                match Heuristic::best_discard_in(view, style) {
+                    Some(c) => Action::Discard(c),
                     None => Action::Discard(Card::SKIP),
                 }
             }

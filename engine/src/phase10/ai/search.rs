@@ -374,16 +374,24 @@ impl Sampler {
         let mut sum_sq = vec![0.0f64; candidates.len()];
         let mut values = vec![0.0f64; candidates.len()];
         let (mut deals, mut steps) = (0usize, 0usize);
+        // The game each choice is played out in, reused from deal to deal.
+        let mut played: Option<Game> = None;
         while deals < self.deals && (deals < MIN_DEALS || steps < self.steps) {
             deals += 1;
             let base = deal(&mut self.rng);
             for (i, a) in candidates.iter().enumerate() {
-                let mut game = base.clone();
+                let game = match &mut played {
+                    Some(g) => {
+                        g.clone_from(&base);
+                        g
+                    }
+                    None => played.insert(base.clone()),
+                };
                 values[i] = if game.apply(a.clone()).is_err() {
                     -1e9
                 } else {
-                    steps += Sampler::playout(&mut game, &mut scratch);
-                    Sampler::value(&game, view.seat, view, self.behind, self.laid)
+                    steps += Sampler::playout(game, &mut scratch);
+                    Sampler::value(game, view.seat, view, self.behind, self.laid)
                 };
             }
             for i in 1..candidates.len() {
