@@ -11,6 +11,15 @@ impl Game {
     /// Applies one decision of the seat to move; returns what happened, or why it is illegal
     /// (the game is then unchanged).
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+        let mut events = Vec::new();
+        self.apply_into(action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Game::apply`] with what happened written into `events` (cleared first), so a caller
+    /// that applies many decisions (a look-ahead player's playouts) reuses one list.
+    pub fn apply_into(&mut self, action: Action, events: &mut Vec<Event>) -> Result<(), GameError> {
+        events.clear();
         let not_now = |why: &str| GameError::NotNow {
             action: action.to_string(),
             why: why.to_string(),
@@ -19,7 +28,6 @@ impl Game {
             action: action.to_string(),
             why,
         };
-        let mut events = Vec::new();
         let seat = self.turn;
         match (&action, self.stage) {
             (_, Stage::Over) => return Err(not_now("the game is over")),
@@ -62,7 +70,7 @@ impl Game {
                             asking: next,
                         }
                     }
-                    None => self.begin_turn((discarder + 1) % self.players, &mut events),
+                    None => self.begin_turn((discarder + 1) % self.players, events),
                 }
             }
             (_, Stage::Knock { .. }) => return Err(not_now("the choice is `knock` or `pass`")),
@@ -158,7 +166,7 @@ impl Game {
                     groups: groups.clone(),
                 });
                 if self.hands[seat].is_empty() {
-                    self.end_round(Some(seat), &mut events);
+                    self.end_round(Some(seat), events);
                 }
             }
             (
@@ -196,7 +204,7 @@ impl Game {
                     card: *card,
                 });
                 if self.hands[seat].is_empty() {
-                    self.end_round(Some(seat), &mut events);
+                    self.end_round(Some(seat), events);
                 }
             }
             (Action::Discard(card), Stage::Play) => {
@@ -214,7 +222,7 @@ impl Game {
                 self.recent[seat].discarded = Some(*card);
                 events.push(Event::Discarded { seat, card: *card });
                 if self.hands[seat].is_empty() {
-                    self.end_round(Some(seat), &mut events);
+                    self.end_round(Some(seat), events);
                 } else if self.variant.knocking
                     && !card.is_skip()
                     && let Some(asking) = self.next_knocker(seat, seat)
@@ -225,7 +233,7 @@ impl Game {
                         asking,
                     };
                 } else {
-                    self.begin_turn((seat + 1) % self.players, &mut events);
+                    self.begin_turn((seat + 1) % self.players, events);
                 }
             }
             (Action::Skip(target), Stage::Play) => {
@@ -251,13 +259,13 @@ impl Game {
                     target: *target,
                 });
                 if self.hands[seat].is_empty() {
-                    self.end_round(Some(seat), &mut events);
+                    self.end_round(Some(seat), events);
                 } else {
-                    self.begin_turn((seat + 1) % self.players, &mut events);
+                    self.begin_turn((seat + 1) % self.players, events);
                 }
             }
         }
-        Ok(events)
+        Ok(())
     }
 
     /// Turns the discard pile except its top card into a new stock. Only when the seat to move

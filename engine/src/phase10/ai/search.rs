@@ -9,12 +9,15 @@
 //! other seats; finishing the game counts more still. Another choice replaces Petra's only when it wins on these deals by more than 1.5
 //! standard errors (picking the best of noisy averages would often pick a worse choice). The
 //! budget is counted in playout decisions, not in time, so a decision is deterministic for her
-//! seed, and bounded: 4 to 64 deals, stopping once the playouts have made 5000 decisions.
+//! seed, and bounded: heads-up 4 to 256 deals, stopping once the playouts have made 20,000
+//! decisions (three quarters of both with more seats). Strength grows with that budget (four
+//! times the earlier 5000 won 59.2% of 1560 heads-up games against Petra instead of 55.8%), so
+//! it is as large as the time target allows; Petra's code is written to be fast for it.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-use super::super::action::{Action, Seat};
+use super::super::action::{Action, Event, Seat};
 use super::super::card::{Card, MAX_VALUE};
 use super::super::game::{Game, Stage};
 use super::super::group::Need;
@@ -36,9 +39,11 @@ const MIN_DEALS: usize = 4;
 #[derive(Clone, Debug)]
 pub struct Sampler {
     rng: ChaCha8Rng,
-    /// Most deals per decision (each choice is played out on each deal).
+    /// Most deals per decision heads-up (each choice is played out on each deal); three
+    /// quarters of it with more seats (see [`Sampler::budget`]).
     pub deals: usize,
-    /// Playout decisions per decision, all choices together: deals stop once they are spent.
+    /// Playout decisions per decision heads-up, all choices together: deals stop once they are
+    /// spent; three quarters of it with more seats.
     pub steps: usize,
     /// Discards compared (Petra's best few).
     pub discards: usize,
@@ -76,8 +81,8 @@ impl Sampler {
     pub fn new(seed: u64) -> Sampler {
         Sampler {
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x6d69_6368_6165_6c61),
-            deals: 64,
-            steps: 5000,
+            deals: 256,
+            steps: 20000,
             discards: 3,
             confidence: 1.5,
             shun: 1.0,
@@ -89,6 +94,18 @@ impl Sampler {
             fit_draw: false,
             turn_start: None,
             scratch: None,
+        }
+    }
+
+    /// Most deals and playout decisions per decision with `players` seats. With more than two
+    /// a playout decision costs more (more hands to deal and copy), so the budget is three
+    /// quarters of the heads-up one, which keeps a decision within the same time
+    /// (BENCHMARKS.md, "Speed").
+    pub fn budget(&self, players: usize) -> (usize, usize) {
+        if players > 2 {
+            (self.deals * 3 / 4, self.steps * 3 / 4)
+        } else {
+            (self.deals, self.steps)
         }
     }
 
@@ -181,19 +198,20 @@ impl Sampler {
 
     /// Plays on with Petra's policy for every seat to the end of the round.
     /// Returns the decisions played.
-    fn playout(game: &mut Game, view: &mut SeatView) -> usize {
+    /// `events` is a reused list for what each decision did (nobody reads it).
+    fn playout(game: &mut Game, view: &mut SeatView, events: &mut Vec<Event>) -> usize {
         for step in 0..MAX_STEPS {
             let Some(seat) = game.to_move() else {
                 return step;
             };
             game.bare_view_into(seat, view);
             let a = Heuristic::choose(view);
-            if game.apply(a).is_err() {
+            if game.apply_into(a, events).is_err() {
                 // Never expected from Petra; any legal choice keeps the playout going.
                 let Some(a) = game.choices().into_iter().next() else {
                     return step;
                 };
-                if game.apply(a).is_err() {
+                if game.apply_into(a, events).is_err() {
                     return step;
                 }
             }
@@ -365,9 +383,9 @@ impl Sampler {
                 .or_else(|| view.choices.first().cloned())
                 .unwrap_or(Action::DrawStock);
         }
-        // Deals go on until the playouts have made `self.steps` decisions in all (so a decision
+        // Deals go on until the playouts have made the budget's decisions in all (so a decision
         // early in a long round gets fewer deals than one near its end), within `MIN_DEALS` and
-        // `self.deals`.
+        // the budget's most deals.
         let mut scratch = self.scratch.take().unwrap_or_else(|| view.clone());
         // Per deal, each choice's value minus Petra's choice's (first) on the same deal.
         let mut sum = vec![0.0f64; candidates.len()];
@@ -376,7 +394,9 @@ impl Sampler {
         let (mut deals, mut steps) = (0usize, 0usize);
         // The game each choice is played out in, reused from deal to deal.
         let mut played: Option<Game> = None;
-        while deals < self.deals && (deals < MIN_DEALS || steps < self.steps) {
+        let mut events = Vec::new();
+        let (most_deals, budget) = self.budget(view.players);
+        while deals < most_deals && (deals < MIN_DEALS || steps < budget) {
             deals += 1;
             let base = deal(&mut self.rng);
             for (i, a) in candidates.iter().enumerate() {
@@ -387,10 +407,10 @@ impl Sampler {
                     }
                     None => played.insert(base.clone()),
                 };
-                values[i] = if game.apply(a.clone()).is_err() {
+                values[i] = if game.apply_into(a.clone(), &mut events).is_err() {
                     -1e9
                 } else {
-                    steps += Sampler::playout(game, &mut scratch);
+                    steps += Sampler::playout(game, &mut scratch, &mut events);
                     Sampler::value(game, view.seat, view, self.behind, self.laid)
                 };
             }
