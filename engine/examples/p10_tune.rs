@@ -9,6 +9,9 @@
 //! only when she draws (or only at the rest of her turn). The line also counts her decisions
 //! that differ from Petra's, by kind: draws (and knocks), discards (and skips), the rest.
 //!
+//! `--deals D --steps N` set her heads-up budget; with more seats she uses three quarters of
+//! both, as she does by default (`Sampler::budget`).
+//!
 //! `--fit F --fit-tries N --fit-draw 1` turn on her test of deals against each seat's latest
 //! turn (`Sampler::fit`); `--fit-check` counts, at each of her decisions, whether the real
 //! hands pass that test.

@@ -148,28 +148,51 @@ impl Clone for Game {
         }
     }
 
-    /// Keeps this game's lists (a look-ahead player plays out many games from one deal).
+    /// Keeps this game's lists (a look-ahead player plays out many games from one deal). The
+    /// source is taken apart field by field, so a field added later must be copied here too.
     fn clone_from(&mut self, source: &Game) {
-        self.variant.clone_from(&source.variant);
-        self.players = source.players;
-        self.seed = source.seed;
-        self.round = source.round;
-        self.standings.clone_from(&source.standings);
-        self.hands.clone_from(&source.hands);
-        self.stock.clone_from(&source.stock);
-        self.discard.clone_from(&source.discard);
-        self.laid.clone_from(&source.laid);
-        self.laid_phase.clone_from(&source.laid_phase);
-        self.skips.clone_from(&source.skips);
-        self.knocked_last.clone_from(&source.knocked_last);
-        self.known.clone_from(&source.known);
-        self.shunned.clone_from(&source.shunned);
-        self.recent.clone_from(&source.recent);
-        self.reshuffles = source.reshuffles;
-        self.turn = source.turn;
-        self.stage = source.stage;
-        self.rng.clone_from(&source.rng);
-        self.winners.clone_from(&source.winners);
+        let Game {
+            variant,
+            players,
+            seed,
+            round,
+            standings,
+            hands,
+            stock,
+            discard,
+            laid,
+            laid_phase,
+            skips,
+            knocked_last,
+            known,
+            shunned,
+            recent,
+            reshuffles,
+            turn,
+            stage,
+            rng,
+            winners,
+        } = source;
+        self.variant.clone_from(variant);
+        self.players = *players;
+        self.seed = *seed;
+        self.round = *round;
+        self.standings.clone_from(standings);
+        self.hands.clone_from(hands);
+        self.stock.clone_from(stock);
+        self.discard.clone_from(discard);
+        self.laid.clone_from(laid);
+        self.laid_phase.clone_from(laid_phase);
+        self.skips.clone_from(skips);
+        self.knocked_last.clone_from(knocked_last);
+        self.known.clone_from(known);
+        self.shunned.clone_from(shunned);
+        self.recent.clone_from(recent);
+        self.reshuffles = *reshuffles;
+        self.turn = *turn;
+        self.stage = *stage;
+        self.rng.clone_from(rng);
+        self.winners.clone_from(winners);
     }
 }
 

@@ -165,8 +165,9 @@ impl Clone for Group {
 
     /// Keeps this group's card list (the look-ahead players copy the table at every step).
     fn clone_from(&mut self, source: &Group) {
-        self.decl = source.decl;
-        self.cards.clone_from(&source.cards);
+        let Group { decl, cards } = source;
+        self.decl = *decl;
+        self.cards.clone_from(cards);
     }
 }
 

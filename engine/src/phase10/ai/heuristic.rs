@@ -161,7 +161,7 @@ fn rec(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -
         return (short.saturating_sub(jokers), 1);
     };
     if rest.is_empty() {
-        return last(need, vc, cc, short, jokers);
+        return last_need(need, vc, cc, short, jokers);
     }
     if let [Need::Set(j)] = *rest
         && usize::from(j) < TAKES
@@ -229,9 +229,8 @@ fn rec(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -
 const TAKES: usize = 16;
 
 /// What a last `Set(j)` can take from each value, as a table: `takes[t]` values that hold
-/// cards give it `t` (0..=j), `empty` values hold none. Every value is one leaf of [`rec`]'s search, so the best
-/// leaf and how many reach it follow from the table alone.
-#[derive(Clone, Copy)]
+/// cards give it `t` (0..=j), `empty` values hold none. Every value is one leaf of [`rec`]'s
+/// search, so the best leaf and how many reach it follow from the table alone.
 struct Takes {
     takes: [u16; TAKES],
     empty: u16,
@@ -267,7 +266,7 @@ impl Takes {
         }
     }
 
-    /// [`last`] for `Set(j)` over the values counted.
+    /// [`last_need`] for `Set(j)` over the values counted.
     fn best(&self, j: u8, short: u8, jokers: u8) -> (u8, u16) {
         let mut best = (u8::MAX, 0u16);
         // A set of 0 takes 0 cards from a value that has some: slot 0.
@@ -344,7 +343,7 @@ fn before_last_set(need: Need, j: u8, vc: &[u8; 13], short: u8, jokers: u8) -> (
 /// [`rec`] for the last need, with its leaves counted here rather than by a call each (the
 /// same answer: every way the need can take is one leaf, and values a set cannot take a card
 /// from are counted together).
-fn last(need: Need, vc: &[u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -> (u8, u16) {
+fn last_need(need: Need, vc: &[u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -> (u8, u16) {
     let mut best = (u8::MAX, 0u16);
     let leaf = |s: u8| s.saturating_sub(jokers);
     match need {
@@ -883,8 +882,9 @@ mod tests {
     #[test]
     fn the_fast_phase_distance_finds_what_visiting_every_leaf_finds() {
         // Hands of 0 to 14 cards from the deck's 108, against every shape of phase the
-        // variants use and more (runs, sets and colour groups, one to three groups, sizes from 0
-        // past the values' 12), jokers included: the answer must be the same, ways and all.
+        // variants use and more (runs, sets and colour groups, one to five groups, sizes from 0
+        // to 20, past the values' 12 and the table's 16 slots), jokers included: the answer
+        // must be the same, ways and all.
         let deck = Card::deck();
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = move || {
@@ -900,9 +900,15 @@ mod tests {
         };
         let mut fast_paths = 0;
         for _ in 0..60_000 {
-            let groups = 1 + (next() % 3) as usize;
+            // One in 50 with five groups, where ways can saturate (five sets of 0 have up to
+            // 13^5 leaves); the rest with one to four.
+            let groups = if next() % 50 == 0 {
+                5
+            } else {
+                1 + (next() % 4) as usize
+            };
             let needs: Vec<Need> = (0..groups)
-                .map(|_| kinds(next(), (next() % 14) as u8))
+                .map(|_| kinds(next(), (next() % 21) as u8))
                 .collect();
             let mut hand = Counts::default();
             for _ in 0..next() % 15 {
@@ -943,5 +949,12 @@ mod tests {
             );
         }
         assert!(fast_paths > 5_000, "{fast_paths} hands took the fast path");
+        // Ways saturate: five sets of 0 from a hand of every value.
+        let mut vc = [2u8; 13];
+        vc[0] = 0;
+        let needs = [Need::Set(0); 5];
+        let got = distance_uncached(&needs, &mut vc.clone(), &[6; 4], 0);
+        assert_eq!(got, plain(&needs, &mut vc, &[6; 4], 0, 0));
+        assert_eq!(got, (0, u16::MAX));
     }
 }
