@@ -400,13 +400,8 @@ impl Sampler {
             deals += 1;
             let base = deal(&mut self.rng);
             for (i, a) in candidates.iter().enumerate() {
-                let game = match &mut played {
-                    Some(g) => {
-                        g.clone_from(&base);
-                        g
-                    }
-                    None => played.insert(base.clone()),
-                };
+                let game = played.get_or_insert_with(|| base.clone());
+                game.clone_from(&base);
                 values[i] = if game.apply_into(a.clone(), &mut events).is_err() {
                     -1e9
                 } else {
