@@ -104,7 +104,10 @@ impl Game {
     /// for every step of a playout, where fresh allocations would cost more than the decision).
     pub fn bare_view_into(&self, seat: Seat, v: &mut SeatView) {
         v.seat = seat;
-        v.variant.clone_from(&self.variant);
+        // The same variant in every view of a game: no reference count to touch.
+        if !Arc::ptr_eq(&v.variant, &self.variant) {
+            v.variant.clone_from(&self.variant);
+        }
         v.players = self.players;
         v.round = self.round;
         v.stage = self.stage;

@@ -12,7 +12,7 @@ use super::super::action::{Action, Seat};
 use super::super::card::{Card, Counts, MAX_VALUE};
 use super::super::game::Stage;
 use super::super::group::{Declaration, Need};
-use super::super::meld::{can_lay, meld};
+use super::super::meld::meld;
 use super::super::variant::Phase;
 use super::super::view::SeatView;
 use super::Player;
@@ -20,27 +20,92 @@ use super::Player;
 /// Cards still missing for `needs` from `hand` at best (jokers fill gaps), and in how many ways
 /// (target values, runs and colours) that best is reached.
 pub fn phase_distance(hand: &Counts, needs: &[Need]) -> (u8, u16) {
-    let mut vc = [0u8; 13];
-    let mut cc = [0u8; 4];
-    // A number card's index is (value - 1) * 4 + its colour's place in `Colour::ALL`.
-    for (i, &n) in hand.0[..usize::from(MAX_VALUE) * 4].iter().enumerate() {
-        vc[i / 4 + 1] += n;
-        cc[i % 4] += n;
-    }
-    let jokers = hand.get(Card::WILD);
-    let Some(key) = cache_key(&vc, &cc, jokers, needs) else {
-        return distance_uncached(needs, &mut vc, &cc, jokers);
-    };
-    // One look at the cache per question: the search below never asks it again.
-    DISTANCES.with(|d| {
-        let mut d = d.borrow_mut();
-        if let Some(hit) = d.get(key) {
-            return hit;
+    Tally::of(hand).distance(needs)
+}
+
+/// A hand as the phase distance reads it: its cards per value (slots 1..=12), per colour (in
+/// `Colour::ALL`'s order) and its jokers. Petra weighs each card she could discard by the
+/// distance of the hand without it, so she counts the hand once and takes each card out and
+/// puts it back, rather than counting the hand again for each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Tally {
+    vc: [u8; 13],
+    cc: [u8; 4],
+    jokers: u8,
+}
+
+impl Tally {
+    /// The tally of a hand's counts.
+    pub(super) fn of(hand: &Counts) -> Tally {
+        let mut t = Tally {
+            vc: [0; 13],
+            cc: [0; 4],
+            jokers: hand.get(Card::WILD),
+        };
+        // A number card's index is (value - 1) * 4 + its colour's place in `Colour::ALL`.
+        for (i, &n) in hand.0[..usize::from(MAX_VALUE) * 4].iter().enumerate() {
+            t.vc[i / 4 + 1] += n;
+            t.cc[i % 4] += n;
         }
-        let got = distance_uncached(needs, &mut vc, &cc, jokers);
-        d.put(key, got);
-        got
-    })
+        t
+    }
+
+    /// The tally of a hand's cards.
+    pub(super) fn of_cards(hand: &[Card]) -> Tally {
+        let mut t = Tally {
+            vc: [0; 13],
+            cc: [0; 4],
+            jokers: 0,
+        };
+        for &c in hand {
+            t.add(c);
+        }
+        t
+    }
+
+    /// Counts one more `card` (a skip counts for nothing).
+    pub(super) fn add(&mut self, card: Card) {
+        let i = card.index();
+        if i < usize::from(MAX_VALUE) * 4 {
+            self.vc[i / 4 + 1] += 1;
+            self.cc[i % 4] += 1;
+        } else if card.is_wild() {
+            self.jokers += 1;
+        }
+    }
+
+    /// Counts one `card` less; it must have been counted.
+    pub(super) fn remove(&mut self, card: Card) {
+        let i = card.index();
+        if i < usize::from(MAX_VALUE) * 4 {
+            self.vc[i / 4 + 1] -= 1;
+            self.cc[i % 4] -= 1;
+        } else if card.is_wild() {
+            self.jokers -= 1;
+        }
+    }
+
+    /// [`phase_distance`] of the hand counted.
+    pub(super) fn distance(&self, needs: &[Need]) -> (u8, u16) {
+        let (mut vc, cc, jokers) = (self.vc, self.cc, self.jokers);
+        // One group is counted leaf by leaf faster than the cache is asked.
+        if let [need] = *needs {
+            return last_need(need, &vc, &cc, 0, jokers);
+        }
+        let Some(key) = cache_key(&vc, &cc, jokers, needs) else {
+            return distance_uncached(needs, &mut vc, &cc, jokers);
+        };
+        // One look at the cache per question: the search below never asks it again.
+        DISTANCES.with(|d| {
+            let mut d = d.borrow_mut();
+            if let Some(hit) = d.get(key) {
+                return hit;
+            }
+            let got = distance_uncached(needs, &mut vc, &cc, jokers);
+            d.put(key, got);
+            got
+        })
+    }
 }
 
 /// A remembered answer of [`phase_distance`]: its key (never 0) and its answer.
@@ -457,9 +522,9 @@ impl Heuristic {
     }
 
     /// Best distance over the open phases.
-    pub(super) fn distance(view: &SeatView, hand: &Counts) -> (u8, u16) {
+    pub(super) fn distance(view: &SeatView, hand: &Tally) -> (u8, u16) {
         Heuristic::open_phases(view)
-            .map(|p| phase_distance(hand, &p.groups))
+            .map(|p| hand.distance(&p.groups))
             .min_by_key(|&(m, w)| (m, std::cmp::Reverse(w)))
             .unwrap_or((0, 0))
     }
@@ -482,7 +547,7 @@ impl Heuristic {
         if view.laid_phase[view.seat].is_some() {
             return Heuristic::hittable(view, card);
         }
-        let hand = Counts::of(&view.hand);
+        let hand = Tally::of_cards(&view.hand);
         let mut more = hand;
         more.add(card);
         Heuristic::distance(view, &more).0 < Heuristic::distance(view, &hand).0
@@ -561,13 +626,19 @@ impl Heuristic {
 
     /// Each distinct card the hand could discard with its key: the lower, the better.
     fn score_discards(view: &SeatView, style: &Style, mut out: impl FnMut(i64, Card)) {
-        let hand = Counts::of(&view.hand);
+        let hand = Tally::of_cards(&view.hand);
         let laid = view.laid_phase[view.seat].is_some();
         let points = view.variant.points;
         let next: Seat = (view.seat + 1) % view.players;
         let next_open = view.laid_phase[next].is_none();
         let rushed = style.rushed != 0
             && (0..view.players).any(|s| s != view.seat && view.laid_phase[s].is_some());
+        // Without a colour group to make, the distance reads only values and jokers: cards of
+        // one value leave the same hand behind, so it is asked once per value.
+        let by_value = !laid
+            && !Heuristic::open_phases(view)
+                .any(|p| p.groups.iter().any(|n| matches!(n, Need::Colour(_))));
+        let mut per_value: [Option<(u8, u16)>; 13] = [None; 13];
         let mut last = None;
         for &c in &view.hand {
             if c.is_skip() || last == Some(c) {
@@ -597,9 +668,19 @@ impl Heuristic {
                 key += 100_000;
             }
             if !laid {
-                let mut rest = hand;
-                rest.remove(c);
-                let (m, w) = Heuristic::distance(view, &rest);
+                let value = c.value().filter(|_| by_value).map(usize::from);
+                let (m, w) = match value.and_then(|v| per_value[v]) {
+                    Some(known) => known,
+                    None => {
+                        let mut rest = hand;
+                        rest.remove(c);
+                        let got = Heuristic::distance(view, &rest);
+                        if let Some(v) = value {
+                            per_value[v] = Some(got);
+                        }
+                        got
+                    }
+                };
                 key += i64::from(m) * 1000 - i64::from(w.min(style.ways_cap));
             } else if style.hit_gap != 0 {
                 key -= style.hit_gap * i64::from(Heuristic::hit_gap(view, c));
@@ -715,6 +796,7 @@ impl Heuristic {
             _ => {
                 let hand = Counts::of(&view.hand);
                 if view.laid_phase[me].is_none() {
+                    let tally = Tally::of(&hand);
                     // Hardest phase first (most cards), so easy ones stay for later rounds.
                     let mut best: Option<(usize, Action)> = None;
                     for p in Heuristic::open_phases(view) {
@@ -723,9 +805,10 @@ impl Heuristic {
                         }
                         // The phase distance never overstates what is missing (a colour group
                         // may count a card a run took), so a phase it finds cards short of
-                        // cannot be laid; it is remembered, and cheaper to ask than `can_lay`.
-                        // `can_lay` stops at the first way; `meld` lists them all to pick one.
-                        if phase_distance(&hand, &p.groups).0 > 0 || !can_lay(&hand, &p.groups) {
+                        // cannot be laid; it is often remembered, and cheaper to ask than the
+                        // search for a way. `meld` finds a way (with the fewest jokers), or
+                        // none when the phase cannot be laid.
+                        if tally.distance(&p.groups).0 > 0 {
                             continue;
                         }
                         if let Some(groups) = meld(&hand, &p.groups) {
@@ -947,6 +1030,22 @@ mod tests {
                 want,
                 "{needs:?} from {hand:?}"
             );
+            // The tally counts alike from the counts and from the cards, and a card taken out
+            // and put back (as Petra weighs each discard) leaves what counting afresh leaves.
+            let tally = Tally::of(&hand);
+            let cards = hand.cards();
+            assert_eq!(tally, Tally::of_cards(&cards), "{hand:?}");
+            if !cards.is_empty() {
+                let c = cards[(next() % cards.len() as u64) as usize];
+                let mut less = hand;
+                less.remove(c);
+                let mut t = tally;
+                t.remove(c);
+                assert_eq!(t, Tally::of(&less), "{hand:?} without {c}");
+                assert_eq!(t.distance(&needs), phase_distance(&less, &needs));
+                t.add(c);
+                assert_eq!(t, tally, "{hand:?}");
+            }
         }
         assert!(fast_paths > 5_000, "{fast_paths} hands took the fast path");
         // Ways saturate: five sets of 0 from a hand of every value.
