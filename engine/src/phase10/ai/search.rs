@@ -45,7 +45,8 @@ pub struct Sampler {
     /// Playout decisions per decision heads-up, all choices together: deals stop once they are
     /// spent; three quarters of it with more seats.
     pub steps: usize,
-    /// Discards compared (Petra's best few).
+    /// Discards compared (Petra's best few: four measured a little better than two or three at
+    /// the present budget, BENCHMARKS.md).
     pub discards: usize,
     /// Standard errors by which another choice must beat Petra's.
     pub confidence: f64,
@@ -83,7 +84,7 @@ impl Sampler {
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x6d69_6368_6165_6c61),
             deals: 256,
             steps: 20000,
-            discards: 3,
+            discards: 4,
             confidence: 1.5,
             shun: 1.0,
             shun_seats: 2,
