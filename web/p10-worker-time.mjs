@@ -48,6 +48,10 @@ const input = {
   wasmBase64: readFileSync(wasmPath).toString("base64"),
   requests: readFileSync(requestsPath, "utf8").split("\0").filter((r) => r.length > 0),
 };
+if (input.requests.length === 0) {
+  console.error(`${requestsPath}: no requests (write them with \`p10_requests write\`)`);
+  process.exit(1);
+}
 let result;
 let where = "wasm in node " + process.version;
 if (browser) {

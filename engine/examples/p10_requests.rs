@@ -100,6 +100,10 @@ fn time(args: &[String]) {
     let path = args.first().expect("p10_requests time REQUESTS [ANSWERS]");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let requests: Vec<&str> = text.split('\0').filter(|r| !r.is_empty()).collect();
+    if requests.is_empty() {
+        eprintln!("{path}: no requests (write them with `p10_requests write`)");
+        std::process::exit(1);
+    }
     let mut players = Players::default();
     let mut ms = Vec::with_capacity(requests.len());
     let mut answers = String::new();
