@@ -12,6 +12,9 @@
 //! `--deals D --steps N` set her heads-up budget; with more seats she uses three quarters of
 //! both, as she does by default (`Sampler::budget`).
 //!
+//! `--streams 1` gives every seat of her playouts a stock order of its own instead of the one
+//! stock as dealt (`Sampler::streams`).
+//!
 //! `--fit F --fit-tries N --fit-draw 1` turn on her test of deals against each seat's latest
 //! turn (`Sampler::fit`); `--fit-check` counts, at each of her decisions, whether the real
 //! hands pass that test.
@@ -113,6 +116,13 @@ fn main() {
                 }
                 if let Some(v) = num("--fit-draw") {
                     m.fit_draw = v != 0.0;
+                }
+                if let Some(v) = num("--streams") {
+                    m.streams = v != 0.0;
+                }
+                if oracle.as_deref() == Some("all") {
+                    // The real stock in its order is what that measurement deals.
+                    m.streams = false;
                 }
                 players.push(Box::new(Sampler::new(0)));
                 michaela = Some(m);

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 pub use heuristic::{Heuristic, Style, Styled, phase_distance};
-pub use search::Sampler;
+pub use search::{Estimate, Sampler};
 
 use super::action::Action;
 use super::view::SeatView;

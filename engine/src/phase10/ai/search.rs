@@ -6,8 +6,9 @@
 //! seat let go this round dealt to it less often), but that did not measure better over long runs
 //! (BENCHMARKS.md), so by default every hidden card is dealt alike. A round is scored as the game
 //! scores it: laying the phase (moving on) counts most, then the points taken, relative to the
-//! other seats; finishing the game counts more still. Another choice replaces Petra's only when it wins on these deals by more than 1.5
-//! standard errors (picking the best of noisy averages would often pick a worse choice). The
+//! other seats; finishing the game counts more still. Another choice replaces Petra's only when
+//! it wins on these deals by more than 1.5 standard errors (picking the best of noisy averages
+//! would often pick a worse choice). The
 //! budget is counted in playout decisions, not in time, so a decision is deterministic for her
 //! seed, and bounded: heads-up 4 to 256 deals, stopping once the playouts have made 20,000
 //! decisions (three quarters of both with more seats). Strength grows with that budget (four
@@ -18,8 +19,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use super::super::action::{Action, Event, Seat};
-use super::super::card::{Card, MAX_VALUE};
-use super::super::game::{Game, Stage};
+use super::super::card::{Card, Counts, MAX_VALUE};
+use super::super::game::{Game, GameError, Stage, below};
 use super::super::group::Need;
 use super::super::view::SeatView;
 use super::Player;
@@ -70,6 +71,11 @@ pub struct Sampler {
     /// Whether `fit` also asks that a card a seat passed by in its latest turn would not have
     /// brought its dealt hand closer to its phase.
     pub fit_draw: bool,
+    /// Whether each seat draws from the stock in an order of its own in her playouts
+    /// ([`Streams`]), so that a choice which changes who draws next does not hand every later
+    /// stock card to another seat. It makes her comparisons two to three times as precise for
+    /// the same playouts, and she wins no more with it (BENCHMARKS.md), so it is off.
+    pub streams: bool,
     /// The table as her latest turn began (her draw), for `fit`: what the seat before her saw
     /// when it discarded.
     turn_start: Option<SeatView>,
@@ -93,6 +99,7 @@ impl Sampler {
             fit: 1.0,
             fit_tries: 8,
             fit_draw: false,
+            streams: false,
             turn_start: None,
             scratch: None,
         }
@@ -200,14 +207,19 @@ impl Sampler {
     /// Plays on with Petra's policy for every seat to the end of the round.
     /// Returns the decisions played.
     /// `events` is a reused list for what each decision did (nobody reads it).
-    fn playout(game: &mut Game, view: &mut SeatView, events: &mut Vec<Event>) -> usize {
+    fn playout(
+        game: &mut Game,
+        view: &mut SeatView,
+        events: &mut Vec<Event>,
+        streams: &mut Streams,
+    ) -> usize {
         for step in 0..MAX_STEPS {
             let Some(seat) = game.to_move() else {
                 return step;
             };
             game.bare_view_into(seat, view);
             let a = Heuristic::choose(view);
-            if game.apply_into(a, events).is_err() {
+            if streams.apply(game, a, events).is_err() {
                 // Never expected from Petra; any legal choice keeps the playout going.
                 let Some(a) = game.choices().into_iter().next() else {
                     return step;
@@ -384,9 +396,43 @@ impl Sampler {
                 .or_else(|| view.choices.first().cloned())
                 .unwrap_or(Action::DrawStock);
         }
-        // Deals go on until the playouts have made the budget's decisions in all (so a decision
-        // early in a long round gets fewer deals than one near its end), within `MIN_DEALS` and
-        // the budget's most deals.
+        let estimates = self.estimate(view, &candidates, deal);
+        // Another choice replaces Petra's only when it is better on these deals by more than
+        // `self.confidence` standard errors: a round's outcome is noisy, and picking the best of
+        // noisy estimates would often pick a worse choice.
+        let mut best = 0;
+        let mut best_mean = 0.0;
+        for (i, e) in estimates.iter().enumerate().skip(1) {
+            if e.mean > best_mean && e.mean > self.confidence * e.standard_error() + 1.0 {
+                best = i;
+                best_mean = e.mean;
+            }
+        }
+        candidates[best].clone()
+    }
+
+    /// Her comparison at a decision, for measuring: each of the choices she compares (Petra's
+    /// first) with its estimate against Petra's, on deals made at random from `view` as her own
+    /// play makes them. Empty when there is nothing to compare.
+    pub fn compare(&mut self, view: &SeatView) -> Vec<(Action, Estimate)> {
+        let candidates = Sampler::candidates(view, self.discards);
+        if candidates.len() <= 1 {
+            return Vec::new();
+        }
+        let estimates = self.estimate(view, &candidates, &mut |rng| view.sample(rng));
+        candidates.into_iter().zip(estimates).collect()
+    }
+
+    /// Plays every candidate out on the same deals and estimates each one's value minus the
+    /// first's (Petra's choice) per deal. Deals go on until the playouts have made the budget's
+    /// decisions in all (so a decision early in a long round gets fewer deals than one near its
+    /// end), within `MIN_DEALS` and the budget's most deals.
+    fn estimate(
+        &mut self,
+        view: &SeatView,
+        candidates: &[Action],
+        deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
+    ) -> Vec<Estimate> {
         let mut scratch = self.scratch.take().unwrap_or_else(|| view.clone());
         // Per deal, each choice's value minus Petra's choice's (first) on the same deal.
         let mut sum = vec![0.0f64; candidates.len()];
@@ -396,17 +442,20 @@ impl Sampler {
         // The game each choice is played out in, reused from deal to deal.
         let mut played: Option<Game> = None;
         let mut events = Vec::new();
+        let mut streams = Streams::default();
         let (most_deals, budget) = self.budget(view.players);
         while deals < most_deals && (deals < MIN_DEALS || steps < budget) {
             deals += 1;
             let base = deal(&mut self.rng);
+            streams.deal(&base.stock, base.players, self.streams, &mut self.rng);
             for (i, a) in candidates.iter().enumerate() {
                 let game = played.get_or_insert_with(|| base.clone());
                 game.clone_from(&base);
-                values[i] = if game.apply_into(a.clone(), &mut events).is_err() {
+                streams.restart();
+                values[i] = if streams.apply(game, a.clone(), &mut events).is_err() {
                     -1e9
                 } else {
-                    steps += Sampler::playout(game, &mut scratch, &mut events);
+                    steps += Sampler::playout(game, &mut scratch, &mut events, &mut streams);
                     Sampler::value(game, view.seat, view, self.behind, self.laid)
                 };
             }
@@ -417,21 +466,240 @@ impl Sampler {
             }
         }
         self.scratch = Some(scratch);
-        // Another choice replaces Petra's only when it is better on these deals by more than
-        // `self.confidence` standard errors: a round's outcome is noisy, and picking the best of
-        // noisy estimates would often pick a worse choice.
         let k = deals as f64;
-        let mut best = 0;
-        let mut best_mean = 0.0;
-        for i in 1..candidates.len() {
-            let mean = sum[i] / k;
-            let var = (sum_sq[i] / k - mean * mean).max(0.0);
-            let se = (var / (k - 1.0).max(1.0)).sqrt();
-            if mean > best_mean && mean > self.confidence * se + 1.0 {
-                best = i;
-                best_mean = mean;
+        (0..candidates.len())
+            .map(|i| {
+                let mean = sum[i] / k;
+                Estimate {
+                    deals,
+                    mean,
+                    deviation: (sum_sq[i] / k - mean * mean).max(0.0).sqrt(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// A choice's value minus Petra's choice's value, over the deals of one decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Deals played.
+    pub deals: usize,
+    /// The mean difference per deal (points; laying the phase is worth `Sampler::laid`).
+    pub mean: f64,
+    /// The standard deviation of the difference per deal.
+    pub deviation: f64,
+}
+
+impl Estimate {
+    /// The standard error of the mean.
+    pub fn standard_error(&self) -> f64 {
+        self.deviation / (self.deals as f64 - 1.0).max(1.0).sqrt()
+    }
+}
+
+/// The stock in an order of its own for each seat, for one deal's playouts. Every choice she
+/// compares is played out on the same deal (common random numbers), but one stock shared by all
+/// seats ties the luck of each seat to the order of the draws: a discard the next seat takes up
+/// instead of drawing from the stock hands every later stock card to another seat than the
+/// other choices do, and the rest of the round is luck that no longer matches. Here each seat
+/// draws the stock's cards in its own random order, skipping those another seat has drawn, so
+/// a seat draws the same cards in every choice's playout as far as the others leave them.
+///
+/// Each draw is still a card of the stock at random: a seat's order is a random permutation, so
+/// the first of its cards still in the stock is equally likely any of them. Equal cards are
+/// told apart only by count; when another seat has drawn some of a card's copies, which of the
+/// seat's own copies they were is decided by a number drawn with its order (a copy is still in
+/// the stock with the chance `copies in the stock / copies not yet passed`), so the draw stays a
+/// uniform one. After a reshuffle (rare in a playout) the stock is drawn in its own order again.
+#[derive(Clone, Debug, Default)]
+struct Streams {
+    /// Per seat: the deal's stock in that seat's order, each card with a number below 2^16.
+    order: Vec<Vec<(Card, u32)>>,
+    /// The deal's stock.
+    dealt: Counts,
+    /// Per seat: the next place in its order.
+    next: Vec<usize>,
+    /// Per seat: its order's cards not passed yet.
+    ahead: Vec<Counts>,
+    /// The stock now.
+    stock: Counts,
+    /// Off for this deal (not asked for, or after a reshuffle).
+    off: bool,
+    /// Not asked for.
+    unused: bool,
+}
+
+impl Streams {
+    /// Each of `players` seats' order of a deal's `stock`, drawn with `rng`; `on` false leaves
+    /// the stock as dealt.
+    fn deal(&mut self, stock: &[Card], players: usize, on: bool, rng: &mut ChaCha8Rng) {
+        self.unused = !on;
+        if !on {
+            return;
+        }
+        self.dealt = Counts::of(stock);
+        self.order.resize_with(players, Vec::new);
+        for order in &mut self.order {
+            order.clear();
+            order.extend(stock.iter().map(|&c| (c, 0)));
+            // Fisher-Yates, the same draws as `shuffle`.
+            for i in (1..order.len()).rev() {
+                let j = below(rng, i as u32 + 1) as usize;
+                order.swap(i, j);
+            }
+            for e in order.iter_mut() {
+                e.1 = below(rng, 1 << 16);
             }
         }
-        candidates[best].clone()
+    }
+
+    /// Back to the deal, for the next choice's playout.
+    fn restart(&mut self) {
+        self.off = self.unused;
+        if self.off {
+            return;
+        }
+        let n = self.order.len();
+        self.next.clear();
+        self.next.resize(n, 0);
+        self.ahead.clear();
+        self.ahead.resize(n, self.dealt);
+        self.stock = self.dealt;
+    }
+
+    /// Applies `action` to `game`; a draw from the stock takes the drawing seat's next card.
+    fn apply(
+        &mut self,
+        game: &mut Game,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        if !self.off && action == Action::DrawStock && game.stage() == Stage::Draw {
+            if game.stock.is_empty() {
+                // The engine reshuffles the discard pile; its new order is drawn as it lies.
+                self.off = true;
+            } else if let Some(card) = self.next_card(game.turn) {
+                game.force_stock_top(card)?;
+            }
+        }
+        game.apply_into(action, events)?;
+        if !self.off
+            && let Some(Event::DrewStock { card, .. }) = events.last()
+        {
+            self.stock.remove(*card);
+        }
+        Ok(())
+    }
+
+    /// The first card of `seat`'s order still in the stock, passing the rest.
+    fn next_card(&mut self, seat: Seat) -> Option<Card> {
+        let order = self.order.get(seat)?;
+        while let Some(&(card, u)) = order.get(self.next[seat]) {
+            self.next[seat] += 1;
+            let ahead = u32::from(self.ahead[seat].get(card));
+            self.ahead[seat].remove(card);
+            let left = u32::from(self.stock.get(card));
+            if left > 0 && (left >= ahead || u * ahead < left << 16) {
+                return Some(card);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(text: &str) -> Card {
+        text.parse().expect("a card")
+    }
+
+    /// Each seat's draw is a card of the stock at random, also when another seat drew before it
+    /// and equal cards are involved: the joint frequencies of two seats' draws from a small
+    /// stock match the uniform ones. (Taking simply the first card of a seat's order that is
+    /// still in the stock would give seat 0 the second `r1` after seat 1 drew the first one
+    /// half the time, not a third of it.)
+    #[test]
+    fn each_seat_draws_uniformly_from_what_is_left() {
+        let stock = [card("r1"), card("r1"), card("b2"), card("g3")];
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut streams = Streams::default();
+        let mut seen = std::collections::HashMap::new();
+        let trials = 60_000;
+        for _ in 0..trials {
+            streams.deal(&stock, 2, true, &mut rng);
+            streams.restart();
+            let mut drawn = Vec::new();
+            for seat in [1, 0, 0] {
+                let c = streams.next_card(seat).expect("a card is left");
+                streams.stock.remove(c);
+                drawn.push(c.to_string());
+            }
+            *seen.entry(drawn.join(" ")).or_insert(0u32) += 1;
+        }
+        // Physical cards r1 r1' b2 g3: every order of three of them is equally likely.
+        let expected = [
+            ("r1 r1 b2", 2.0 / 24.0),
+            ("r1 r1 g3", 2.0 / 24.0),
+            ("r1 b2 r1", 2.0 / 24.0),
+            ("r1 b2 g3", 2.0 / 24.0),
+            ("r1 g3 r1", 2.0 / 24.0),
+            ("r1 g3 b2", 2.0 / 24.0),
+            ("b2 r1 r1", 2.0 / 24.0),
+            ("b2 r1 g3", 2.0 / 24.0),
+            ("b2 g3 r1", 2.0 / 24.0),
+            ("g3 r1 r1", 2.0 / 24.0),
+            ("g3 r1 b2", 2.0 / 24.0),
+            ("g3 b2 r1", 2.0 / 24.0),
+        ];
+        assert_eq!(seen.len(), expected.len(), "{seen:?}");
+        for (draws, p) in expected {
+            let got = f64::from(seen.get(draws).copied().unwrap_or(0)) / f64::from(trials);
+            let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
+            assert!((got - p).abs() < 4.0 * se, "{draws}: {got} against {p}");
+        }
+    }
+
+    /// A seat draws the same cards whether or not another seat drew from the stock in between,
+    /// unless that seat drew one of them: the luck of a seat no longer depends on who drew when.
+    #[test]
+    fn a_seats_draws_do_not_move_when_another_seat_draws_less() {
+        let stock: Vec<Card> = "r1 b2 g3 y4 r5 b6 g7 y8 r9 b10"
+            .split(' ')
+            .map(card)
+            .collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut streams = Streams::default();
+        let mut kept = 0;
+        // The whole sequence is the same whenever the other seat took none of seat 0's cards.
+        for _ in 0..200 {
+            streams.deal(&stock, 2, true, &mut rng);
+            streams.restart();
+            let alone: Vec<Card> = (0..3)
+                .map(|_| {
+                    let c = streams.next_card(0).expect("left");
+                    streams.stock.remove(c);
+                    c
+                })
+                .collect();
+            streams.restart();
+            let mut with = Vec::new();
+            let mut other = Vec::new();
+            for _ in 0..3 {
+                let c = streams.next_card(0).expect("left");
+                streams.stock.remove(c);
+                with.push(c);
+                let o = streams.next_card(1).expect("left");
+                streams.stock.remove(o);
+                other.push(o);
+            }
+            if other.iter().all(|o| !alone.contains(o)) {
+                assert_eq!(alone, with);
+                kept += 1;
+            }
+        }
+        assert!(kept > 20, "{kept}");
     }
 }
