@@ -63,7 +63,7 @@ fn main() {
                         if se > 0.0 {
                             z[kind].push((b.mean - a.mean) / se);
                         }
-                        spread[kind].push((a.deviation, b.deviation));
+                        spread[kind].push((a.deviation(), b.deviation()));
                     }
                 }
             }
