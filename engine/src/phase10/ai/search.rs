@@ -516,7 +516,8 @@ impl Estimate {
 /// told apart only by count; when another seat has drawn some of a card's copies, which of the
 /// seat's own copies they were is decided by a number drawn with its order (a copy is still in
 /// the stock with the chance `copies in the stock / copies not yet passed`, rounded up to a
-/// multiple of 2^-16), so the draw stays a uniform one, to within 2^-16. After a reshuffle (rare in a playout) the stock is drawn in its own order again.
+/// multiple of 2^-16), so the draw stays a uniform one, to within 2^-16. After a reshuffle
+/// (rare in a playout) the stock is drawn in its own order again.
 #[derive(Clone, Debug, Default)]
 struct Streams {
     /// Per seat: the deal's stock in that seat's order, each card with a number below 2^16.
