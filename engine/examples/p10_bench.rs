@@ -8,12 +8,13 @@
 //! the CPU time the deciding thread used (on Linux; what a decision costs on a core of its own when
 //! other programs share the machine), bytes allocated per decision (mean and max) and the most
 //! memory a decision held at once beyond what was live when it began; then games and games/s.
+//! `--deals N` and `--steps N` give Michaela another budget than her default.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use arachne_engine::phase10::ai::{self, Player};
+use arachne_engine::phase10::ai::{self, Player, Sampler};
 use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
@@ -103,6 +104,14 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (levels, games, seed) = games_options(&args, "michaela,petra", 10);
     let id = option(&args, "--variant").unwrap_or_else(|| "pro-spider-10".into());
+    // Michaela's budget other than her default (`--deals N`, `--steps N`), to time a candidate.
+    let budget = |name: &str| {
+        option(&args, name).map(|v| {
+            v.parse::<usize>()
+                .unwrap_or_else(|_| panic!("{name} wants a whole number, not {v:?}"))
+        })
+    };
+    let (deals, steps) = (budget("--deals"), budget("--steps"));
     let variant = variant::by_id(&id).expect("a known variant").clone();
     let n = levels.len();
     let mut names: Vec<String> = levels.clone();
@@ -119,7 +128,17 @@ fn main() {
             })
             .collect();
         let mut players: Vec<Box<dyn Player + Send>> = (0..n)
-            .map(|s| ai::player(&names[seat_level[s]], player_seed(game_seed, s)).expect("a level"))
+            .map(|s| -> Box<dyn Player + Send> {
+                let (name, ps) = (&names[seat_level[s]], player_seed(game_seed, s));
+                if name == "michaela" && (deals.is_some() || steps.is_some()) {
+                    let mut m = Sampler::new(ps);
+                    m.deals = deals.unwrap_or(m.deals);
+                    m.steps = steps.unwrap_or(m.steps);
+                    Box::new(m)
+                } else {
+                    ai::player(name, ps).expect("a level")
+                }
+            })
             .collect();
         play_game(variant.clone(), n, game_seed, &mut |s, view, _| {
             let before_alloc = ALLOCATED.load(Ordering::Relaxed);
