@@ -4,6 +4,10 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn cli(args: &[&str], stdin: &str) -> Output {
+    cli_bytes(args, stdin.as_bytes())
+}
+
+fn cli_bytes(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arachne-cli"))
         .args(args)
         .stdin(Stdio::piped())
@@ -12,7 +16,7 @@ fn cli(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("run arachne-cli");
     let mut pipe = child.stdin.take().unwrap();
-    let _ = pipe.write_all(stdin.as_bytes());
+    let _ = pipe.write_all(stdin);
     drop(pipe);
     child.wait_with_output().unwrap()
 }
@@ -112,6 +116,54 @@ fn play_is_reproducible_and_check_accepts_it() {
     let err = bad(&["phase10", "check", "-"], &broken.join("\n"));
     assert!(
         err.starts_with(&format!("arachne-cli: -: line {}: ", i + 1)),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_reads_what_editors_write_and_names_a_line_that_is_not_text() {
+    let log = ok(
+        &[
+            "phase10",
+            "play",
+            "--variant",
+            "pro-spider-10-first-five",
+            "--seed",
+            "5",
+            "--ai",
+            "petra,petra",
+        ],
+        "",
+    );
+    let report = ok(&["phase10", "check", "-"], &log);
+    // A byte-order mark at the start, and the variant id in capitals (input ignores case).
+    assert_eq!(
+        ok(&["phase10", "check", "-"], &format!("\u{feff}{log}")),
+        report
+    );
+    let upper = log.replacen(
+        "game: pro-spider-10-first-five",
+        "game: PRO-SPIDER-10-First-Five",
+        1,
+    );
+    assert_ne!(upper, log);
+    assert_eq!(ok(&["phase10", "check", "-"], &upper), report);
+    // A byte that is not UTF-8 on the fourth line.
+    let mut bytes = log.into_bytes();
+    let third_end = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(2)
+        .unwrap()
+        .0;
+    bytes.insert(third_end + 1, 0xff);
+    let out = cli_bytes(&["phase10", "check", "-"], &bytes);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("arachne-cli: -: line 4: not UTF-8 text"),
         "{err}"
     );
 }

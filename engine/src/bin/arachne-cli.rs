@@ -47,15 +47,27 @@ fn input(msg: impl Into<String>) -> Failure {
     Failure::Input(msg.into())
 }
 
+/// A text file (`-`: standard input). A byte-order mark at its start is dropped; text that is
+/// not UTF-8 is refused with the number of the first line that is not.
 fn read_file(path: &str) -> Result<String, Failure> {
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     let result = if path == "-" {
-        std::io::stdin().read_to_string(&mut text).map(|_| ())
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
     } else {
-        std::fs::read_to_string(path).map(|t| text = t)
+        std::fs::read(path).map(|b| bytes = b)
     };
     result.map_err(|e| input(format!("{path}: {e}")))?;
-    Ok(text)
+    let body = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+    match std::str::from_utf8(body) {
+        Ok(text) => Ok(text.to_string()),
+        Err(e) => {
+            let line = 1 + body[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            Err(input(format!("{path}: line {line}: not UTF-8 text")))
+        }
+    }
 }
 
 fn read_position(path: &str, variants: &Variants) -> Result<Position, Failure> {

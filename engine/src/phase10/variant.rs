@@ -360,7 +360,10 @@ pub fn combine(
 
 /// The variant with this id: a built-in one, or a combination written `BASE+OPTION+...` (see
 /// [`combine`]).
+/// Ids ignore case, as all input does (`PRO-SPIDER-10` is `pro-spider-10`).
 pub fn resolve(id: &str) -> Option<Arc<P10Variant>> {
+    let id = id.to_ascii_lowercase();
+    let id = id.as_str();
     if let Some(v) = by_id(id) {
         return Some(v.clone());
     }
