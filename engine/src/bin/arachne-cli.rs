@@ -57,17 +57,17 @@ fn read_file(path: &str) -> Result<String, Failure> {
         std::fs::read(path).map(|b| bytes = b)
     };
     result.map_err(|e| input(format!("{path}: {e}")))?;
-    let body = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
-    match std::str::from_utf8(body) {
-        Ok(text) => Ok(text.to_string()),
-        Err(e) => {
-            let line = 1 + body[..e.valid_up_to()]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count();
-            Err(input(format!("{path}: line {line}: not UTF-8 text")))
-        }
+    if bytes.starts_with("\u{feff}".as_bytes()) {
+        bytes.drain(.."\u{feff}".len());
     }
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..valid]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        input(format!("{path}: line {line}: not UTF-8 text"))
+    })
 }
 
 fn read_position(path: &str, variants: &Variants) -> Result<Position, Failure> {
