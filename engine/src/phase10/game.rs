@@ -104,6 +104,10 @@ pub struct Game {
     /// Top card last.
     pub(super) discard: Vec<Card>,
     pub(super) laid: Vec<Vec<Group>>,
+    /// Names what `laid` holds: a fresh number ([`fresh_stamp`]) whenever it changes, copied
+    /// with it, so two games with the same stamp have the same laid groups (a playout's views
+    /// copy them only when the stamp changed, [`Game::playout_view_into`]).
+    pub(super) laid_stamp: u64,
     pub(super) laid_phase: Vec<Option<u8>>,
     pub(super) skips: Vec<bool>,
     pub(super) knocked_last: Vec<bool>,
@@ -120,6 +124,9 @@ pub struct Game {
     pub(super) stage: Stage,
     pub(super) rng: ChaCha8Rng,
     pub(super) winners: Vec<Seat>,
+    /// Whether `apply` leaves out the events nobody reads in a look-ahead player's playouts
+    /// (a round's end and a lay, which cost the most to write); the state is the same.
+    pub(super) quiet: bool,
 }
 
 impl Clone for Game {
@@ -134,6 +141,7 @@ impl Clone for Game {
             stock: self.stock.clone(),
             discard: self.discard.clone(),
             laid: self.laid.clone(),
+            laid_stamp: self.laid_stamp,
             laid_phase: self.laid_phase.clone(),
             skips: self.skips.clone(),
             knocked_last: self.knocked_last.clone(),
@@ -145,6 +153,7 @@ impl Clone for Game {
             stage: self.stage,
             rng: self.rng.clone(),
             winners: self.winners.clone(),
+            quiet: self.quiet,
         }
     }
 
@@ -161,6 +170,7 @@ impl Clone for Game {
             stock,
             discard,
             laid,
+            laid_stamp,
             laid_phase,
             skips,
             knocked_last,
@@ -172,6 +182,7 @@ impl Clone for Game {
             stage,
             rng,
             winners,
+            quiet,
         } = source;
         self.variant.clone_from(variant);
         self.players = *players;
@@ -182,6 +193,7 @@ impl Clone for Game {
         self.stock.clone_from(stock);
         self.discard.clone_from(discard);
         self.laid.clone_from(laid);
+        self.laid_stamp = *laid_stamp;
         self.laid_phase.clone_from(laid_phase);
         self.skips.clone_from(skips);
         self.knocked_last.clone_from(knocked_last);
@@ -193,7 +205,14 @@ impl Clone for Game {
         self.stage = *stage;
         self.rng.clone_from(rng);
         self.winners.clone_from(winners);
+        self.quiet = *quiet;
     }
+}
+
+/// A number no other call in this process returns (never 0), for [`Game::laid_stamp`].
+pub(super) fn fresh_stamp() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A uniform number in `0..n` from 32-bit outputs by rejection (no library sampling algorithm,
@@ -272,6 +291,7 @@ impl Game {
             stock: Vec::new(),
             discard: Vec::new(),
             laid: vec![Vec::new(); players],
+            laid_stamp: fresh_stamp(),
             laid_phase: vec![None; players],
             skips: vec![false; players],
             knocked_last: vec![false; players],
@@ -283,6 +303,7 @@ impl Game {
             stage: Stage::RoundOver,
             rng: round_rng(seed, 0),
             winners: Vec::new(),
+            quiet: false,
             variant,
             players,
             seed,
@@ -388,6 +409,7 @@ impl Game {
         self.stock = stock;
         self.discard = vec![up];
         self.laid = vec![Vec::new(); n];
+        self.laid_stamp = fresh_stamp();
         self.laid_phase = vec![None; n];
         self.skips = vec![false; n];
         self.knocked_last = vec![false; n];
@@ -560,6 +582,12 @@ impl Game {
         } else {
             open.join("+")
         }
+    }
+
+    /// Makes `apply` leave out the events of a round's end and of a lay (quiet) or write them
+    /// again: a look-ahead player's playouts never read them, and the game plays the same.
+    pub fn set_quiet(&mut self, quiet: bool) {
+        self.quiet = quiet;
     }
 
     /// Moves `card` to the top of the stock (for the checker, which reads each stock draw from

@@ -302,6 +302,28 @@ impl Group {
         Ok(())
     }
 
+    /// Whether `card` can be hit on this group now: [`Group::hits_for`] finds at least one hit
+    /// (asked for every card of every playout step, so it builds no error for a card that does
+    /// not fit).
+    pub fn takes(&self, card: Card) -> bool {
+        if card.is_skip() {
+            return false;
+        }
+        match self.decl {
+            Declaration::Run(a, b) => {
+                if card.is_wild() {
+                    a > MIN_VALUE || b < MAX_VALUE
+                } else {
+                    card.value().is_some_and(|v| {
+                        (a > MIN_VALUE && v == a - 1) || (b < MAX_VALUE && v == b + 1)
+                    })
+                }
+            }
+            Declaration::Set(v) => card.is_wild() || card.value() == Some(v),
+            Declaration::Colour(c) => card.is_wild() || card.colour() == Some(c),
+        }
+    }
+
     /// The hits that fit this group for a card: none, one, or two (a joker at either end of a run).
     pub fn hits_for(&self, card: Card) -> impl Iterator<Item = HitCard> + '_ {
         let options: [Option<HitCard>; 2] = match self.decl {
@@ -432,5 +454,38 @@ mod tests {
         assert_eq!("W=7".parse::<HitCard>(), Ok(HitCard::joker_as(7)));
         assert!("r7=7".parse::<HitCard>().is_err());
         assert!("W=13".parse::<HitCard>().is_err());
+    }
+
+    #[test]
+    fn takes_answers_whether_a_card_has_a_hit() {
+        let mut groups = Vec::new();
+        for v in MIN_VALUE..=MAX_VALUE {
+            groups.push(Group::new(Declaration::Set(v), vec![Card::WILD; 3]).unwrap());
+            for b in v + 1..=MAX_VALUE {
+                groups.push(
+                    Group::new(
+                        Declaration::Run(v, b),
+                        vec![Card::WILD; usize::from(b - v + 1)],
+                    )
+                    .unwrap(),
+                );
+            }
+        }
+        for c in Colour::ALL {
+            groups.push(Group::new(Declaration::Colour(c), vec![Card::WILD; 4]).unwrap());
+        }
+        let mut cards = Card::deck();
+        cards.sort_unstable();
+        cards.dedup();
+        let (mut yes, mut no) = (0, 0);
+        for g in &groups {
+            for &c in &cards {
+                let has = g.hits_for(c).next().is_some();
+                assert_eq!(g.takes(c), has, "{g} {c}");
+                if has { yes += 1 } else { no += 1 }
+            }
+        }
+        // Both answers come up, for every kind of group.
+        assert!(yes > 500 && no > 2000, "{yes} {no}");
     }
 }

@@ -159,12 +159,15 @@ impl Game {
                     self.remove_from_hand(seat, c);
                 }
                 self.laid[seat] = groups.clone();
+                self.laid_stamp = super::game::fresh_stamp();
                 self.laid_phase[seat] = Some(*phase);
-                events.push(Event::Laid {
-                    seat,
-                    phase: *phase,
-                    groups: groups.clone(),
-                });
+                if !self.quiet {
+                    events.push(Event::Laid {
+                        seat,
+                        phase: *phase,
+                        groups: groups.clone(),
+                    });
+                }
                 if self.hands[seat].is_empty() {
                     self.end_round(Some(seat), events);
                 }
@@ -196,6 +199,7 @@ impl Game {
                 self.laid[*target][*group]
                     .hit(*card)
                     .map_err(|e| illegal(e.to_string()))?;
+                self.laid_stamp = super::game::fresh_stamp();
                 self.remove_from_hand(seat, card.card);
                 events.push(Event::Hit {
                     seat,
@@ -481,19 +485,21 @@ impl Game {
             }
         }
         let totals: Vec<u32> = self.standings.iter().map(|s| s.points).collect();
-        let next: Vec<String> = (0..n).map(|s| self.next_text(s)).collect();
-        events.push(Event::RoundEnded {
-            out,
-            hands: self.hands.clone(),
-            points,
-            totals: totals.clone(),
-            next: next.clone(),
-        });
-        for s in advanced {
-            events.push(Event::PhaseAdvanced {
-                seat: s,
-                next: next[s].clone(),
+        if !self.quiet {
+            let next: Vec<String> = (0..n).map(|s| self.next_text(s)).collect();
+            events.push(Event::RoundEnded {
+                out,
+                hands: self.hands.clone(),
+                points,
+                totals: totals.clone(),
+                next: next.clone(),
             });
+            for s in advanced {
+                events.push(Event::PhaseAdvanced {
+                    seat: s,
+                    next: next[s].clone(),
+                });
+            }
         }
         let candidates: Vec<Seat> = if self.variant.ten_rounds {
             if self.round as usize >= phases {

@@ -103,6 +103,12 @@ impl Game {
     /// [`Game::bare_view`] written into `v`, reusing its buffers (look-ahead players call this
     /// for every step of a playout, where fresh allocations would cost more than the decision).
     pub fn bare_view_into(&self, seat: Seat, v: &mut SeatView) {
+        v.laid.clone_from(&self.laid);
+        self.bare_view_into_but_laid(seat, v);
+    }
+
+    /// [`Game::bare_view_into`] but for the laid groups, which `v` keeps.
+    fn bare_view_into_but_laid(&self, seat: Seat, v: &mut SeatView) {
         v.seat = seat;
         // The same variant in every view of a game: no reference count to touch.
         if !Arc::ptr_eq(&v.variant, &self.variant) {
@@ -115,7 +121,6 @@ impl Game {
         v.hand.clone_from(&self.hands[seat]);
         v.discard.clone_from(&self.discard);
         v.stock = self.stock.len();
-        v.laid.clone_from(&self.laid);
         v.laid_phase.clone_from(&self.laid_phase);
         v.hand_sizes.clear();
         v.hand_sizes.extend(self.hands.iter().map(Vec::len));
@@ -127,6 +132,18 @@ impl Game {
         v.reshuffles = self.reshuffles;
         v.standings.clone_from(&self.standings);
         v.choices.clear();
+    }
+
+    /// [`Game::bare_view_into`] for a look-ahead player's playout, which writes view after view
+    /// of one game into the same `v`: the laid groups are copied only when they changed since
+    /// the view was last written here (`laid_from` holds the stamp they were copied from; 0
+    /// before the first call, or whenever `v.laid` was written elsewhere).
+    pub fn playout_view_into(&self, seat: Seat, v: &mut SeatView, laid_from: &mut u64) {
+        if *laid_from != self.laid_stamp {
+            v.laid.clone_from(&self.laid);
+            *laid_from = self.laid_stamp;
+        }
+        self.bare_view_into_but_laid(seat, v);
     }
 }
 
@@ -215,6 +232,7 @@ impl SeatView {
             stock,
             discard: self.discard.clone(),
             laid: self.laid.clone(),
+            laid_stamp: super::game::fresh_stamp(),
             laid_phase: self.laid_phase.clone(),
             skips: self.skips.clone(),
             knocked_last: self.knocked_last.clone(),
@@ -226,6 +244,7 @@ impl SeatView {
             stage: self.stage,
             rng: round_rng(seed, self.round),
             winners: Vec::new(),
+            quiet: false,
         }
     }
 

@@ -158,22 +158,21 @@ fn cache_key(vc: &[u8; 13], cc: &[u8; 4], jokers: u8, needs: &[Need]) -> Option<
     if needs.len() > 4 || jokers > 15 {
         return None;
     }
-    let mut key: u128 = 1; // never 0, the empty slot's key
+    // Packed in a u64 first (shifting a u128 costs more), checked once for counts too large.
+    if vc[1..].iter().fold(0, |m, &n| m | n) > 15 {
+        return None;
+    }
     let colour = needs.iter().any(|n| matches!(n, Need::Colour(_)));
-    for &n in &vc[1..] {
-        if n > 15 {
+    let values = vc[1..].iter().fold(1u64, |k, &n| (k << 4) | u64::from(n)); // never 0
+    let colours = if colour {
+        if cc.iter().fold(0, |m, &n| m | n) > 31 {
             return None;
         }
-        key = (key << 4) | u128::from(n);
-    }
-    for &n in cc {
-        let n = if colour { n } else { 0 };
-        if n > 31 {
-            return None;
-        }
-        key = (key << 5) | u128::from(n);
-    }
-    key = (key << 4) | u128::from(jokers);
+        cc.iter().fold(0u64, |k, &n| (k << 5) | u64::from(n))
+    } else {
+        0
+    };
+    let mut key = (u128::from(values) << 24) | u128::from(colours << 4 | u64::from(jokers));
     for n in needs {
         let (kind, size) = match *n {
             Need::Set(k) => (1u8, k),
@@ -360,25 +359,35 @@ fn before_last_set(need: Need, j: u8, vc: &[u8; 13], short: u8, jokers: u8) -> (
             if k == 0 || k > MAX_VALUE {
                 return best;
             }
-            for a in 1..=(MAX_VALUE + 1 - k) {
-                let mut s = short;
-                for v in a..a + k {
-                    let n = vc[usize::from(v)];
-                    if n > 0 {
-                        table.remove(n, j);
-                        table.add(n - 1, j);
-                    } else {
-                        s += 1;
-                    }
+            // The window of values the run takes slides up one value at a time: the value
+            // it leaves gets its card back, the value it reaches gives one.
+            let take = |table: &mut Takes, s: &mut u8, v: u8| {
+                let n = vc[usize::from(v)];
+                if n > 0 {
+                    table.remove(n, j);
+                    table.add(n - 1, j);
+                } else {
+                    *s += 1;
                 }
+            };
+            let give_back = |table: &mut Takes, s: &mut u8, v: u8| {
+                let n = vc[usize::from(v)];
+                if n > 0 {
+                    table.remove(n - 1, j);
+                    table.add(n, j);
+                } else {
+                    *s -= 1;
+                }
+            };
+            let mut s = short;
+            for v in 1..=k {
+                take(&mut table, &mut s, v);
+            }
+            merge(&mut best, table.best(j, s, jokers));
+            for a in 2..=(MAX_VALUE + 1 - k) {
+                give_back(&mut table, &mut s, a - 1);
+                take(&mut table, &mut s, a + k - 1);
                 merge(&mut best, table.best(j, s, jokers));
-                for v in a..a + k {
-                    let n = vc[usize::from(v)];
-                    if n > 0 {
-                        table.remove(n - 1, j);
-                        table.add(n, j);
-                    }
-                }
             }
         }
         Need::Set(k) => {
@@ -503,14 +512,31 @@ impl Heuristic {
         Heuristic::open_phases_of(view, view.seat)
     }
 
+    /// The seat after this one (without a division: Petra asks it for every card she weighs).
+    fn next_seat(view: &SeatView) -> Seat {
+        if view.seat + 1 >= view.players {
+            0
+        } else {
+            view.seat + 1
+        }
+    }
+
     /// The phase(s) seat `s` may lay.
     fn open_phases_of(view: &SeatView, s: Seat) -> impl Iterator<Item = &Phase> {
         let st = &view.standings[s];
         let any_order = view.variant.any_order;
+        // In order, only its next phase is open: the others are not visited.
+        let (from, count) = if any_order {
+            (0, usize::MAX)
+        } else {
+            (st.next_phase, 1)
+        };
         view.variant
             .phases
             .iter()
             .enumerate()
+            .skip(from)
+            .take(count)
             .filter(move |&(i, _)| {
                 if any_order {
                     st.remaining & (1 << i) != 0
@@ -530,10 +556,7 @@ impl Heuristic {
     }
 
     fn hittable(view: &SeatView, card: Card) -> bool {
-        view.laid
-            .iter()
-            .flatten()
-            .any(|g| g.hits_for(card).next().is_some())
+        view.laid.iter().flatten().any(|g| g.takes(card))
     }
 
     /// Whether taking `card` (from the discard pile or by knocking) helps this seat.
@@ -555,7 +578,7 @@ impl Heuristic {
 
     /// Whether the seat after this one visibly wants `card`.
     pub(super) fn feeds_next(view: &SeatView, card: Card) -> bool {
-        let next: Seat = (view.seat + 1) % view.players;
+        let next = Heuristic::next_seat(view);
         if card.is_wild() {
             return true;
         }
@@ -571,7 +594,7 @@ impl Heuristic {
         if style.feed_rule == 0 || card.is_wild() {
             return Heuristic::feeds_next(view, card);
         }
-        let next: Seat = (view.seat + 1) % view.players;
+        let next = Heuristic::next_seat(view);
         if style.feed_rule == 3 {
             return view.laid_phase[next].is_some() && Heuristic::hittable(view, card);
         }
@@ -629,7 +652,7 @@ impl Heuristic {
         let hand = Tally::of_cards(&view.hand);
         let laid = view.laid_phase[view.seat].is_some();
         let points = view.variant.points;
-        let next: Seat = (view.seat + 1) % view.players;
+        let next = Heuristic::next_seat(view);
         let next_open = view.laid_phase[next].is_none();
         let rushed = style.rushed != 0
             && (0..view.players).any(|s| s != view.seat && view.laid_phase[s].is_some());
@@ -825,18 +848,25 @@ impl Heuristic {
                         return lay;
                     }
                 } else {
-                    // Highest penalty first; a joker last (it may still be hit later).
-                    let mut cards: Vec<Card> = view.hand.clone();
-                    cards.sort_by_key(|&c| {
-                        (c.is_wild(), std::cmp::Reverse(view.variant.points.of(c)))
-                    });
-                    for c in cards {
-                        if c.is_skip() {
+                    // Highest penalty first; a joker last (it may still be hit later); of equal
+                    // cards, the first in the hand. Its first group that takes it gets it.
+                    let points = view.variant.points;
+                    let mut first: Option<((bool, std::cmp::Reverse<u32>), Card)> = None;
+                    for &c in &view.hand {
+                        if c.is_skip() || !Heuristic::hittable(view, c) {
                             continue;
                         }
+                        let key = (c.is_wild(), std::cmp::Reverse(points.of(c)));
+                        if first.is_none_or(|(k, _)| key < k) {
+                            first = Some((key, c));
+                        }
+                    }
+                    if let Some((_, c)) = first {
                         for (s, groups) in view.laid.iter().enumerate() {
                             for (gi, g) in groups.iter().enumerate() {
-                                if let Some(h) = g.hits_for(c).next() {
+                                if g.takes(c)
+                                    && let Some(h) = g.hits_for(c).next()
+                                {
                                     return Action::Hit {
                                         seat: s,
                                         group: gi,

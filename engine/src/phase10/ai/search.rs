@@ -206,18 +206,20 @@ impl Sampler {
 
     /// Plays on with Petra's policy for every seat to the end of the round.
     /// Returns the decisions played.
-    /// `events` is a reused list for what each decision did (nobody reads it).
+    /// `events` is a reused list for what each decision did (nobody reads it); `laid_from` is
+    /// the stamp of the laid groups in `view` ([`Game::playout_view_into`]).
     fn playout(
         game: &mut Game,
         view: &mut SeatView,
         events: &mut Vec<Event>,
         streams: &mut Streams,
+        laid_from: &mut u64,
     ) -> usize {
         for step in 0..MAX_STEPS {
             let Some(seat) = game.to_move() else {
                 return step;
             };
-            game.bare_view_into(seat, view);
+            game.playout_view_into(seat, view, laid_from);
             let a = Heuristic::choose(view);
             if streams.apply(game, a, events).is_err() {
                 // Never expected from Petra; any legal choice keeps the playout going.
@@ -434,6 +436,8 @@ impl Sampler {
         deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
     ) -> Vec<Estimate> {
         let mut scratch = self.scratch.take().unwrap_or_else(|| view.clone());
+        // The stamp of the laid groups `scratch` holds (0: none known, it comes from elsewhere).
+        let mut laid_from = 0u64;
         // Per deal, each choice's value minus Petra's choice's (first) on the same deal.
         let mut sum = vec![0.0f64; candidates.len()];
         let mut sum_sq = vec![0.0f64; candidates.len()];
@@ -446,7 +450,8 @@ impl Sampler {
         let (most_deals, budget) = self.budget(view.players);
         while deals < most_deals && (deals < MIN_DEALS || steps < budget) {
             deals += 1;
-            let base = deal(&mut self.rng);
+            let mut base = deal(&mut self.rng);
+            base.set_quiet(true);
             streams.deal(&base.stock, base.players, self.streams, &mut self.rng);
             for (i, a) in candidates.iter().enumerate() {
                 let game = played.get_or_insert_with(|| base.clone());
@@ -455,7 +460,13 @@ impl Sampler {
                 values[i] = if streams.apply(game, a.clone(), &mut events).is_err() {
                     -1e9
                 } else {
-                    steps += Sampler::playout(game, &mut scratch, &mut events, &mut streams);
+                    steps += Sampler::playout(
+                        game,
+                        &mut scratch,
+                        &mut events,
+                        &mut streams,
+                        &mut laid_from,
+                    );
                     Sampler::value(game, view.seat, view, self.behind, self.laid)
                 };
             }
