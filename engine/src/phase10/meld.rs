@@ -86,13 +86,17 @@ fn each_group(
     match need {
         Need::Set(_) => {
             for v in 1..=MAX_VALUE {
-                let avail: Vec<(Card, usize)> = Colour::ALL
-                    .iter()
-                    .filter_map(|&c| Card::number(c, v))
-                    .map(|c| (c, usize::from(hand.get(c))))
-                    .filter(|&(_, n)| n > 0)
-                    .collect();
-                multisets_ascending(&avail, k, jokers, &mut |cards| {
+                // On the stack: this runs for every value at every lay a playout considers.
+                let mut avail = [(Card::WILD, 0usize); 4];
+                let mut len = 0;
+                for c in Colour::ALL.iter().filter_map(|&c| Card::number(c, v)) {
+                    let n = usize::from(hand.get(c));
+                    if n > 0 {
+                        avail[len] = (c, n);
+                        len += 1;
+                    }
+                }
+                multisets_ascending(&avail[..len], k, jokers, &mut |cards| {
                     emit(Declaration::Set(v), cards)
                 })?;
             }
@@ -102,12 +106,16 @@ fn each_group(
         }
         Need::Colour(_) => {
             for colour in Colour::ALL {
-                let avail: Vec<(Card, usize)> = (1..=MAX_VALUE)
-                    .filter_map(|v| Card::number(colour, v))
-                    .map(|c| (c, usize::from(hand.get(c))))
-                    .filter(|&(_, n)| n > 0)
-                    .collect();
-                multisets_ascending(&avail, k, jokers, &mut |cards| {
+                let mut avail = [(Card::WILD, 0usize); MAX_VALUE as usize];
+                let mut len = 0;
+                for c in (1..=MAX_VALUE).filter_map(|v| Card::number(colour, v)) {
+                    let n = usize::from(hand.get(c));
+                    if n > 0 {
+                        avail[len] = (c, n);
+                        len += 1;
+                    }
+                }
+                multisets_ascending(&avail[..len], k, jokers, &mut |cards| {
                     emit(Declaration::Colour(colour), cards)
                 })?;
                 // Only jokers: the largest `colour:r` group, before any `colour:b` one.

@@ -298,6 +298,8 @@ const TAKES: usize = 16;
 struct Takes {
     takes: [u16; TAKES],
     empty: u16,
+    /// Bit `t` set when `takes[t] > 0`.
+    held: u32,
 }
 
 impl Takes {
@@ -305,6 +307,7 @@ impl Takes {
         let mut t = Takes {
             takes: [0; TAKES],
             empty: 0,
+            held: 0,
         };
         for &n in &vc[1..=usize::from(MAX_VALUE)] {
             t.add(n, j);
@@ -317,7 +320,9 @@ impl Takes {
         if n == 0 {
             self.empty += 1;
         } else {
-            self.takes[usize::from(n.min(j))] += 1;
+            let t = n.min(j);
+            self.takes[usize::from(t)] += 1;
+            self.held |= 1 << t;
         }
     }
 
@@ -326,24 +331,41 @@ impl Takes {
         if n == 0 {
             self.empty -= 1;
         } else {
-            self.takes[usize::from(n.min(j))] -= 1;
+            let t = n.min(j);
+            self.takes[usize::from(t)] -= 1;
+            if self.takes[usize::from(t)] == 0 {
+                self.held &= !(1 << t);
+            }
         }
     }
 
     /// [`last_need`] for `Set(j)` over the values counted.
+    ///
+    /// A value giving `t` cards leaves `short + j - t` missing, less the jokers (never below 0),
+    /// and an empty value is one giving 0. So the fewest missing come from the largest `t`
+    /// held, and are reached by that slot alone, unless the jokers cover it: then by every slot
+    /// whose shortfall they cover too.
     fn best(&self, j: u8, short: u8, jokers: u8) -> (u8, u16) {
-        let mut best = (u8::MAX, 0u16);
-        // A set of 0 takes 0 cards from a value that has some: slot 0.
-        for t in 0..=j {
-            let n = self.takes[usize::from(t)];
-            if n > 0 {
-                merge(&mut best, ((short + (j - t)).saturating_sub(jokers), n));
-            }
+        // A set of 0 takes 0 cards from a value that has some: slot 0, like an empty value.
+        let top = if self.held != 0 {
+            (31 - self.held.leading_zeros()) as u8
+        } else if self.empty > 0 {
+            0
+        } else {
+            return (u8::MAX, 0);
+        };
+        let count = |t: u8| self.takes[usize::from(t)] + if t == 0 { self.empty } else { 0 };
+        let missing = (short + (j - top)).saturating_sub(jokers);
+        if missing > 0 {
+            return (missing, count(top));
         }
-        if self.empty > 0 {
-            merge(&mut best, ((short + j).saturating_sub(jokers), self.empty));
+        // Every slot from the first the jokers cover up to `top` reaches 0.
+        let from = (short + j).saturating_sub(jokers).min(top);
+        let mut ways = 0u16;
+        for t in from..=top {
+            ways = ways.saturating_add(count(t));
         }
-        best
+        (0, ways)
     }
 }
 
