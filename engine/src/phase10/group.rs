@@ -324,6 +324,32 @@ impl Group {
         }
     }
 
+    /// The cards this group takes now ([`Group::takes`]), as a mask: bit `card.index()` set for
+    /// each (a look-ahead player asks about many cards of one table).
+    pub fn hit_mask(&self) -> u64 {
+        const JOKER: u64 = 1 << Card::WILD.index();
+        // Bit 0 of each of the 12 values' four colour slots.
+        const ONE_COLOUR: u64 = 0x1111_1111_1111;
+        let value = |v: u8| 0xF_u64 << ((usize::from(v) - 1) * 4);
+        match self.decl {
+            Declaration::Set(v) => value(v) | JOKER,
+            Declaration::Colour(c) => {
+                let at = Card::number(c, MIN_VALUE).map_or(0, Card::index);
+                (ONE_COLOUR << at) | JOKER
+            }
+            Declaration::Run(a, b) => {
+                let mut m = 0;
+                if a > MIN_VALUE {
+                    m |= value(a - 1) | JOKER;
+                }
+                if b < MAX_VALUE {
+                    m |= value(b + 1) | JOKER;
+                }
+                m
+            }
+        }
+    }
+
     /// The hits that fit this group for a card: none, one, or two (a joker at either end of a run).
     pub fn hits_for(&self, card: Card) -> impl Iterator<Item = HitCard> + '_ {
         let options: [Option<HitCard>; 2] = match self.decl {
@@ -482,6 +508,7 @@ mod tests {
             for &c in &cards {
                 let has = g.hits_for(c).next().is_some();
                 assert_eq!(g.takes(c), has, "{g} {c}");
+                assert_eq!(g.hit_mask() >> c.index() & 1 == 1, has, "{g} {c}");
                 if has { yes += 1 } else { no += 1 }
             }
         }

@@ -33,8 +33,15 @@ pub fn lay_options(hand: &Counts, needs: &[Need]) -> Vec<Vec<Group>> {
 /// generated in ascending order, each path pruned so it always reaches a group), so a whole deck
 /// is answered at once.
 pub fn meld(hand: &Counts, needs: &[Need]) -> Option<Vec<Group>> {
+    meld_from(hand, needs, 0)
+}
+
+/// [`meld`] for a caller who knows that fewer than `fewest` jokers cannot lay `needs` from
+/// `hand` (say, from a count of the naturals missing at best): the same answer, without
+/// searching for ways with fewer jokers first. A wrong `fewest` gives a wrong answer.
+pub fn meld_from(hand: &Counts, needs: &[Need], fewest: u8) -> Option<Vec<Group>> {
     let jokers = hand.get(Card::WILD);
-    (0..=jokers).find_map(|cap| {
+    (fewest..=jokers).find_map(|cap| {
         // With at most `cap` jokers where `cap - 1` were too few, every way uses exactly `cap`.
         let mut capped = *hand;
         capped.0[Card::WILD.index()] = cap;

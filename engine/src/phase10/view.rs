@@ -186,7 +186,18 @@ impl SeatView {
     /// player can make cards it believes unlikely in a hand rarer there. Any hand still short
     /// when every card came up once is filled with the next cards regardless.
     pub fn sample_by(&self, rng: &mut ChaCha8Rng, accept: &dyn Fn(Seat, Card) -> f64) -> Game {
-        let mut pool = self.unseen().cards();
+        self.sample_from(&self.unseen().cards(), rng, accept)
+    }
+
+    /// [`SeatView::sample_by`] with this view's unseen cards listed by the caller (`unseen`:
+    /// `self.unseen().cards()`), who deals many games from one view.
+    pub fn sample_from(
+        &self,
+        unseen: &[Card],
+        rng: &mut ChaCha8Rng,
+        accept: &dyn Fn(Seat, Card) -> f64,
+    ) -> Game {
+        let mut pool = unseen.to_vec();
         shuffle(rng, &mut pool);
         // `pool[..dealt]` went into hands.
         let mut dealt = 0;

@@ -12,7 +12,7 @@ use super::super::action::{Action, Seat};
 use super::super::card::{Card, Counts, MAX_VALUE};
 use super::super::game::Stage;
 use super::super::group::{Declaration, Need};
-use super::super::meld::meld;
+use super::super::meld::meld_from;
 use super::super::variant::Phase;
 use super::super::view::SeatView;
 use super::Player;
@@ -581,6 +581,17 @@ impl Heuristic {
         view.laid.iter().flatten().any(|g| g.takes(card))
     }
 
+    /// The cards some laid group takes now, as a mask ([`Group::hit_mask`]), for a decision
+    /// that asks about many cards.
+    fn hit_mask(view: &SeatView) -> u64 {
+        view.laid.iter().flatten().fold(0, |m, g| m | g.hit_mask())
+    }
+
+    /// [`Heuristic::hittable`] read from a [`Heuristic::hit_mask`].
+    fn in_mask(hits: u64, card: Card) -> bool {
+        hits >> card.index() & 1 == 1
+    }
+
     /// Whether taking `card` (from the discard pile or by knocking) helps this seat.
     pub fn wants(view: &SeatView, card: Card) -> bool {
         if card.is_skip() {
@@ -599,34 +610,36 @@ impl Heuristic {
     }
 
     /// Whether the seat after this one visibly wants `card`.
-    pub(super) fn feeds_next(view: &SeatView, card: Card) -> bool {
+    /// `hits` is the table's [`Heuristic::hit_mask`].
+    pub(super) fn feeds_next(view: &SeatView, card: Card, hits: u64) -> bool {
         let next = Heuristic::next_seat(view);
         if card.is_wild() {
             return true;
         }
         if view.laid_phase[next].is_some() {
-            return Heuristic::hittable(view, card);
+            return Heuristic::in_mask(hits, card);
         }
         card.value()
             .is_some_and(|v| view.known[next].of_value(v) > 0)
     }
 
     /// Whether the seat after this one would want `card`, by `style`'s rule.
-    fn feeds_in(view: &SeatView, card: Card, style: &Style) -> bool {
+    /// `hits` is the table's [`Heuristic::hit_mask`].
+    fn feeds_in(view: &SeatView, card: Card, style: &Style, hits: u64) -> bool {
         if style.feed_rule == 0 || card.is_wild() {
-            return Heuristic::feeds_next(view, card);
+            return Heuristic::feeds_next(view, card, hits);
         }
         let next = Heuristic::next_seat(view);
         if style.feed_rule == 3 {
-            return view.laid_phase[next].is_some() && Heuristic::hittable(view, card);
+            return view.laid_phase[next].is_some() && Heuristic::in_mask(hits, card);
         }
         if style.feed_rule == 4 {
-            return view.laid_phase[next].is_none() && Heuristic::feeds_next(view, card);
+            return view.laid_phase[next].is_none() && Heuristic::feeds_next(view, card, hits);
         }
         if view.laid_phase[next].is_some() {
-            return Heuristic::hittable(view, card);
+            return Heuristic::in_mask(hits, card);
         }
-        if style.feed_rule == 2 && Heuristic::feeds_next(view, card) {
+        if style.feed_rule == 2 && Heuristic::feeds_next(view, card, hits) {
             return true;
         }
         let known = view.known[next];
@@ -684,6 +697,7 @@ impl Heuristic {
             && !Heuristic::open_phases(view)
                 .any(|p| p.groups.iter().any(|n| matches!(n, Need::Colour(_))));
         let mut per_value: [Option<(u8, u16)>; 13] = [None; 13];
+        let hits = Heuristic::hit_mask(view);
         let mut last = None;
         for &c in &view.hand {
             if c.is_skip() || last == Some(c) {
@@ -700,7 +714,7 @@ impl Heuristic {
             {
                 key += style.feed_near;
             }
-            if Heuristic::feeds_in(view, c, style) {
+            if Heuristic::feeds_in(view, c, style, hits) {
                 key += style.feed;
             } else if style.safe != 0
                 && next_open
@@ -856,7 +870,11 @@ impl Heuristic {
                         if tally.distance(&p.groups).0 > 0 {
                             continue;
                         }
-                        if let Some(groups) = meld(&hand, &p.groups) {
+                        // The naturals missing at best are as many jokers as a way needs at
+                        // least, so `meld` need not look for ways with fewer.
+                        let naturals = Tally { jokers: 0, ..tally };
+                        let fewest = naturals.distance(&p.groups).0;
+                        if let Some(groups) = meld_from(&hand, &p.groups, fewest) {
                             best = Some((
                                 p.cards_needed(),
                                 Action::Lay {
@@ -874,8 +892,9 @@ impl Heuristic {
                     // cards, the first in the hand. Its first group that takes it gets it.
                     let points = view.variant.points;
                     let mut first: Option<((bool, std::cmp::Reverse<u32>), Card)> = None;
+                    let hits = Heuristic::hit_mask(view);
                     for &c in &view.hand {
-                        if c.is_skip() || !Heuristic::hittable(view, c) {
+                        if c.is_skip() || !Heuristic::in_mask(hits, c) {
                             continue;
                         }
                         let key = (c.is_wild(), std::cmp::Reverse(points.of(c)));
@@ -1107,5 +1126,54 @@ mod tests {
         let got = distance_uncached(&needs, &mut vc.clone(), &[6; 4], 0);
         assert_eq!(got, plain(&needs, &mut vc, &[6; 4], 0, 0));
         assert_eq!(got, (0, u16::MAX));
+    }
+
+    #[test]
+    fn petra_lays_what_meld_finds_when_told_the_fewest_jokers_a_way_needs() {
+        // Petra skips the joker counts below the naturals missing at best: the way found must
+        // be meld's own, on random hands (jokers common) and phase shapes.
+        use crate::phase10::meld::{meld, meld_from};
+        let deck = Card::deck();
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut laid, mut skipped) = (0, 0);
+        for _ in 0..20_000 {
+            let needs: Vec<Need> = (0..1 + next() % 3)
+                .map(|_| {
+                    let n = 2 + (next() % 4) as u8;
+                    match next() % 3 {
+                        0 => Need::Set(n),
+                        1 => Need::Run(n),
+                        _ => Need::Colour(n),
+                    }
+                })
+                .collect();
+            let mut hand = Counts::default();
+            for _ in 0..8 + next() % 8 {
+                hand.add(deck[(next() % deck.len() as u64) as usize]);
+            }
+            for _ in 0..next() % 4 {
+                hand.add(Card::WILD);
+            }
+            let tally = Tally::of(&hand);
+            if tally.distance(&needs).0 > 0 {
+                continue;
+            }
+            let fewest = Tally { jokers: 0, ..tally }.distance(&needs).0;
+            let way = meld(&hand, &needs);
+            assert_eq!(meld_from(&hand, &needs, fewest), way, "{needs:?}");
+            if way.is_some() {
+                laid += 1;
+                if fewest > 0 {
+                    skipped += 1;
+                }
+            }
+        }
+        assert!(laid > 2000 && skipped > 500, "{laid} {skipped}");
     }
 }

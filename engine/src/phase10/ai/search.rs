@@ -275,12 +275,14 @@ impl Player for Sampler {
         let (fit, tries, fit_draw) = (self.fit, self.fit_tries.max(1), self.fit_draw);
         let start = self.turn_start.take();
         let mut other: Option<SeatView> = None;
+        // The same for every deal of this decision.
+        let unseen = view.unseen().cards();
         let action = self.decide_dealt(view, &mut |rng| {
             let deal = |rng: &mut ChaCha8Rng| {
                 if shun < 1.0 && view.players <= seats {
-                    view.sample_by(rng, &|s, c| Sampler::accept(view, shun, s, c))
+                    view.sample_from(&unseen, rng, &|s, c| Sampler::accept(view, shun, s, c))
                 } else {
-                    view.sample(rng)
+                    view.sample_from(&unseen, rng, &|_, _| 1.0)
                 }
             };
             if fit >= 1.0 {
