@@ -43,9 +43,14 @@ impl Tally {
             jokers: hand.get(Card::WILD),
         };
         // A number card's index is (value - 1) * 4 + its colour's place in `Colour::ALL`.
-        for (i, &n) in hand.0[..usize::from(MAX_VALUE) * 4].iter().enumerate() {
-            t.vc[i / 4 + 1] += n;
-            t.cc[i % 4] += n;
+        for (v, four) in hand.0[..usize::from(MAX_VALUE) * 4]
+            .chunks_exact(4)
+            .enumerate()
+        {
+            t.vc[v + 1] = four[0] + four[1] + four[2] + four[3];
+            for (c, &n) in t.cc.iter_mut().zip(four) {
+                *c += n;
+            }
         }
         t
     }
@@ -159,7 +164,9 @@ fn cache_key(vc: &[u8; 13], cc: &[u8; 4], jokers: u8, needs: &[Need]) -> Option<
         return None;
     }
     // Packed in a u64 first (shifting a u128 costs more), checked once for counts too large.
-    if vc[1..].iter().fold(0, |m, &n| m | n) > 15 {
+    let low = u64::from_le_bytes([vc[1], vc[2], vc[3], vc[4], vc[5], vc[6], vc[7], vc[8]]);
+    let high = u32::from_le_bytes([vc[9], vc[10], vc[11], vc[12]]);
+    if (low | u64::from(high)) & 0xF0F0_F0F0_F0F0_F0F0 != 0 {
         return None;
     }
     let colour = needs.iter().any(|n| matches!(n, Need::Colour(_)));
