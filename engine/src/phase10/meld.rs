@@ -136,17 +136,18 @@ fn each_group(
                 return ControlFlow::Continue(());
             }
             for a in 1..=(MAX_VALUE + 1 - k as u8) {
-                let held: Vec<bool> = (0..k as u8)
-                    .map(|i| {
-                        Colour::ALL
-                            .iter()
-                            .any(|&c| Card::number(c, a + i).is_some_and(|c| hand.get(c) > 0))
-                    })
-                    .collect();
+                // On the stack, like the lists above.
+                let mut within = [false; MAX_VALUE as usize];
+                for (i, h) in within[..k].iter_mut().enumerate() {
+                    *h = Colour::ALL
+                        .iter()
+                        .any(|&c| Card::number(c, a + i as u8).is_some_and(|c| hand.get(c) > 0));
+                }
+                let held = &within[..k];
                 let missing = held.iter().filter(|&&h| !h).count();
                 if missing < k && missing <= jokers {
                     let mut cards = Vec::with_capacity(k);
-                    run_ascending(hand, a, &held, jokers, &mut cards, &mut |cards| {
+                    run_ascending(hand, a, held, jokers, &mut cards, &mut |cards| {
                         emit(Declaration::Run(a, a + k as u8 - 1), cards)
                     })?;
                 }

@@ -454,13 +454,12 @@ fn last_need(need: Need, vc: &[u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -> 
             if k == 0 || k > MAX_VALUE {
                 return best;
             }
-            for a in 1..=(MAX_VALUE + 1 - k) {
-                let mut s = short;
-                for v in a..a + k {
-                    if vc[usize::from(v)] == 0 {
-                        s += 1;
-                    }
-                }
+            // The values the window lacks, as it slides up one value at a time.
+            let lacks = |v: u8| u8::from(vc[usize::from(v)] == 0);
+            let mut s = short + (1..=k).map(lacks).sum::<u8>();
+            merge(&mut best, (leaf(s), 1));
+            for a in 2..=(MAX_VALUE + 1 - k) {
+                s = s - lacks(a - 1) + lacks(a + k - 1);
                 merge(&mut best, (leaf(s), 1));
             }
         }
@@ -578,6 +577,15 @@ impl Heuristic {
 
     /// Best distance over the open phases.
     pub(super) fn distance(view: &SeatView, hand: &Tally) -> (u8, u16) {
+        if !view.variant.any_order {
+            // One open phase: no search for the best of several.
+            let next = view.standings[view.seat].next_phase;
+            return view
+                .variant
+                .phases
+                .get(next)
+                .map_or((0, 0), |p| hand.distance(&p.groups));
+        }
         Heuristic::open_phases(view)
             .map(|p| hand.distance(&p.groups))
             .min_by_key(|&(m, w)| (m, std::cmp::Reverse(w)))
