@@ -410,12 +410,7 @@ impl Game {
             if in_play.get(card) == 0 {
                 continue;
             }
-            if self
-                .laid
-                .iter()
-                .flatten()
-                .any(|g| g.hits_for(card).next().is_some())
-            {
+            if self.laid.iter().flatten().any(|g| g.takes(card)) {
                 return false;
             }
         }

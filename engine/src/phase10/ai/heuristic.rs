@@ -920,9 +920,7 @@ impl Heuristic {
                     if let Some((_, c)) = first {
                         for (s, groups) in view.laid.iter().enumerate() {
                             for (gi, g) in groups.iter().enumerate() {
-                                if g.takes(c)
-                                    && let Some(h) = g.hits_for(c).next()
-                                {
+                                if let Some(h) = g.hits_for(c).next() {
                                     return Action::Hit {
                                         seat: s,
                                         group: gi,
@@ -986,6 +984,16 @@ impl Player for Heuristic {
 mod tests {
     use super::*;
     use crate::phase10::card::Colour;
+
+    /// A xorshift generator of test inputs from `seed` (not 0).
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
 
     /// The search as first written: every leaf visited, one call each.
     fn plain(needs: &[Need], vc: &mut [u8; 13], cc: &[u8; 4], short: u8, jokers: u8) -> (u8, u16) {
@@ -1055,13 +1063,7 @@ mod tests {
         // to 20, past the values' 12 and the table's 16 slots), jokers included: the answer
         // must be the same, ways and all.
         let deck = Card::deck();
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let kinds = |k: u64, n: u8| match k % 3 {
             0 => Need::Set(n),
             1 => Need::Run(n),
@@ -1071,7 +1073,7 @@ mod tests {
         for _ in 0..60_000 {
             // One in 50 with five groups, where ways can saturate (five sets of 0 have up to
             // 13^5 leaves); the rest with one to four.
-            let groups = if next() % 50 == 0 {
+            let groups = if next().is_multiple_of(50) {
                 5
             } else {
                 1 + (next() % 4) as usize
@@ -1149,13 +1151,7 @@ mod tests {
         // be meld's own, on random hands (jokers common) and phase shapes.
         use crate::phase10::meld::{meld, meld_from};
         let deck = Card::deck();
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let (mut laid, mut skipped) = (0, 0);
         for _ in 0..20_000 {
             let needs: Vec<Need> = (0..1 + next() % 3)
