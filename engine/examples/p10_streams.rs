@@ -67,7 +67,7 @@ fn main() {
                     }
                 }
             }
-            game.apply(Heuristic::choose(&view))
+            game.apply(Heuristic::choose(&view.view_ref()))
                 .expect("petra plays legally");
         }
     }

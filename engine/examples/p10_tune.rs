@@ -68,7 +68,7 @@ fn main() {
             _ => 2,
         };
         mine[k] += 1;
-        if *a != ai::Heuristic::choose(view) {
+        if *a != ai::Heuristic::choose(&view.view_ref()) {
             other[k] += 1;
         }
     };

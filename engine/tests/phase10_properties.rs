@@ -206,6 +206,39 @@ fn shuffling_hidden_cards_consistently_with_the_view_never_changes_a_decision() 
     }
 }
 
+/// Petra's playouts decide from views borrowed from the game (`Game::view_ref`), not copied:
+/// each shows what the seat's copied view shows, and Petra decides the same from both.
+#[test]
+fn a_view_borrowed_from_the_game_shows_what_its_copy_shows() {
+    use arachne_engine::phase10::Stage;
+    use arachne_engine::phase10::ai::Heuristic;
+    for (v, variant) in builtin().iter().enumerate() {
+        for players in [2usize, 3, 4, 6] {
+            let (mut game, _) = Game::new(variant.clone(), players, 40 + v as u64).unwrap();
+            let mut petra = ai::player("petra", 0).unwrap();
+            let mut steps = 0;
+            while !game.is_over() && game.round() <= 2 && steps < 2000 {
+                if game.stage() == Stage::RoundOver {
+                    game.next_round().unwrap();
+                    continue;
+                }
+                let seat = game.to_move().unwrap();
+                for s in 0..players {
+                    let copy = game.bare_view(s);
+                    assert_eq!(game.view_ref(s), copy.view_ref());
+                    assert_ne!(game.view_ref(s), game.view_ref((s + 1) % players));
+                }
+                let copy = game.bare_view(seat);
+                let a = Heuristic::choose(&game.view_ref(seat));
+                assert_eq!(a, Heuristic::choose(&copy.view_ref()));
+                assert_eq!(a, petra.decide(&game.view(seat)));
+                game.apply(a).unwrap();
+                steps += 1;
+            }
+        }
+    }
+}
+
 #[test]
 fn leaning_deals_stay_consistent_with_the_view_and_let_go_cards_are_recorded() {
     use arachne_engine::phase10::game::Recent;

@@ -104,10 +104,6 @@ pub struct Game {
     /// Top card last.
     pub(super) discard: Vec<Card>,
     pub(super) laid: Vec<Vec<Group>>,
-    /// Names what `laid` holds: a fresh number ([`fresh_stamp`]) whenever it changes, copied
-    /// with it, so two games with the same stamp have the same laid groups (a playout's views
-    /// copy them only when the stamp changed, [`Game::playout_view_into`]).
-    pub(super) laid_stamp: u64,
     pub(super) laid_phase: Vec<Option<u8>>,
     pub(super) skips: Vec<bool>,
     pub(super) knocked_last: Vec<bool>,
@@ -141,7 +137,6 @@ impl Clone for Game {
             stock: self.stock.clone(),
             discard: self.discard.clone(),
             laid: self.laid.clone(),
-            laid_stamp: self.laid_stamp,
             laid_phase: self.laid_phase.clone(),
             skips: self.skips.clone(),
             knocked_last: self.knocked_last.clone(),
@@ -170,7 +165,6 @@ impl Clone for Game {
             stock,
             discard,
             laid,
-            laid_stamp,
             laid_phase,
             skips,
             knocked_last,
@@ -193,7 +187,6 @@ impl Clone for Game {
         self.stock.clone_from(stock);
         self.discard.clone_from(discard);
         self.laid.clone_from(laid);
-        self.laid_stamp = *laid_stamp;
         self.laid_phase.clone_from(laid_phase);
         self.skips.clone_from(skips);
         self.knocked_last.clone_from(knocked_last);
@@ -207,12 +200,6 @@ impl Clone for Game {
         self.winners.clone_from(winners);
         self.quiet = *quiet;
     }
-}
-
-/// A number no other call in this process returns (never 0), for [`Game::laid_stamp`].
-pub(super) fn fresh_stamp() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A uniform number in `0..n` from 32-bit outputs by rejection (no library sampling algorithm,
@@ -291,7 +278,6 @@ impl Game {
             stock: Vec::new(),
             discard: Vec::new(),
             laid: vec![Vec::new(); players],
-            laid_stamp: fresh_stamp(),
             laid_phase: vec![None; players],
             skips: vec![false; players],
             knocked_last: vec![false; players],
@@ -409,7 +395,6 @@ impl Game {
         self.stock = stock;
         self.discard = vec![up];
         self.laid = vec![Vec::new(); n];
-        self.laid_stamp = fresh_stamp();
         self.laid_phase = vec![None; n];
         self.skips = vec![false; n];
         self.knocked_last = vec![false; n];

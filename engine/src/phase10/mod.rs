@@ -29,4 +29,4 @@ pub use play::{PlayError, PlayedGame, play_game};
 pub use resume::{ResumeError, Resumed, Step, resume};
 pub use sheet::{ScoreSheet, SheetRow};
 pub use variant::{P10Variant, P10VariantError, Phase, standard_phases};
-pub use view::SeatView;
+pub use view::{SeatView, ViewRef};

@@ -159,7 +159,6 @@ impl Game {
                     self.remove_from_hand(seat, c);
                 }
                 self.laid[seat] = groups.clone();
-                self.laid_stamp = super::game::fresh_stamp();
                 self.laid_phase[seat] = Some(*phase);
                 if !self.quiet {
                     events.push(Event::Laid {
@@ -199,7 +198,6 @@ impl Game {
                 self.laid[*target][*group]
                     .hit(*card)
                     .map_err(|e| illegal(e.to_string()))?;
-                self.laid_stamp = super::game::fresh_stamp();
                 self.remove_from_hand(seat, card.card);
                 events.push(Event::Hit {
                     seat,

@@ -104,11 +104,6 @@ impl Game {
     /// for every step of a playout, where fresh allocations would cost more than the decision).
     pub fn bare_view_into(&self, seat: Seat, v: &mut SeatView) {
         v.laid.clone_from(&self.laid);
-        self.bare_view_into_but_laid(seat, v);
-    }
-
-    /// [`Game::bare_view_into`] but for the laid groups, which `v` keeps.
-    fn bare_view_into_but_laid(&self, seat: Seat, v: &mut SeatView) {
         v.seat = seat;
         // The same variant in every view of a game: no reference count to touch.
         if !Arc::ptr_eq(&v.variant, &self.variant) {
@@ -134,16 +129,151 @@ impl Game {
         v.choices.clear();
     }
 
-    /// [`Game::bare_view_into`] for a look-ahead player's playout, which writes view after view
-    /// of one game into the same `v`: the laid groups are copied only when they changed since
-    /// the view was last written here (`laid_from` holds the stamp they were copied from; 0
-    /// before the first call, or whenever `v.laid` was written elsewhere).
-    pub fn playout_view_into(&self, seat: Seat, v: &mut SeatView, laid_from: &mut u64) {
-        if *laid_from != self.laid_stamp {
-            v.laid.clone_from(&self.laid);
-            *laid_from = self.laid_stamp;
+    /// What `seat` may know now, borrowed from the game instead of copied, without the list of
+    /// choices: for a look-ahead player's playouts, which ask Petra for a decision at every step
+    /// (a copied [`SeatView`] cost as much as a sixth of her time in the browser's wasm).
+    pub fn view_ref(&self, seat: Seat) -> ViewRef<'_> {
+        ViewRef {
+            seat,
+            variant: &self.variant,
+            players: self.players,
+            round: self.round,
+            stage: self.stage,
+            turn: self.turn,
+            hand: &self.hands[seat],
+            discard: &self.discard,
+            stock: self.stock.len(),
+            laid: &self.laid,
+            laid_phase: &self.laid_phase,
+            hand_sizes: HandSizes::Of(&self.hands),
+            skips: &self.skips,
+            knocked_last: &self.knocked_last,
+            known: &self.known,
+            shunned: &self.shunned,
+            recent: &self.recent,
+            reshuffles: self.reshuffles,
+            standings: &self.standings,
+            choices: &[],
         }
-        self.bare_view_into_but_laid(seat, v);
+    }
+}
+
+/// A [`SeatView`] borrowed from where it lives (a `SeatView`, or the game itself through
+/// [`Game::view_ref`]): the same fields, nothing copied. Petra decides from it. Like a
+/// `SeatView` it shows one seat's hand and what is public; the other hands stay private (only
+/// their sizes can be asked, [`ViewRef::hand_size`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ViewRef<'a> {
+    /// The seat this view belongs to.
+    pub seat: Seat,
+    /// The variant.
+    pub variant: &'a P10Variant,
+    /// Number of seats.
+    pub players: usize,
+    /// Round number, from 1.
+    pub round: u32,
+    /// Where the game is.
+    pub stage: Stage,
+    /// Whose turn it is.
+    pub turn: Seat,
+    /// This seat's hand, sorted.
+    pub hand: &'a [Card],
+    /// The discard pile, top card last.
+    pub discard: &'a [Card],
+    /// Cards in the stock.
+    pub stock: usize,
+    /// Every seat's laid groups this round.
+    pub laid: &'a [Vec<Group>],
+    /// The phase number each seat laid this round.
+    pub laid_phase: &'a [Option<u8>],
+    hand_sizes: HandSizes<'a>,
+    /// Where a skip lies in front of a seat.
+    pub skips: &'a [bool],
+    /// Seats whose previous turn began with a knock.
+    pub knocked_last: &'a [bool],
+    /// Cards each seat was seen taking from the discard pile and still holds.
+    pub known: &'a [Counts],
+    /// Cards each seat was seen letting go this round.
+    pub shunned: &'a [Counts],
+    /// What each seat was seen doing in its latest turn this round.
+    pub recent: &'a [Recent],
+    /// Times the stock was reshuffled this round.
+    pub reshuffles: u32,
+    /// Each seat's points and phases.
+    pub standings: &'a [Standing],
+    /// The legal choices now (empty when it is not this seat's decision, and in a playout).
+    pub choices: &'a [Action],
+}
+
+/// Where a [`ViewRef`] reads the hands' sizes: a view's list, or the game's hands (which it
+/// never shows).
+#[derive(Clone, Copy, Debug)]
+enum HandSizes<'a> {
+    Listed(&'a [usize]),
+    Of(&'a [Vec<Card>]),
+}
+
+/// Two borrowed views are equal when they show the same, wherever they were borrowed from.
+impl PartialEq for ViewRef<'_> {
+    fn eq(&self, other: &ViewRef<'_>) -> bool {
+        self.seat == other.seat
+            && self.variant == other.variant
+            && self.players == other.players
+            && self.round == other.round
+            && self.stage == other.stage
+            && self.turn == other.turn
+            && self.hand == other.hand
+            && self.discard == other.discard
+            && self.stock == other.stock
+            && self.laid == other.laid
+            && self.laid_phase == other.laid_phase
+            && (0..self.players).all(|s| self.hand_size(s) == other.hand_size(s))
+            && self.skips == other.skips
+            && self.knocked_last == other.knocked_last
+            && self.known == other.known
+            && self.shunned == other.shunned
+            && self.recent == other.recent
+            && self.reshuffles == other.reshuffles
+            && self.standings == other.standings
+            && self.choices == other.choices
+    }
+}
+
+impl ViewRef<'_> {
+    /// Cards in seat `s`'s hand.
+    pub fn hand_size(&self, s: Seat) -> usize {
+        match self.hand_sizes {
+            HandSizes::Listed(sizes) => sizes[s],
+            HandSizes::Of(hands) => hands[s].len(),
+        }
+    }
+}
+
+impl SeatView {
+    /// This view, borrowed ([`ViewRef`]).
+    pub fn view_ref(&self) -> ViewRef<'_> {
+        ViewRef {
+            seat: self.seat,
+            variant: &self.variant,
+            players: self.players,
+            round: self.round,
+            stage: self.stage,
+            turn: self.turn,
+            hand: &self.hand,
+            discard: &self.discard,
+            stock: self.stock,
+            laid: &self.laid,
+            laid_phase: &self.laid_phase,
+            hand_sizes: HandSizes::Listed(&self.hand_sizes),
+            skips: &self.skips,
+            knocked_last: &self.knocked_last,
+            known: &self.known,
+            shunned: &self.shunned,
+            recent: &self.recent,
+            reshuffles: self.reshuffles,
+            standings: &self.standings,
+            choices: &self.choices,
+        }
     }
 }
 
@@ -243,7 +373,6 @@ impl SeatView {
             stock,
             discard: self.discard.clone(),
             laid: self.laid.clone(),
-            laid_stamp: super::game::fresh_stamp(),
             laid_phase: self.laid_phase.clone(),
             skips: self.skips.clone(),
             knocked_last: self.knocked_last.clone(),

@@ -11,10 +11,12 @@
 use super::super::action::{Action, Seat};
 use super::super::card::{Card, Counts, MAX_VALUE};
 use super::super::game::Stage;
+use super::super::game::Standing;
 use super::super::group::{Declaration, Need};
 use super::super::meld::meld_from;
+use super::super::variant::P10Variant;
 use super::super::variant::Phase;
-use super::super::view::SeatView;
+use super::super::view::{SeatView, ViewRef};
 use super::Player;
 
 /// Cards still missing for `needs` from `hand` at best (jokers fill gaps), and in how many ways
@@ -536,12 +538,12 @@ pub struct Heuristic;
 
 impl Heuristic {
     /// The phase(s) this seat may lay (all open phases in any-order).
-    fn open_phases(view: &SeatView) -> impl Iterator<Item = &Phase> {
+    fn open_phases<'a>(view: &ViewRef<'a>) -> impl Iterator<Item = &'a Phase> + use<'a> {
         Heuristic::open_phases_of(view, view.seat)
     }
 
     /// The seat after this one (without a division: Petra asks it for every card she weighs).
-    fn next_seat(view: &SeatView) -> Seat {
+    fn next_seat(view: &ViewRef) -> Seat {
         if view.seat + 1 >= view.players {
             0
         } else {
@@ -550,16 +552,20 @@ impl Heuristic {
     }
 
     /// The phase(s) seat `s` may lay.
-    fn open_phases_of(view: &SeatView, s: Seat) -> impl Iterator<Item = &Phase> {
-        let st = &view.standings[s];
-        let any_order = view.variant.any_order;
+    fn open_phases_of<'a>(
+        view: &ViewRef<'a>,
+        s: Seat,
+    ) -> impl Iterator<Item = &'a Phase> + use<'a> {
+        let st: &'a Standing = &view.standings[s];
+        let variant: &'a P10Variant = view.variant;
+        let any_order = variant.any_order;
         // In order, only its next phase is open: the others are not visited.
         let (from, count) = if any_order {
             (0, usize::MAX)
         } else {
             (st.next_phase, 1)
         };
-        view.variant
+        variant
             .phases
             .iter()
             .enumerate()
@@ -576,7 +582,7 @@ impl Heuristic {
     }
 
     /// Best distance over the open phases.
-    pub(super) fn distance(view: &SeatView, hand: &Tally) -> (u8, u16) {
+    pub(super) fn distance(view: &ViewRef, hand: &Tally) -> (u8, u16) {
         if !view.variant.any_order {
             // One open phase: no search for the best of several.
             let next = view.standings[view.seat].next_phase;
@@ -592,13 +598,13 @@ impl Heuristic {
             .unwrap_or((0, 0))
     }
 
-    fn hittable(view: &SeatView, card: Card) -> bool {
+    fn hittable(view: &ViewRef, card: Card) -> bool {
         view.laid.iter().flatten().any(|g| g.takes(card))
     }
 
     /// The cards some laid group takes now, as a mask ([`Group::hit_mask`]), for a decision
     /// that asks about many cards.
-    fn hit_mask(view: &SeatView) -> u64 {
+    fn hit_mask(view: &ViewRef) -> u64 {
         view.laid.iter().flatten().fold(0, |m, g| m | g.hit_mask())
     }
 
@@ -608,7 +614,7 @@ impl Heuristic {
     }
 
     /// Whether taking `card` (from the discard pile or by knocking) helps this seat.
-    pub fn wants(view: &SeatView, card: Card) -> bool {
+    pub fn wants(view: &ViewRef, card: Card) -> bool {
         if card.is_skip() {
             return false;
         }
@@ -618,7 +624,7 @@ impl Heuristic {
         if view.laid_phase[view.seat].is_some() {
             return Heuristic::hittable(view, card);
         }
-        let hand = Tally::of_cards(&view.hand);
+        let hand = Tally::of_cards(view.hand);
         let mut more = hand;
         more.add(card);
         Heuristic::distance(view, &more).0 < Heuristic::distance(view, &hand).0
@@ -626,7 +632,7 @@ impl Heuristic {
 
     /// Whether the seat after this one visibly wants `card`.
     /// `hits` is the table's [`Heuristic::hit_mask`].
-    pub(super) fn feeds_next(view: &SeatView, card: Card, hits: u64) -> bool {
+    pub(super) fn feeds_next(view: &ViewRef, card: Card, hits: u64) -> bool {
         let next = Heuristic::next_seat(view);
         if card.is_wild() {
             return true;
@@ -640,7 +646,7 @@ impl Heuristic {
 
     /// Whether the seat after this one would want `card`, by `style`'s rule.
     /// `hits` is the table's [`Heuristic::hit_mask`].
-    fn feeds_in(view: &SeatView, card: Card, style: &Style, hits: u64) -> bool {
+    fn feeds_in(view: &ViewRef, card: Card, style: &Style, hits: u64) -> bool {
         if style.feed_rule == 0 || card.is_wild() {
             return Heuristic::feeds_next(view, card, hits);
         }
@@ -673,12 +679,12 @@ impl Heuristic {
     }
 
     /// The discards in order of preference (best first).
-    pub fn ranked_discards(view: &SeatView) -> Vec<Card> {
+    pub fn ranked_discards(view: &ViewRef) -> Vec<Card> {
         Heuristic::ranked_discards_in(view, &Style::PETRA)
     }
 
     /// The discards in order of preference (best first) in `style`.
-    pub fn ranked_discards_in(view: &SeatView, style: &Style) -> Vec<Card> {
+    pub fn ranked_discards_in(view: &ViewRef, style: &Style) -> Vec<Card> {
         let mut scored: Vec<(i64, Card)> = Vec::new();
         Heuristic::score_discards(view, style, |key, c| scored.push((key, c)));
         scored.sort();
@@ -687,7 +693,7 @@ impl Heuristic {
 
     /// The first of [`Heuristic::ranked_discards_in`], found without ranking the rest (Petra
     /// asks this at every discard of every playout).
-    fn best_discard_in(view: &SeatView, style: &Style) -> Option<Card> {
+    fn best_discard_in(view: &ViewRef, style: &Style) -> Option<Card> {
         let mut best: Option<(i64, Card)> = None;
         Heuristic::score_discards(view, style, |key, c| {
             if best.is_none_or(|b| (key, c) < b) {
@@ -698,8 +704,8 @@ impl Heuristic {
     }
 
     /// Each distinct card the hand could discard with its key: the lower, the better.
-    fn score_discards(view: &SeatView, style: &Style, mut out: impl FnMut(i64, Card)) {
-        let hand = Tally::of_cards(&view.hand);
+    fn score_discards(view: &ViewRef, style: &Style, mut out: impl FnMut(i64, Card)) {
+        let hand = Tally::of_cards(view.hand);
         let laid = view.laid_phase[view.seat].is_some();
         let points = view.variant.points;
         let next = Heuristic::next_seat(view);
@@ -714,7 +720,7 @@ impl Heuristic {
         let mut per_value: [Option<(u8, u16)>; 13] = [None; 13];
         let hits = Heuristic::hit_mask(view);
         let mut last = None;
-        for &c in &view.hand {
+        for &c in view.hand {
             if c.is_skip() || last == Some(c) {
                 continue;
             }
@@ -766,7 +772,7 @@ impl Heuristic {
     /// How many cards must be hit first before `card` could be hit on a laid group (0: now;
     /// `HIT_NEVER` when no laid group can ever take it). A joker or skip answers 0: it is never
     /// discarded for this (a joker weighs 100,000 against it, a skip is played).
-    fn hit_gap(view: &SeatView, card: Card) -> u8 {
+    fn hit_gap(view: &ViewRef, card: Card) -> u8 {
         let (Some(v), Some(colour)) = (card.value(), card.colour()) else {
             return 0;
         };
@@ -805,7 +811,7 @@ impl Heuristic {
     /// In a stalled round, one of the hand's distinct cards (never a joker or skip) picked by a
     /// hash of what the table shows, which changes from turn to turn, so that the cards kept
     /// back come up too. Deterministic, like the rest of Petra.
-    fn stalled_discard(view: &SeatView) -> Option<Card> {
+    fn stalled_discard(view: &ViewRef) -> Option<Card> {
         let mut cards: Vec<Card> = view
             .hand
             .iter()
@@ -829,14 +835,14 @@ impl Heuristic {
     }
 
     /// The skip targets in order of preference: the seat closest to going out first.
-    pub fn ranked_skips(view: &SeatView) -> Vec<Seat> {
+    pub fn ranked_skips(view: &ViewRef) -> Vec<Seat> {
         let mut t: Vec<Seat> = (0..view.players)
             .filter(|&s| s != view.seat && !view.skips[s])
             .collect();
         t.sort_by_key(|&s| {
             (
                 view.laid_phase[s].is_none(),
-                view.hand_sizes[s],
+                view.hand_size(s),
                 std::cmp::Reverse(view.standings[s].phases_laid),
                 s,
             )
@@ -846,12 +852,12 @@ impl Heuristic {
 
     /// Petra's decision, computed from the view's cards (not from `view.choices`, so look-ahead
     /// players can call it on views built without the choice list).
-    pub fn choose(view: &SeatView) -> Action {
+    pub fn choose(view: &ViewRef) -> Action {
         Heuristic::choose_in(view, &Style::PETRA)
     }
 
     /// The decision in `style` (Petra's but for the discard order).
-    pub fn choose_in(view: &SeatView, style: &Style) -> Action {
+    pub fn choose_in(view: &ViewRef, style: &Style) -> Action {
         let me = view.seat;
         match view.stage {
             Stage::Knock { card, .. } => {
@@ -868,7 +874,7 @@ impl Heuristic {
                 _ => Action::DrawStock,
             },
             _ => {
-                let hand = Counts::of(&view.hand);
+                let hand = Counts::of(view.hand);
                 if view.laid_phase[me].is_none() {
                     let tally = Tally::of(&hand);
                     // Hardest phase first (most cards), so easy ones stay for later rounds.
@@ -908,7 +914,7 @@ impl Heuristic {
                     let points = view.variant.points;
                     let mut first: Option<((bool, std::cmp::Reverse<u32>), Card)> = None;
                     let hits = Heuristic::hit_mask(view);
-                    for &c in &view.hand {
+                    for &c in view.hand {
                         if c.is_skip() || !Heuristic::in_mask(hits, c) {
                             continue;
                         }
@@ -959,7 +965,7 @@ pub struct Styled(pub Style);
 
 impl Player for Styled {
     fn decide(&mut self, view: &SeatView) -> Action {
-        let a = Heuristic::choose_in(view, &self.0);
+        let a = Heuristic::choose_in(&view.view_ref(), &self.0);
         if view.choices.is_empty() || view.choices.contains(&a) {
             a
         } else {
@@ -970,7 +976,7 @@ impl Player for Styled {
 
 impl Player for Heuristic {
     fn decide(&mut self, view: &SeatView) -> Action {
-        let a = Heuristic::choose(view);
+        let a = Heuristic::choose(&view.view_ref());
         if view.choices.is_empty() || view.choices.contains(&a) {
             a
         } else {

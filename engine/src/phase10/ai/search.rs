@@ -79,8 +79,6 @@ pub struct Sampler {
     /// The table as her latest turn began (her draw), for `fit`: what the seat before her saw
     /// when it discarded.
     turn_start: Option<SeatView>,
-    /// A reused view for the playouts' decisions.
-    scratch: Option<SeatView>,
 }
 
 impl Sampler {
@@ -101,7 +99,6 @@ impl Sampler {
             fit_draw: false,
             streams: false,
             turn_start: None,
-            scratch: None,
         }
     }
 
@@ -119,7 +116,7 @@ impl Sampler {
 
     /// The choices worth comparing, Petra's favourite first.
     fn candidates(view: &SeatView, discards: usize) -> Vec<Action> {
-        let petra = Heuristic::choose(view);
+        let petra = Heuristic::choose(&view.view_ref());
         let mut out = vec![petra.clone()];
         match view.stage {
             Stage::Knock { card, .. } => {
@@ -147,11 +144,17 @@ impl Sampler {
                     return out;
                 }
                 if view.hand.contains(&Card::SKIP) {
-                    for t in Heuristic::ranked_skips(view).into_iter().take(2) {
+                    for t in Heuristic::ranked_skips(&view.view_ref())
+                        .into_iter()
+                        .take(2)
+                    {
                         out.push(Action::Skip(t));
                     }
                 }
-                for c in Heuristic::ranked_discards(view).into_iter().take(discards) {
+                for c in Heuristic::ranked_discards(&view.view_ref())
+                    .into_iter()
+                    .take(discards)
+                {
                     out.push(Action::Discard(c));
                 }
             }
@@ -204,23 +207,15 @@ impl Sampler {
         if alike { shun } else { 1.0 }
     }
 
-    /// Plays on with Petra's policy for every seat to the end of the round.
-    /// Returns the decisions played.
-    /// `events` is a reused list for what each decision did (nobody reads it); `laid_from` is
-    /// the stamp of the laid groups in `view` ([`Game::playout_view_into`]).
-    fn playout(
-        game: &mut Game,
-        view: &mut SeatView,
-        events: &mut Vec<Event>,
-        streams: &mut Streams,
-        laid_from: &mut u64,
-    ) -> usize {
+    /// Plays on with Petra's policy for every seat to the end of the round, each seat deciding
+    /// from its own view of the game ([`Game::view_ref`]). Returns the decisions played.
+    /// `events` is a reused list for what each decision did (nobody reads it).
+    fn playout(game: &mut Game, events: &mut Vec<Event>, streams: &mut Streams) -> usize {
         for step in 0..MAX_STEPS {
             let Some(seat) = game.to_move() else {
                 return step;
             };
-            game.playout_view_into(seat, view, laid_from);
-            let a = Heuristic::choose(view);
+            let a = Heuristic::choose(&game.view_ref(seat));
             if streams.apply(game, a, events).is_err() {
                 // Never expected from Petra; any legal choice keeps the playout going.
                 let Some(a) = game.choices().into_iter().next() else {
@@ -356,14 +351,14 @@ impl Sampler {
                     other.discard.pop();
                 }
                 other.stage = Stage::Play;
-                if Heuristic::choose(other) != Action::Discard(d) {
+                if Heuristic::choose(&other.view_ref()) != Action::Discard(d) {
                     return false;
                 }
             }
             if draw && let Some(t) = recent.passed {
                 game.bare_view_into(o, other);
                 other.stage = Stage::Draw;
-                if Heuristic::wants(other, t) {
+                if Heuristic::wants(&other.view_ref(), t) {
                     return false;
                 }
             }
@@ -437,9 +432,6 @@ impl Sampler {
         candidates: &[Action],
         deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
     ) -> Vec<Estimate> {
-        let mut scratch = self.scratch.take().unwrap_or_else(|| view.clone());
-        // The stamp of the laid groups `scratch` holds (0: none known, it comes from elsewhere).
-        let mut laid_from = 0u64;
         // Per deal, each choice's value minus Petra's choice's (first) on the same deal.
         let mut sum = vec![0.0f64; candidates.len()];
         let mut sum_sq = vec![0.0f64; candidates.len()];
@@ -462,13 +454,7 @@ impl Sampler {
                 values[i] = if streams.apply(game, a.clone(), &mut events).is_err() {
                     -1e9
                 } else {
-                    steps += Sampler::playout(
-                        game,
-                        &mut scratch,
-                        &mut events,
-                        &mut streams,
-                        &mut laid_from,
-                    );
+                    steps += Sampler::playout(game, &mut events, &mut streams);
                     Sampler::value(game, view.seat, view, self.behind, self.laid)
                 };
             }
@@ -478,7 +464,6 @@ impl Sampler {
                 sum_sq[i] += d * d;
             }
         }
-        self.scratch = Some(scratch);
         let k = deals as f64;
         (0..candidates.len())
             .map(|i| {
@@ -693,7 +678,6 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut streams = Streams::default();
         let mut events = Vec::new();
-        let mut view: Option<SeatView> = None;
         let (mut same, mut compared) = (0, 0);
         for seed in 0..60 {
             let (game, _) = Game::new(variant.clone(), 2, seed).expect("a game");
@@ -714,9 +698,7 @@ mod tests {
                 }
                 // The first seat plays its turn as Petra; then the second seat draws.
                 while g.turn == first && g.to_move().is_some() {
-                    let v = view.get_or_insert_with(|| g.bare_view(first));
-                    g.bare_view_into(first, v);
-                    let a = Heuristic::choose(v);
+                    let a = Heuristic::choose(&g.view_ref(first));
                     streams
                         .apply(&mut g, a, &mut events)
                         .expect("Petra plays legally");
