@@ -239,6 +239,54 @@ fn a_view_borrowed_from_the_game_shows_what_its_copy_shows() {
     }
 }
 
+/// A look-ahead player deals into the game it dealt last time (`sample_into`): whatever that
+/// game held (another variant, another seat count), the deal is the one `sample_from` makes
+/// from the same generator, and it plays on the same.
+#[test]
+fn a_deal_into_a_used_game_is_the_fresh_deal() {
+    use arachne_engine::phase10::ai::Heuristic;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+    let (mut into, _) = Game::new(builtin()[6].clone(), 6, 1).unwrap();
+    for (v, variant) in builtin().iter().enumerate() {
+        for players in [2usize, 4, 3] {
+            let (mut game, _) = Game::new(variant.clone(), players, 90 + v as u64).unwrap();
+            for step in 0..60 {
+                let Some(seat) = game.to_move() else { break };
+                let view = game.view(seat);
+                let unseen = view.unseen().cards();
+                let accept = |s: usize, c: Card| {
+                    if (s + c.index()).is_multiple_of(3) {
+                        0.3
+                    } else {
+                        1.0
+                    }
+                };
+                let seed = step as u64 * 31 + v as u64;
+                let fresh =
+                    view.sample_from(&unseen, &mut ChaCha8Rng::seed_from_u64(seed), &accept);
+                view.sample_into(
+                    &unseen,
+                    &mut ChaCha8Rng::seed_from_u64(seed),
+                    &accept,
+                    &mut into,
+                );
+                assert_eq!(format!("{into:?}"), format!("{fresh:?}"));
+                // Both play on alike to the round's end (reshuffles draw from the game's own
+                // generator).
+                let mut a = fresh;
+                let mut b = into.clone();
+                while let Some(s) = a.to_move() {
+                    let choice = Heuristic::choose(&a.view_ref(s));
+                    assert_eq!(a.apply(choice.clone()), b.apply(choice));
+                }
+                assert_eq!(format!("{a:?}"), format!("{b:?}"));
+                game.apply(Heuristic::choose(&game.view_ref(seat))).unwrap();
+            }
+        }
+    }
+}
+
 #[test]
 fn leaning_deals_stay_consistent_with_the_view_and_let_go_cards_are_recorded() {
     use arachne_engine::phase10::game::Recent;

@@ -285,10 +285,15 @@ impl Counts {
     /// The cards, sorted.
     pub fn cards(&self) -> Vec<Card> {
         let mut out = Vec::with_capacity(self.len());
+        self.cards_into(&mut out);
+        out
+    }
+
+    /// [`Counts::cards`] added to the end of `out`.
+    pub fn cards_into(&self, out: &mut Vec<Card>) {
         for (i, &n) in self.0.iter().enumerate() {
             out.extend(std::iter::repeat_n(Card(i as u8), usize::from(n)));
         }
-        out
     }
 }
 

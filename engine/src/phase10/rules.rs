@@ -158,7 +158,7 @@ impl Game {
                 for &c in groups.iter().flat_map(|g| g.cards()) {
                     self.remove_from_hand(seat, c);
                 }
-                self.laid[seat] = groups.clone();
+                self.laid[seat].clone_from(groups);
                 self.laid_phase[seat] = Some(*phase);
                 if !self.quiet {
                     events.push(Event::Laid {

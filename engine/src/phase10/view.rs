@@ -327,17 +327,59 @@ impl SeatView {
         rng: &mut ChaCha8Rng,
         accept: &dyn Fn(Seat, Card) -> f64,
     ) -> Game {
-        let mut pool = unseen.to_vec();
-        shuffle(rng, &mut pool);
-        // `pool[..dealt]` went into hands.
+        let mut game = Game {
+            variant: self.variant.clone(),
+            players: self.players,
+            seed: 0,
+            round: self.round,
+            standings: Vec::new(),
+            hands: Vec::new(),
+            stock: Vec::new(),
+            discard: Vec::new(),
+            laid: Vec::new(),
+            laid_phase: Vec::new(),
+            skips: Vec::new(),
+            knocked_last: Vec::new(),
+            known: Vec::new(),
+            shunned: Vec::new(),
+            recent: Vec::new(),
+            reshuffles: 0,
+            turn: self.turn,
+            stage: self.stage,
+            rng: round_rng(0, self.round),
+            winners: Vec::new(),
+            quiet: false,
+        };
+        self.sample_into(unseen, rng, accept, &mut game);
+        game
+    }
+
+    /// [`SeatView::sample_from`] written into `game`, whatever it held, reusing its lists (a
+    /// look-ahead player deals a game for every few dozen playout decisions). The same deal
+    /// from the same `rng`.
+    pub fn sample_into(
+        &self,
+        unseen: &[Card],
+        rng: &mut ChaCha8Rng,
+        accept: &dyn Fn(Seat, Card) -> f64,
+        game: &mut Game,
+    ) {
+        // The shuffled pool is dealt in place: `pool[..dealt]` went into hands, the rest is the
+        // stock, in the same order.
+        let pool = &mut game.stock;
+        pool.clear();
+        pool.extend_from_slice(unseen);
+        shuffle(rng, pool);
         let mut dealt = 0;
-        let mut hands = Vec::with_capacity(self.players);
-        for s in 0..self.players {
+        game.hands.truncate(self.players);
+        game.hands.resize_with(self.players, Vec::new);
+        for (s, h) in game.hands.iter_mut().enumerate() {
+            h.clear();
             if s == self.seat {
-                hands.push(self.hand.clone());
+                h.extend_from_slice(&self.hand);
                 continue;
             }
-            let mut h = self.known[s].cards();
+            self.known[s].cards_into(h);
             let want = self.hand_sizes[s];
             let mut i = dealt;
             let mut forced = false;
@@ -358,34 +400,31 @@ impl SeatView {
                 i += 1;
             }
             h.sort_unstable();
-            hands.push(h);
         }
-        let stock: Vec<Card> = pool.split_off(dealt);
+        pool.drain(..dealt);
         let seed = u64::from(super::game::below(rng, u32::MAX))
             | (u64::from(super::game::below(rng, u32::MAX)) << 32);
-        Game {
-            variant: self.variant.clone(),
-            players: self.players,
-            seed,
-            round: self.round,
-            standings: self.standings.clone(),
-            hands,
-            stock,
-            discard: self.discard.clone(),
-            laid: self.laid.clone(),
-            laid_phase: self.laid_phase.clone(),
-            skips: self.skips.clone(),
-            knocked_last: self.knocked_last.clone(),
-            known: self.known.clone(),
-            shunned: self.shunned.clone(),
-            recent: self.recent.clone(),
-            reshuffles: self.reshuffles,
-            turn: self.turn,
-            stage: self.stage,
-            rng: round_rng(seed, self.round),
-            winners: Vec::new(),
-            quiet: false,
+        if !Arc::ptr_eq(&game.variant, &self.variant) {
+            game.variant.clone_from(&self.variant);
         }
+        game.players = self.players;
+        game.seed = seed;
+        game.round = self.round;
+        game.standings.clone_from(&self.standings);
+        game.discard.clone_from(&self.discard);
+        game.laid.clone_from(&self.laid);
+        game.laid_phase.clone_from(&self.laid_phase);
+        game.skips.clone_from(&self.skips);
+        game.knocked_last.clone_from(&self.knocked_last);
+        game.known.clone_from(&self.known);
+        game.shunned.clone_from(&self.shunned);
+        game.recent.clone_from(&self.recent);
+        game.reshuffles = self.reshuffles;
+        game.turn = self.turn;
+        game.stage = self.stage;
+        game.rng = round_rng(seed, self.round);
+        game.winners.clear();
+        game.quiet = false;
     }
 
     /// A seat's phase(s) to lay as the protocol writes them (`3`, `1+2+5`, `done`).

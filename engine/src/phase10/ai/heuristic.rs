@@ -630,10 +630,9 @@ impl Heuristic {
         Heuristic::distance(view, &more).0 < Heuristic::distance(view, &hand).0
     }
 
-    /// Whether the seat after this one visibly wants `card`.
+    /// Whether the seat after this one (`next`, [`Heuristic::next_seat`]) visibly wants `card`.
     /// `hits` is the table's [`Heuristic::hit_mask`].
-    pub(super) fn feeds_next(view: &ViewRef, card: Card, hits: u64) -> bool {
-        let next = Heuristic::next_seat(view);
+    fn feeds_next(view: &ViewRef, next: Seat, card: Card, hits: u64) -> bool {
         if card.is_wild() {
             return true;
         }
@@ -644,23 +643,23 @@ impl Heuristic {
             .is_some_and(|v| view.known[next].of_value(v) > 0)
     }
 
-    /// Whether the seat after this one would want `card`, by `style`'s rule.
+    /// Whether the seat after this one (`next`) would want `card`, by `style`'s rule.
     /// `hits` is the table's [`Heuristic::hit_mask`].
-    fn feeds_in(view: &ViewRef, card: Card, style: &Style, hits: u64) -> bool {
+    fn feeds_in(view: &ViewRef, next: Seat, card: Card, style: &Style, hits: u64) -> bool {
         if style.feed_rule == 0 || card.is_wild() {
-            return Heuristic::feeds_next(view, card, hits);
+            return Heuristic::feeds_next(view, next, card, hits);
         }
-        let next = Heuristic::next_seat(view);
         if style.feed_rule == 3 {
             return view.laid_phase[next].is_some() && Heuristic::in_mask(hits, card);
         }
         if style.feed_rule == 4 {
-            return view.laid_phase[next].is_none() && Heuristic::feeds_next(view, card, hits);
+            return view.laid_phase[next].is_none()
+                && Heuristic::feeds_next(view, next, card, hits);
         }
         if view.laid_phase[next].is_some() {
             return Heuristic::in_mask(hits, card);
         }
-        if style.feed_rule == 2 && Heuristic::feeds_next(view, card, hits) {
+        if style.feed_rule == 2 && Heuristic::feeds_next(view, next, card, hits) {
             return true;
         }
         let known = view.known[next];
@@ -735,7 +734,7 @@ impl Heuristic {
             {
                 key += style.feed_near;
             }
-            if Heuristic::feeds_in(view, c, style, hits) {
+            if Heuristic::feeds_in(view, next, c, style, hits) {
                 key += style.feed;
             } else if style.safe != 0
                 && next_open

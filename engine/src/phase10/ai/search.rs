@@ -263,6 +263,10 @@ impl Sampler {
     }
 }
 
+/// How her decision deals the hidden cards: into the game given (a deal of her view, or `None`
+/// the first time; reusing its lists spares a dozen allocations a deal).
+type Deal<'a> = dyn FnMut(&mut ChaCha8Rng, &mut Option<Game>) + 'a;
+
 impl Player for Sampler {
     fn decide(&mut self, view: &SeatView) -> Action {
         self.remember_turn_start(view);
@@ -272,27 +276,33 @@ impl Player for Sampler {
         let mut other: Option<SeatView> = None;
         // The same for every deal of this decision.
         let unseen = view.unseen().cards();
-        let action = self.decide_dealt(view, &mut |rng| {
-            let deal = |rng: &mut ChaCha8Rng| {
-                if shun < 1.0 && view.players <= seats {
-                    view.sample_from(&unseen, rng, &|s, c| Sampler::accept(view, shun, s, c))
-                } else {
-                    view.sample_from(&unseen, rng, &|_, _| 1.0)
+        let action = self.decide_dealt(view, &mut |rng, into| {
+            let deal = |rng: &mut ChaCha8Rng, into: &mut Option<Game>| {
+                let accept = |s, c| {
+                    if shun < 1.0 && view.players <= seats {
+                        Sampler::accept(view, shun, s, c)
+                    } else {
+                        1.0
+                    }
+                };
+                match into {
+                    Some(game) => view.sample_into(&unseen, rng, &accept, game),
+                    None => *into = Some(view.sample_from(&unseen, rng, &accept)),
                 }
             };
+            deal(rng, into);
             if fit >= 1.0 {
-                return deal(rng);
+                return;
             }
             let other = other.get_or_insert_with(|| view.clone());
-            let mut game = deal(rng);
             for _ in 1..tries {
-                let fits = Sampler::fits(&game, view, start.as_ref(), other, fit_draw);
+                let game = into.as_ref().expect("dealt");
+                let fits = Sampler::fits(game, view, start.as_ref(), other, fit_draw);
                 if fits || f64::from(super::super::game::below(rng, 1 << 16)) < fit * 65536.0 {
                     break;
                 }
-                game = deal(rng);
+                deal(rng, into);
             }
-            game
         });
         self.turn_start = start;
         action
@@ -377,16 +387,12 @@ impl Sampler {
         deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
     ) -> Action {
         self.remember_turn_start(view);
-        self.decide_dealt(view, deal)
+        self.decide_dealt(view, &mut |rng, into| *into = Some(deal(rng)))
     }
 
     /// [`Sampler::decide_with`] once her turn's start is remembered (`decide` remembers it
     /// before it builds its dealer, which reads it).
-    fn decide_dealt(
-        &mut self,
-        view: &SeatView,
-        deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
-    ) -> Action {
+    fn decide_dealt(&mut self, view: &SeatView, deal: &mut Deal<'_>) -> Action {
         let candidates = Sampler::candidates(view, self.discards);
         if candidates.len() <= 1 {
             return candidates
@@ -418,7 +424,9 @@ impl Sampler {
         if candidates.len() <= 1 {
             return Vec::new();
         }
-        let estimates = self.estimate(view, &candidates, &mut |rng| view.sample(rng));
+        let estimates = self.estimate(view, &candidates, &mut |rng, into| {
+            *into = Some(view.sample(rng));
+        });
         candidates.into_iter().zip(estimates).collect()
     }
 
@@ -430,7 +438,7 @@ impl Sampler {
         &mut self,
         view: &SeatView,
         candidates: &[Action],
-        deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
+        deal: &mut Deal<'_>,
     ) -> Vec<Estimate> {
         // Per deal, each choice's value minus Petra's choice's (first) on the same deal.
         let mut sum = vec![0.0f64; candidates.len()];
@@ -439,17 +447,20 @@ impl Sampler {
         let (mut deals, mut steps) = (0usize, 0usize);
         // The game each choice is played out in, reused from deal to deal.
         let mut played: Option<Game> = None;
+        // The deal of the moment, reused from deal to deal.
+        let mut dealt: Option<Game> = None;
         let mut events = Vec::new();
         let mut streams = Streams::default();
         let (most_deals, budget) = self.budget(view.players);
         while deals < most_deals && (deals < MIN_DEALS || steps < budget) {
             deals += 1;
-            let mut base = deal(&mut self.rng);
+            deal(&mut self.rng, &mut dealt);
+            let base = dealt.as_mut().expect("a deal");
             base.set_quiet(true);
             streams.deal(&base.stock, base.players, self.streams, &mut self.rng);
             for (i, a) in candidates.iter().enumerate() {
                 let game = played.get_or_insert_with(|| base.clone());
-                game.clone_from(&base);
+                game.clone_from(base);
                 streams.restart();
                 values[i] = if streams.apply(game, a.clone(), &mut events).is_err() {
                     -1e9
