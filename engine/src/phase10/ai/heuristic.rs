@@ -159,8 +159,9 @@ thread_local! {
         const { std::cell::RefCell::new(DistanceCache { slots: Vec::new() }) };
 }
 
-/// Everything [`phase_distance`]'s answer depends on, packed (value counts, colour counts only
-/// when a colour group is needed, jokers, the needs), or `None` when something does not fit.
+/// Everything [`phase_distance`]'s answer depends on, packed (value counts, or without a run how
+/// many values hold each count; colour counts only when a colour group is needed; jokers; the
+/// needs), or `None` when something does not fit.
 fn cache_key(vc: &[u8; 13], cc: &[u8; 4], jokers: u8, needs: &[Need]) -> Option<u128> {
     if needs.len() > 4 || jokers > 15 {
         return None;
@@ -172,7 +173,17 @@ fn cache_key(vc: &[u8; 13], cc: &[u8; 4], jokers: u8, needs: &[Need]) -> Option<
         return None;
     }
     let colour = needs.iter().any(|n| matches!(n, Need::Colour(_)));
-    let values = vc[1..].iter().fold(1u64, |k, &n| (k << 4) | u64::from(n)); // never 0
+    // A leading 1 above the counts, so that the key's length tells how many needs follow.
+    let values = if needs.iter().any(|n| matches!(n, Need::Run(_))) {
+        u128::from(vc[1..].iter().fold(1u64, |k, &n| (k << 4) | u64::from(n)))
+    } else {
+        // Without a run the values' names do not matter (a set takes any value, a colour group
+        // reads only colours), so hands alike but for which value holds which count share one
+        // answer: the key counts the values holding each count (a nibble for each count up to
+        // 15, at most 12 in each). Its leading 1 is at bit 64, not 48: the two kinds of key
+        // never meet.
+        (1 << 64) | u128::from(vc[1..].iter().fold(0u64, |k, &n| k + (1u64 << (4 * n))))
+    };
     let colours = if colour {
         if cc.iter().fold(0, |m, &n| m | n) > 31 {
             return None;
@@ -181,7 +192,7 @@ fn cache_key(vc: &[u8; 13], cc: &[u8; 4], jokers: u8, needs: &[Need]) -> Option<
     } else {
         0
     };
-    let mut key = (u128::from(values) << 24) | u128::from(colours << 4 | u64::from(jokers));
+    let mut key = (values << 24) | u128::from(colours << 4 | u64::from(jokers));
     for n in needs {
         let (kind, size) = match *n {
             Need::Set(k) => (1u8, k),
@@ -1066,7 +1077,9 @@ mod tests {
         // Hands of 0 to 14 cards from the deck's 108, against every shape of phase the
         // variants use and more (runs, sets and colour groups, one to five groups, sizes from 0
         // to 20, past the values' 12 and the table's 16 slots), jokers included: the answer
-        // must be the same, ways and all.
+        // must be the same, ways and all. The remembered distance of a phase without a run is
+        // keyed by how many values hold each count, not by which values: this checks too that
+        // hands alike but for the values' names get the same answer.
         let deck = Card::deck();
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let kinds = |k: u64, n: u8| match k % 3 {
@@ -1074,7 +1087,7 @@ mod tests {
             1 => Need::Run(n),
             _ => Need::Colour(n),
         };
-        let mut fast_paths = 0;
+        let (mut fast_paths, mut renamed_hands) = (0, 0);
         for _ in 0..60_000 {
             // One in 50 with five groups, where ways can saturate (five sets of 0 have up to
             // 13^5 leaves); the rest with one to four.
@@ -1123,6 +1136,18 @@ mod tests {
                 want,
                 "{needs:?} from {hand:?}"
             );
+            if !needs.iter().any(|n| matches!(n, Need::Run(_))) {
+                // The same counts held by other values: the same answer.
+                let mut renamed = vc;
+                renamed[1..].rotate_left(1 + (next() % 11) as usize);
+                renamed.swap(1 + (next() % 12) as usize, 1 + (next() % 12) as usize);
+                assert_eq!(
+                    distance_uncached(&needs, &mut renamed.clone(), &cc, jokers),
+                    want,
+                    "{needs:?} from {renamed:?}"
+                );
+                renamed_hands += 1;
+            }
             // The tally counts alike from the counts and from the cards, and a card taken out
             // and put back (as Petra weighs each discard) leaves what counting afresh leaves.
             let tally = Tally::of(&hand);
@@ -1141,6 +1166,7 @@ mod tests {
             }
         }
         assert!(fast_paths > 5_000, "{fast_paths} hands took the fast path");
+        assert!(renamed_hands > 5_000, "{renamed_hands} hands renamed");
         // Ways saturate: five sets of 0 from a hand of every value.
         let mut vc = [2u8; 13];
         vc[0] = 0;
