@@ -226,7 +226,18 @@ fn a_view_borrowed_from_the_game_shows_what_its_copy_shows() {
                 for s in 0..players {
                     let copy = game.bare_view(s);
                     assert_eq!(game.view_ref(s), copy.view_ref());
+                    // Another seat's view differs (its seat and hand at least).
                     assert_ne!(game.view_ref(s), game.view_ref((s + 1) % players));
+                    // Printed, it shows the other hands' sizes, not their cards (a hand of three
+                    // or more, unlike the seat's own, is nowhere else on the table).
+                    let printed = format!("{:?}", game.view_ref(s));
+                    for o in (0..players).filter(|&o| o != s) {
+                        let hidden = game.hand(o);
+                        if hidden.len() >= 3 && hidden != game.hand(s) {
+                            let text = format!("{hidden:?}");
+                            assert!(!printed.contains(&text), "{text} in {printed}");
+                        }
+                    }
                 }
                 let copy = game.bare_view(seat);
                 let a = Heuristic::choose(&game.view_ref(seat));
@@ -276,11 +287,24 @@ fn a_deal_into_a_used_game_is_the_fresh_deal() {
                 // generator).
                 let mut a = fresh;
                 let mut b = into.clone();
+                let mut ended = false;
                 while let Some(s) = a.to_move() {
                     let choice = Heuristic::choose(&a.view_ref(s));
-                    assert_eq!(a.apply(choice.clone()), b.apply(choice));
+                    let events = a.apply(choice.clone());
+                    // A dealt game is not quiet: it tells of its round's end.
+                    ended |= events.as_ref().is_ok_and(|e| {
+                        e.iter()
+                            .any(|e| matches!(e, arachne_engine::phase10::Event::RoundEnded { .. }))
+                    });
+                    assert_eq!(events, b.apply(choice));
                 }
+                assert!(ended);
                 assert_eq!(format!("{a:?}"), format!("{b:?}"));
+                // The next deal goes into a game played on, quietly, to its round's end.
+                into.set_quiet(true);
+                while let Some(s) = into.to_move() {
+                    into.apply(Heuristic::choose(&into.view_ref(s))).unwrap();
+                }
                 game.apply(Heuristic::choose(&game.view_ref(seat))).unwrap();
             }
         }

@@ -1,7 +1,8 @@
 //! What one seat may know: its own hand, everything on the table, other seats' card counts, the
 //! cards others were seen taking from the discard pile and the cards they were seen letting go. Computer players decide only from a
-//! [`SeatView`]; [`SeatView::sample`] deals the hidden cards at random, consistently with the
-//! view, for players that look ahead. The external-player protocol's block is printed from it.
+//! [`SeatView`] (or, inside a look-ahead's playouts, from a [`ViewRef`], the same borrowed);
+//! [`SeatView::sample`] deals the hidden cards at random, consistently with the view, for
+//! players that look ahead. The external-player protocol's block is printed from it.
 
 use std::sync::Arc;
 
@@ -100,8 +101,8 @@ impl Game {
 }
 
 impl Game {
-    /// [`Game::bare_view`] written into `v`, reusing its buffers (look-ahead players call this
-    /// for every step of a playout, where fresh allocations would cost more than the decision).
+    /// [`Game::bare_view`] written into `v`, reusing its buffers (for a look-ahead player that
+    /// asks for the views of many games; its playouts borrow theirs, [`Game::view_ref`]).
     pub fn bare_view_into(&self, seat: Seat, v: &mut SeatView) {
         v.laid.clone_from(&self.laid);
         v.seat = seat;
@@ -161,7 +162,7 @@ impl Game {
 /// A [`SeatView`] borrowed from where it lives (a `SeatView`, or the game itself through
 /// [`Game::view_ref`]): the same fields, nothing copied. Petra decides from it. Like a
 /// `SeatView` it shows one seat's hand and what is public; the other hands stay private (only
-/// their sizes can be asked, [`ViewRef::hand_size`]).
+/// their sizes can be asked, [`ViewRef::hand_size`], and only their sizes are printed).
 #[derive(Clone, Copy, Debug)]
 pub struct ViewRef<'a> {
     /// The seat this view belongs to.
@@ -206,11 +207,20 @@ pub struct ViewRef<'a> {
 }
 
 /// Where a [`ViewRef`] reads the hands' sizes: a view's list, or the game's hands (which it
-/// never shows).
-#[derive(Clone, Copy, Debug)]
+/// never shows, not even when printed).
+#[derive(Clone, Copy)]
 enum HandSizes<'a> {
     Listed(&'a [usize]),
     Of(&'a [Vec<Card>]),
+}
+
+impl std::fmt::Debug for HandSizes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HandSizes::Listed(sizes) => f.debug_list().entries(sizes.iter()).finish(),
+            HandSizes::Of(hands) => f.debug_list().entries(hands.iter().map(Vec::len)).finish(),
+        }
+    }
 }
 
 /// Two borrowed views are equal when they show the same, wherever they were borrowed from.
@@ -364,16 +374,40 @@ impl SeatView {
         accept: &dyn Fn(Seat, Card) -> f64,
         game: &mut Game,
     ) {
+        // Every field is written below; taken apart here so that a field added later must be
+        // written too.
+        let Game {
+            variant,
+            players,
+            seed,
+            round,
+            standings,
+            hands,
+            stock: pool,
+            discard,
+            laid,
+            laid_phase,
+            skips,
+            knocked_last,
+            known,
+            shunned,
+            recent,
+            reshuffles,
+            turn,
+            stage,
+            rng: game_rng,
+            winners,
+            quiet,
+        } = game;
         // The shuffled pool is dealt in place: `pool[..dealt]` went into hands, the rest is the
         // stock, in the same order.
-        let pool = &mut game.stock;
         pool.clear();
         pool.extend_from_slice(unseen);
         shuffle(rng, pool);
         let mut dealt = 0;
-        game.hands.truncate(self.players);
-        game.hands.resize_with(self.players, Vec::new);
-        for (s, h) in game.hands.iter_mut().enumerate() {
+        hands.truncate(self.players);
+        hands.resize_with(self.players, Vec::new);
+        for (s, h) in hands.iter_mut().enumerate() {
             h.clear();
             if s == self.seat {
                 h.extend_from_slice(&self.hand);
@@ -402,29 +436,29 @@ impl SeatView {
             h.sort_unstable();
         }
         pool.drain(..dealt);
-        let seed = u64::from(super::game::below(rng, u32::MAX))
+        let dealt_seed = u64::from(super::game::below(rng, u32::MAX))
             | (u64::from(super::game::below(rng, u32::MAX)) << 32);
-        if !Arc::ptr_eq(&game.variant, &self.variant) {
-            game.variant.clone_from(&self.variant);
+        if !Arc::ptr_eq(variant, &self.variant) {
+            variant.clone_from(&self.variant);
         }
-        game.players = self.players;
-        game.seed = seed;
-        game.round = self.round;
-        game.standings.clone_from(&self.standings);
-        game.discard.clone_from(&self.discard);
-        game.laid.clone_from(&self.laid);
-        game.laid_phase.clone_from(&self.laid_phase);
-        game.skips.clone_from(&self.skips);
-        game.knocked_last.clone_from(&self.knocked_last);
-        game.known.clone_from(&self.known);
-        game.shunned.clone_from(&self.shunned);
-        game.recent.clone_from(&self.recent);
-        game.reshuffles = self.reshuffles;
-        game.turn = self.turn;
-        game.stage = self.stage;
-        game.rng = round_rng(seed, self.round);
-        game.winners.clear();
-        game.quiet = false;
+        *players = self.players;
+        *seed = dealt_seed;
+        *round = self.round;
+        standings.clone_from(&self.standings);
+        discard.clone_from(&self.discard);
+        laid.clone_from(&self.laid);
+        laid_phase.clone_from(&self.laid_phase);
+        skips.clone_from(&self.skips);
+        knocked_last.clone_from(&self.knocked_last);
+        known.clone_from(&self.known);
+        shunned.clone_from(&self.shunned);
+        recent.clone_from(&self.recent);
+        *reshuffles = self.reshuffles;
+        *turn = self.turn;
+        *stage = self.stage;
+        *game_rng = round_rng(dealt_seed, self.round);
+        winners.clear();
+        *quiet = false;
     }
 
     /// A seat's phase(s) to lay as the protocol writes them (`3`, `1+2+5`, `done`).

@@ -1136,17 +1136,23 @@ mod tests {
                 want,
                 "{needs:?} from {hand:?}"
             );
+            // The same counts held by other values: without a run, the same answer and the
+            // same remembered one; with a run, another key.
+            let mut renamed = vc;
+            renamed[1..].rotate_left(1 + (next() % 11) as usize);
+            renamed.swap(1 + (next() % 12) as usize, 1 + (next() % 12) as usize);
+            let key = cache_key(&vc, &cc, jokers, &needs);
+            let renamed_key = cache_key(&renamed, &cc, jokers, &needs);
             if !needs.iter().any(|n| matches!(n, Need::Run(_))) {
-                // The same counts held by other values: the same answer.
-                let mut renamed = vc;
-                renamed[1..].rotate_left(1 + (next() % 11) as usize);
-                renamed.swap(1 + (next() % 12) as usize, 1 + (next() % 12) as usize);
                 assert_eq!(
                     distance_uncached(&needs, &mut renamed.clone(), &cc, jokers),
                     want,
                     "{needs:?} from {renamed:?}"
                 );
+                assert_eq!(key, renamed_key, "{needs:?} from {renamed:?}");
                 renamed_hands += 1;
+            } else if renamed != vc && key.is_some() {
+                assert_ne!(key, renamed_key, "{needs:?} from {renamed:?}");
             }
             // The tally counts alike from the counts and from the cards, and a card taken out
             // and put back (as Petra weighs each discard) leaves what counting afresh leaves.

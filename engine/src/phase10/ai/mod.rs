@@ -1,6 +1,8 @@
 //! Computer players. Each decides only from a [`SeatView`] (what its seat may know), so no level
-//! can peek at hidden cards: the type system enforces the information set. All levels are
-//! deterministic for their seed.
+//! can peek at hidden cards: the type system enforces the information set. Inside Michaela's
+//! playouts Petra decides from a `ViewRef`, the same view borrowed from the played-out game; it
+//! too shows only its seat's hand and what is public. All levels are deterministic for their
+//! seed.
 //!
 //! Levels, weakest first as measured (BENCHMARKS.md): `random` (uniform among the legal choices;
 //! for testing), `petra` (fixed heuristics), `michaela` (samples the hidden cards consistently with
