@@ -103,9 +103,9 @@ impl Sampler {
     }
 
     /// Most deals and playout decisions per decision with `players` seats. With more than two
-    /// a playout decision costs more (more hands to deal and more seats to weigh), so the budget is three
-    /// quarters of the heads-up one, which keeps a decision within the same time
-    /// (BENCHMARKS.md, "Speed and memory per decision").
+    /// a playout decision costs more (more hands to deal and more seats to weigh), so the
+    /// budget is three quarters of the heads-up one, which keeps a decision within the same
+    /// time (BENCHMARKS.md, "Speed and memory per decision").
     pub fn budget(&self, players: usize) -> (usize, usize) {
         if players > 2 {
             (self.deals * 3 / 4, self.steps * 3 / 4)
