@@ -696,16 +696,18 @@ impl Heuristic {
     /// The discards in order of preference (best first) in `style`.
     pub fn ranked_discards_in(view: &ViewRef, style: &Style) -> Vec<Card> {
         let mut scored: Vec<(i64, Card)> = Vec::new();
-        Heuristic::score_discards(view, style, |key, c| scored.push((key, c)));
+        let hits = Heuristic::hit_mask(view);
+        Heuristic::score_discards(view, style, hits, |key, c| scored.push((key, c)));
         scored.sort();
         scored.into_iter().map(|(_, c)| c).collect()
     }
 
     /// The first of [`Heuristic::ranked_discards_in`], found without ranking the rest (Petra
-    /// asks this at every discard of every playout).
-    fn best_discard_in(view: &ViewRef, style: &Style) -> Option<Card> {
+    /// asks this at every discard of every playout). `hits` is the table's
+    /// [`Heuristic::hit_mask`].
+    fn best_discard_in(view: &ViewRef, style: &Style, hits: u64) -> Option<Card> {
         let mut best: Option<(i64, Card)> = None;
-        Heuristic::score_discards(view, style, |key, c| {
+        Heuristic::score_discards(view, style, hits, |key, c| {
             if best.is_none_or(|b| (key, c) < b) {
                 best = Some((key, c));
             }
@@ -713,8 +715,9 @@ impl Heuristic {
         best.map(|(_, c)| c)
     }
 
-    /// Each distinct card the hand could discard with its key: the lower, the better.
-    fn score_discards(view: &ViewRef, style: &Style, mut out: impl FnMut(i64, Card)) {
+    /// Each distinct card the hand could discard with its key: the lower, the better. `hits` is
+    /// the table's [`Heuristic::hit_mask`].
+    fn score_discards(view: &ViewRef, style: &Style, hits: u64, mut out: impl FnMut(i64, Card)) {
         let hand = Tally::of_cards(view.hand);
         let laid = view.laid_phase[view.seat].is_some();
         let points = view.variant.points;
@@ -728,7 +731,6 @@ impl Heuristic {
             && !Heuristic::open_phases(view)
                 .any(|p| p.groups.iter().any(|n| matches!(n, Need::Colour(_))));
         let mut per_value: [Option<(u8, u16)>; 13] = [None; 13];
-        let hits = Heuristic::hit_mask(view);
         let mut last = None;
         for &c in view.hand {
             if c.is_skip() || last == Some(c) {
@@ -885,6 +887,8 @@ impl Heuristic {
             },
             _ => {
                 let hand = Counts::of(view.hand);
+                // What the laid groups take, for her hit and her discard alike.
+                let hits = Heuristic::hit_mask(view);
                 if view.laid_phase[me].is_none() {
                     let tally = Tally::of(&hand);
                     // Hardest phase first (most cards), so easy ones stay for later rounds.
@@ -923,7 +927,6 @@ impl Heuristic {
                     // cards, the first in the hand. Its first group that takes it gets it.
                     let points = view.variant.points;
                     let mut first: Option<((bool, std::cmp::Reverse<u32>), Card)> = None;
-                    let hits = Heuristic::hit_mask(view);
                     for &c in view.hand {
                         if c.is_skip() || !Heuristic::in_mask(hits, c) {
                             continue;
@@ -960,7 +963,7 @@ impl Heuristic {
                 {
                     return Action::Discard(c);
                 }
-                match Heuristic::best_discard_in(view, style) {
+                match Heuristic::best_discard_in(view, style, hits) {
                     Some(c) => Action::Discard(c),
                     None => Action::Discard(Card::SKIP),
                 }

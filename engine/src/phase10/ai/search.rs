@@ -276,10 +276,11 @@ impl Player for Sampler {
         let mut other: Option<SeatView> = None;
         // The same for every deal of this decision.
         let unseen = view.unseen().cards();
+        let leaning = shun < 1.0 && view.players <= seats;
         let action = self.decide_dealt(view, &mut |rng, into| {
             let deal = |rng: &mut ChaCha8Rng, into: &mut Option<Game>| {
                 let accept = |s, c| {
-                    if shun < 1.0 && view.players <= seats {
+                    if leaning {
                         Sampler::accept(view, shun, s, c)
                     } else {
                         1.0
