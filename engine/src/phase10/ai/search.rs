@@ -116,7 +116,8 @@ impl Sampler {
 
     /// The choices worth comparing, Petra's favourite first.
     fn candidates(view: &SeatView, discards: usize) -> Vec<Action> {
-        let petra = Heuristic::choose(&view.view_ref());
+        let borrowed = view.view_ref();
+        let petra = Heuristic::choose(&borrowed);
         let mut out = vec![petra.clone()];
         match view.stage {
             Stage::Knock { card, .. } => {
@@ -144,14 +145,11 @@ impl Sampler {
                     return out;
                 }
                 if view.hand.contains(&Card::SKIP) {
-                    for t in Heuristic::ranked_skips(&view.view_ref())
-                        .into_iter()
-                        .take(2)
-                    {
+                    for t in Heuristic::ranked_skips(&borrowed).into_iter().take(2) {
                         out.push(Action::Skip(t));
                     }
                 }
-                for c in Heuristic::ranked_discards(&view.view_ref())
+                for c in Heuristic::ranked_discards(&borrowed)
                     .into_iter()
                     .take(discards)
                 {
