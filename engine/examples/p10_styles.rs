@@ -29,6 +29,8 @@ fn style(text: &str) -> Style {
             "hitgap" => s.hit_gap = v,
             "feedrule" => s.feed_rule = v as u8,
             "near" => s.feed_near = v,
+            "ltop" => s.learned_top = v,
+            "lmargin" => s.learned_margin = v,
             _ => panic!("unknown weight {k}"),
         }
     }

@@ -117,6 +117,15 @@ fn main() {
                 if let Some(v) = num("--fit-draw") {
                     m.fit_draw = v != 0.0;
                 }
+                if let Some(v) = num("--ltop") {
+                    m.base.learned_top = v as i64;
+                }
+                if let Some(v) = num("--lmargin") {
+                    m.base.learned_margin = v as i64;
+                }
+                if let Some(v) = num("--own") {
+                    m.own = v != 0.0;
+                }
                 if let Some(v) = num("--streams") {
                     m.streams = v != 0.0;
                 }

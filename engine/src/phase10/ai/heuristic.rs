@@ -528,6 +528,24 @@ pub struct Style {
     pub feed_rule: u8,
     /// Added to a discard that would be hittable after one more card once the next seat laid.
     pub feed_near: i64,
+    /// Experiment: how many of the best discards the learned model (env `P10_MODEL`) reorders
+    /// (0: off).
+    pub learned_top: i64,
+    /// Experiment: by how much (model units, points) a discard must beat the first to replace it.
+    pub learned_margin: i64,
+}
+
+/// Experiment: features of a discard.
+pub const FEATURES: usize = 18;
+
+fn gbm() -> Option<&'static super::trees::Forest> {
+    static GBM: std::sync::OnceLock<Option<super::trees::Forest>> = std::sync::OnceLock::new();
+    GBM.get_or_init(|| {
+        let path = std::env::var("P10_GBM").ok()?;
+        let text = std::fs::read_to_string(&path).ok()?;
+        Some(super::trees::Forest::from_text(&text).unwrap_or_else(|e| panic!("{path}: {e}")))
+    })
+    .as_ref()
 }
 
 impl Style {
@@ -540,6 +558,8 @@ impl Style {
         hit_gap: 0,
         feed_rule: 0,
         feed_near: 0,
+        learned_top: 0,
+        learned_margin: 0,
     };
 }
 
@@ -615,7 +635,7 @@ impl Heuristic {
 
     /// The cards some laid group takes now, as a mask ([`Group::hit_mask`]), for a decision
     /// that asks about many cards.
-    fn hit_mask(view: &ViewRef) -> u64 {
+    pub fn hit_mask(view: &ViewRef) -> u64 {
         view.laid.iter().flatten().fold(0, |m, g| m | g.hit_mask())
     }
 
@@ -779,6 +799,111 @@ impl Heuristic {
             }
             out(key, c);
         }
+    }
+
+    /// The cards this seat cannot see (as [`SeatView::unseen`]).
+    pub fn unseen_of(view: &ViewRef) -> Counts {
+        static DECK: std::sync::OnceLock<Counts> = std::sync::OnceLock::new();
+        let mut left = *DECK.get_or_init(|| Counts::of(&Card::deck()));
+        for &c in view
+            .hand
+            .iter()
+            .chain(view.discard)
+            .chain(view.laid.iter().flatten().flat_map(|g| g.cards()))
+        {
+            left.remove(c);
+        }
+        for _ in view.skips.iter().filter(|&&s| s) {
+            left.remove(Card::SKIP);
+        }
+        for (s, k) in view.known.iter().enumerate() {
+            if s != view.seat {
+                for c in k.cards() {
+                    left.remove(c);
+                }
+            }
+        }
+        left
+    }
+
+    /// The phase distance (cards missing) after discarding `c`, before laying.
+    pub fn distance_without(view: &ViewRef, c: Card) -> Option<u8> {
+        if view.laid_phase[view.seat].is_some() {
+            return None;
+        }
+        let mut rest = Tally::of_cards(view.hand);
+        rest.remove(c);
+        Some(Heuristic::distance(view, &rest).0)
+    }
+
+    /// Experiment: the features of discarding `c`; `m0` is the phase distance after the first
+    /// discard ranked (None: this is it, or the seat laid).
+    pub fn discard_features(
+        view: &ViewRef,
+        unseen: &Counts,
+        hits: u64,
+        c: Card,
+        m0: Option<u8>,
+    ) -> [f64; FEATURES] {
+        let me = view.seat;
+        let laid = view.laid_phase[me].is_some();
+        let next = Heuristic::next_seat(view);
+        let next_laid = f64::from(u8::from(view.laid_phase[next].is_some()));
+        let pts = f64::from(view.variant.points.of(c)) / 10.0;
+        let near = f64::from(u8::from(view.hand_size(next) <= 3));
+        let (dm, w) = if laid {
+            (0.0, 0.0)
+        } else {
+            let mut rest = Tally::of_cards(view.hand);
+            rest.remove(c);
+            let (m, w) = Heuristic::distance(view, &rest);
+            let dm = m0.map_or(0.0, |m0| f64::from(m) - f64::from(m0));
+            (dm, f64::from(w.min(150)) / 150.0)
+        };
+        let feed = f64::from(u8::from(Heuristic::feeds_next(view, next, c, hits)));
+        let hittable = f64::from(u8::from(Heuristic::in_mask(hits, c)));
+        let gap = f64::from(Heuristic::hit_gap(view, c)) / f64::from(HIT_NEVER);
+        let hand = Counts::of(view.hand);
+        let (unseen_v, mine_v, shunned_v, known_v, high, edge) = match c.value() {
+            Some(v) => (
+                f64::from(unseen.of_value(v)) / 8.0,
+                f64::from(hand.of_value(v).saturating_sub(1)) / 3.0,
+                f64::from(u8::from(view.shunned[next].of_value(v) > 0)),
+                f64::from(u8::from(view.known[next].of_value(v) > 0)),
+                f64::from(u8::from(v >= 10)),
+                f64::from((v - 1).min(12 - v)) / 5.5,
+            ),
+            None => (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+        };
+        let colour = match c.colour() {
+            Some(k) => {
+                view.hand.iter().filter(|h| h.colour() == Some(k)).count() as f64
+                    / view.hand.len().max(1) as f64
+            }
+            None => 0.0,
+        };
+        let exact = f64::from(unseen.get(c)) / 2.0;
+        let late = 1.0 - (view.stock as f64 / 60.0).min(1.0);
+        [
+            dm,
+            w,
+            pts,
+            pts * next_laid,
+            pts * near,
+            feed,
+            feed * next_laid,
+            hittable,
+            gap,
+            unseen_v,
+            mine_v,
+            shunned_v,
+            high,
+            edge,
+            colour,
+            pts * late,
+            known_v,
+            exact,
+        ]
     }
 
     /// How many cards must be hit first before `card` could be hit on a laid group (0: now;
@@ -962,6 +1087,33 @@ impl Heuristic {
                     && let Some(c) = Heuristic::stalled_discard(view)
                 {
                     return Action::Discard(c);
+                }
+                if style.learned_top > 0
+                    && let Some(g) = gbm()
+                {
+                    let ranked = Heuristic::ranked_discards_in(view, style);
+                    let top = &ranked[..ranked.len().min(style.learned_top as usize)];
+                    if top.len() > 1 {
+                        let unseen = Heuristic::unseen_of(view);
+                        let laid = view.laid_phase[me].is_some();
+                        let m0 = Heuristic::distance_without(view, top[0]);
+                        let first = Heuristic::discard_features(view, &unseen, hits, top[0], m0);
+                        let mut x = [0.0; 1 + 2 * FEATURES];
+                        x[0] = f64::from(u8::from(laid));
+                        x[1 + FEATURES..].copy_from_slice(&first);
+                        let mut best = (style.learned_margin as f64, top[0]);
+                        for &c in &top[1..] {
+                            let f = Heuristic::discard_features(view, &unseen, hits, c, m0);
+                            for i in 0..FEATURES {
+                                x[1 + i] = f[i] - first[i];
+                            }
+                            let gain = g.predict(&x);
+                            if gain > best.0 {
+                                best = (gain, c);
+                            }
+                        }
+                        return Action::Discard(best.1);
+                    }
                 }
                 match Heuristic::best_discard_in(view, style, hits) {
                     Some(c) => Action::Discard(c),

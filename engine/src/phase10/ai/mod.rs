@@ -10,6 +10,7 @@
 
 mod heuristic;
 mod search;
+pub mod trees;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;

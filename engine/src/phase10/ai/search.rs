@@ -79,6 +79,10 @@ pub struct Sampler {
     /// The table as her latest turn began (her draw), for `fit`: what the seat before her saw
     /// when it discarded.
     turn_start: Option<SeatView>,
+    /// Experiment: the style of her first choice (and of her own seat in playouts when `own`).
+    pub base: super::heuristic::Style,
+    /// Experiment: her own seat plays `base` in her playouts.
+    pub own: bool,
 }
 
 impl Sampler {
@@ -99,6 +103,8 @@ impl Sampler {
             fit_draw: false,
             streams: false,
             turn_start: None,
+            base: super::heuristic::Style::PETRA,
+            own: false,
         }
     }
 
@@ -115,9 +121,9 @@ impl Sampler {
     }
 
     /// The choices worth comparing, Petra's favourite first.
-    fn candidates(view: &SeatView, discards: usize) -> Vec<Action> {
+    fn candidates(view: &SeatView, discards: usize, base: &super::heuristic::Style) -> Vec<Action> {
         let borrowed = view.view_ref();
-        let petra = Heuristic::choose(&borrowed);
+        let petra = Heuristic::choose_in(&borrowed, base);
         let mut out = vec![petra.clone()];
         match view.stage {
             Stage::Knock { card, .. } => {
@@ -208,12 +214,20 @@ impl Sampler {
     /// Plays on with Petra's policy for every seat to the end of the round, each seat deciding
     /// from its own view of the game ([`Game::view_ref`]). Returns the decisions played.
     /// `events` is a reused list for what each decision did (nobody reads it).
-    fn playout(game: &mut Game, events: &mut Vec<Event>, streams: &mut Streams) -> usize {
+    fn playout(
+        game: &mut Game,
+        events: &mut Vec<Event>,
+        streams: &mut Streams,
+        own: Option<(Seat, &super::heuristic::Style)>,
+    ) -> usize {
         for step in 0..MAX_STEPS {
             let Some(seat) = game.to_move() else {
                 return step;
             };
-            let a = Heuristic::choose(&game.view_ref(seat));
+            let a = match own {
+                Some((me, style)) if me == seat => Heuristic::choose_in(&game.view_ref(seat), style),
+                _ => Heuristic::choose(&game.view_ref(seat)),
+            };
             if streams.apply(game, a, events).is_err() {
                 // Never expected from Petra; any legal choice keeps the playout going.
                 let Some(a) = game.choices().into_iter().next() else {
@@ -392,7 +406,7 @@ impl Sampler {
     /// [`Sampler::decide_with`] once her turn's start is remembered (`decide` remembers it
     /// before it builds its dealer, which reads it).
     fn decide_dealt(&mut self, view: &SeatView, deal: &mut Deal<'_>) -> Action {
-        let candidates = Sampler::candidates(view, self.discards);
+        let candidates = Sampler::candidates(view, self.discards, &self.base);
         if candidates.len() <= 1 {
             return candidates
                 .into_iter()
@@ -419,7 +433,7 @@ impl Sampler {
     /// first) with its estimate against Petra's, on deals made at random from `view` as her own
     /// play makes them. Empty when there is nothing to compare.
     pub fn compare(&mut self, view: &SeatView) -> Vec<(Action, Estimate)> {
-        let candidates = Sampler::candidates(view, self.discards);
+        let candidates = Sampler::candidates(view, self.discards, &self.base);
         if candidates.len() <= 1 {
             return Vec::new();
         }
@@ -464,7 +478,8 @@ impl Sampler {
                 values[i] = if streams.apply(game, a.clone(), &mut events).is_err() {
                     -1e9
                 } else {
-                    steps += Sampler::playout(game, &mut events, &mut streams);
+                    let own = self.own.then_some((view.seat, &self.base));
+                    steps += Sampler::playout(game, &mut events, &mut streams, own);
                     Sampler::value(game, view.seat, view, self.behind, self.laid)
                 };
             }

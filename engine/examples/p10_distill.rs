@@ -1,0 +1,114 @@
+//! Experiment: Michaela's playout estimates of her discards, with each discard's features, for
+//! fitting a discard order. Heads-up against Petra, entrants rotating.
+//! `p10_distill --games N --seed S --discards 8 --steps 40000 > data.txt`
+
+use arachne_engine::phase10::game::Stage;
+use arachne_engine::phase10::action::Action;
+use arachne_engine::phase10::ai::{self, Estimate, Heuristic, Player, Sampler};
+use arachne_engine::phase10::play_game;
+use arachne_engine::phase10::variant;
+use std::io::Write;
+
+mod p10_common;
+use p10_common::option;
+
+fn a_first(cmp: &[(Action, Estimate)]) -> &Action {
+    &cmp[0].0
+}
+
+/// Her rule: another choice replaces the first when it wins by `confidence` standard errors.
+fn choose(cmp: &[(Action, Estimate)], confidence: f64) -> Action {
+    let mut best = 0;
+    let mut best_mean = 0.0;
+    for (i, (_, e)) in cmp.iter().enumerate().skip(1) {
+        if e.mean > best_mean && e.mean > confidence * e.standard_error() + 1.0 {
+            best = i;
+            best_mean = e.mean;
+        }
+    }
+    cmp[best].0.clone()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let games: u64 = option(&args, "--games").map_or(10, |g| g.parse().expect("--games N"));
+    let seed: u64 = option(&args, "--seed").map_or(1, |s| s.parse().expect("--seed S"));
+    let num = |k: &str| option(&args, k).map(|v| v.parse::<f64>().expect("a number"));
+    let n: usize = option(&args, "--players").map_or(2, |v| v.parse().expect("--players N"));
+    let variant = variant::by_id("pro-spider-10").expect("known").clone();
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    let mut id = 0u64;
+    let mut wins = 0;
+    for g in 0..games {
+        let game_seed = seed.wrapping_add(g);
+        let me = g as usize % n;
+        let mut m = Sampler::new(game_seed);
+        m.discards = num("--discards").map_or(8, |v| v as usize);
+        if let Some(v) = num("--steps") {
+            m.steps = v as usize;
+        }
+        if let Some(v) = num("--deals") {
+            m.deals = v as usize;
+        }
+        let mut petra = ai::player("petra", game_seed).expect("petra");
+        m.base.learned_top = num("--ltop").map_or(0, |v| v as i64);
+        m.base.learned_margin = num("--lmargin").map_or(0, |v| v as i64);
+        m.own = num("--own").is_some_and(|v| v != 0.0);
+        let played = play_game(variant.clone(), n, game_seed, &mut |s, view, _| {
+            if s != me {
+                return Ok(petra.decide(view));
+            }
+            if matches!(view.stage, Stage::Draw | Stage::Knock { .. }) {
+                return Ok(m.decide(view));
+            }
+            let cmp = m.compare(view);
+            let discards = cmp
+                .iter()
+                .filter(|(a, _)| matches!(a, Action::Discard(_)))
+                .count();
+            if cmp.is_empty() {
+                return Ok(m.decide(view));
+            }
+            if matches!(cmp[0].0, Action::Discard(_)) && discards >= 2 {
+                let r = view.view_ref();
+                let unseen = view.unseen();
+                let hits = Heuristic::hit_mask(&r);
+                // Values relative to Petra's first-ranked discard (her base may be another).
+                let p = Heuristic::ranked_discards(&r)[0];
+                let Some(p_mean) = cmp
+                    .iter()
+                    .find(|(a, _)| *a == Action::Discard(p))
+                    .map(|(_, e)| if *a_first(&cmp) == Action::Discard(p) { 0.0 } else { e.mean })
+                else {
+                    return Ok(choose(&cmp, m.confidence));
+                };
+                let m0 = Heuristic::distance_without(&r, p);
+                let laid = u8::from(view.laid_phase[view.seat].is_some());
+                id += 1;
+                for (a, e) in &cmp {
+                    if let Action::Discard(c) = a {
+                        let f = Heuristic::discard_features(&r, &unseen, hits, *c, m0);
+                        let fs: Vec<String> = f.iter().map(|x| format!("{x:.4}")).collect();
+                        writeln!(
+                            out,
+                            "{id} {laid} {} {:.3} {:.3} {} {}",
+                            u8::from(*c == p),
+                            e.mean - p_mean,
+                            e.standard_error(),
+                            e.deals,
+                            fs.join(" ")
+                        )
+                        .expect("written");
+                    }
+                }
+            }
+            Ok(choose(&cmp, m.confidence))
+        })
+        .expect("a game");
+        if played.game.winners().contains(&me) {
+            wins += 1;
+        }
+        eprintln!("game {} won {wins}", g + 1);
+    }
+}
