@@ -2,19 +2,16 @@
 //! fitting a discard order. Heads-up against Petra, entrants rotating.
 //! `p10_distill --games N --seed S --discards 8 --steps 40000 > data.txt`
 
-use arachne_engine::phase10::game::Stage;
 use arachne_engine::phase10::action::Action;
-use arachne_engine::phase10::ai::{self, Estimate, Heuristic, Player, Sampler};
+use arachne_engine::phase10::ai::{self, DiscardModel, Estimate, Player, Sampler, Style};
+use arachne_engine::phase10::card::Card;
+use arachne_engine::phase10::game::Stage;
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
 use std::io::Write;
 
 mod p10_common;
 use p10_common::option;
-
-fn a_first(cmp: &[(Action, Estimate)]) -> &Action {
-    &cmp[0].0
-}
 
 /// Her rule: another choice replaces the first when it wins by `confidence` standard errors.
 fn choose(cmp: &[(Action, Estimate)], confidence: f64) -> Action {
@@ -52,8 +49,12 @@ fn main() {
             m.deals = v as usize;
         }
         let mut petra = ai::player("petra", game_seed).expect("petra");
-        m.base.learned_top = num("--ltop").map_or(0, |v| v as i64);
-        m.base.learned_margin = num("--lmargin").map_or(0, |v| v as i64);
+        if let Some(path) = option(&args, "--model") {
+            let text = std::fs::read_to_string(&path).expect("--model FILE");
+            let model =
+                DiscardModel::from_text(&text, 4, 2.0).unwrap_or_else(|e| panic!("{path}: {e}"));
+            m.model = Some(std::sync::Arc::new(model));
+        }
         m.own = num("--own").is_some_and(|v| v != 0.0);
         let played = play_game(variant.clone(), n, game_seed, &mut |s, view, _| {
             if s != me {
@@ -72,31 +73,30 @@ fn main() {
             }
             if matches!(cmp[0].0, Action::Discard(_)) && discards >= 2 {
                 let r = view.view_ref();
-                let unseen = view.unseen();
-                let hits = Heuristic::hit_mask(&r);
-                // Values relative to Petra's first-ranked discard (her base may be another).
-                let p = Heuristic::ranked_discards(&r)[0];
-                let Some(p_mean) = cmp
-                    .iter()
-                    .find(|(a, _)| *a == Action::Discard(p))
-                    .map(|(_, e)| if *a_first(&cmp) == Action::Discard(p) { 0.0 } else { e.mean })
-                else {
-                    return Ok(choose(&cmp, m.confidence));
+                // Values relative to Petra's first-ranked discard (her first choice may be
+                // another when she has a model).
+                let cands = DiscardModel::candidates(&r, &Style::PETRA, m.discards);
+                let mean = |c: Card| {
+                    cmp.iter()
+                        .find(|(a, _)| *a == Action::Discard(c))
+                        .map(|(_, e)| (e.mean, e.standard_error(), e.deals))
                 };
-                let m0 = Heuristic::distance_without(&r, p);
-                let laid = u8::from(view.laid_phase[view.seat].is_some());
-                id += 1;
-                for (a, e) in &cmp {
-                    if let Action::Discard(c) = a {
-                        let f = Heuristic::discard_features(&r, &unseen, hits, *c, m0);
+                if let Some(((p, _), (p_mean, _, _))) =
+                    cands.first().and_then(|f| Some((*f, mean(f.0)?)))
+                {
+                    let laid = u8::from(view.laid_phase[view.seat].is_some());
+                    id += 1;
+                    for (c, f) in &cands {
+                        let Some((e_mean, se, deals)) = mean(*c) else {
+                            continue;
+                        };
                         let fs: Vec<String> = f.iter().map(|x| format!("{x:.4}")).collect();
                         writeln!(
                             out,
-                            "{id} {laid} {} {:.3} {:.3} {} {}",
+                            "{id} {laid} {} {:.3} {:.3} {deals} {}",
                             u8::from(*c == p),
-                            e.mean - p_mean,
-                            e.standard_error(),
-                            e.deals,
+                            e_mean - p_mean,
+                            se,
                             fs.join(" ")
                         )
                         .expect("written");

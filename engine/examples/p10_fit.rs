@@ -36,7 +36,10 @@ fn main() {
     for (k, f) in files.iter().enumerate() {
         let text = std::fs::read_to_string(f).expect("a samples file");
         for line in text.lines() {
-            let p: Vec<f64> = line.split_whitespace().filter_map(|t| t.parse().ok()).collect();
+            let p: Vec<f64> = line
+                .split_whitespace()
+                .filter_map(|t| t.parse().ok())
+                .collect();
             if p.len() < 7 {
                 continue;
             }
@@ -50,7 +53,9 @@ fn main() {
     }
     let mut rows: Vec<(bool, (usize, u64), Vec<f64>, f64)> = Vec::new();
     for (&key, cands) in &decisions {
-        let Some(petra) = cands.iter().find(|c| c.0) else { continue };
+        let Some(petra) = cands.iter().find(|c| c.0) else {
+            continue;
+        };
         for c in cands.iter().filter(|c| !c.0) {
             let mut x = vec![c.1];
             x.extend(c.3.iter().zip(&petra.3).map(|(a, b)| a - b));
@@ -59,7 +64,11 @@ fn main() {
         }
     }
     let features = rows.first().map_or(0, |r| r.2.len());
-    eprintln!("{} decisions, {} samples, {features} features", decisions.len(), rows.len());
+    eprintln!(
+        "{} decisions, {} samples, {features} features",
+        decisions.len(),
+        rows.len()
+    );
     let flat = |keep: &dyn Fn(bool) -> bool| {
         let mut x = Vec::new();
         let mut y = Vec::new();

@@ -6,9 +6,10 @@
 //! --players 2 feed=1500 petra` (an entrant is `petra` or Petra's style with `name=value`
 //! changes, joined by commas; the last entrant fills the remaining seats).
 
-use arachne_engine::phase10::ai::{Player, Style, Styled};
+use arachne_engine::phase10::ai::{DiscardModel, Modelled, Player, Style, Styled};
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
+use std::sync::Arc;
 
 mod p10_common;
 use p10_common::option;
@@ -29,8 +30,6 @@ fn style(text: &str) -> Style {
             "hitgap" => s.hit_gap = v,
             "feedrule" => s.feed_rule = v as u8,
             "near" => s.feed_near = v,
-            "ltop" => s.learned_top = v,
-            "lmargin" => s.learned_margin = v,
             _ => panic!("unknown weight {k}"),
         }
     }
@@ -56,13 +55,28 @@ fn main() {
     while entrants.len() < n {
         entrants.push(*entrants.last().expect("some"));
     }
+    // `--model FILE` (`--top N`, `--margin M`): the first entrant's discard reordered by it.
+    let model = option(&args, "--model").map(|path| {
+        let text = std::fs::read_to_string(&path).expect("--model FILE");
+        let top = option(&args, "--top").map_or(4, |v| v.parse().expect("--top N"));
+        let margin = option(&args, "--margin").map_or(2.0, |v| v.parse().expect("--margin M"));
+        Arc::new(
+            DiscardModel::from_text(&text, top, margin).unwrap_or_else(|e| panic!("{path}: {e}")),
+        )
+    });
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
     let (mut wins, mut points, mut unfinished) = (0u64, 0u64, 0u64);
     for g in 0..games {
         let game_seed = seed.wrapping_add(g);
         let rot = g as usize % n;
-        let mut players: Vec<Styled> = (0..n)
-            .map(|s| Styled(entrants[(s + n - rot) % n]))
+        let mut players: Vec<Box<dyn Player>> = (0..n)
+            .map(|s| {
+                let e = (s + n - rot) % n;
+                match (&model, e) {
+                    (Some(m), 0) => Box::new(Modelled(entrants[e], m.clone())) as Box<dyn Player>,
+                    _ => Box::new(Styled(entrants[e])),
+                }
+            })
             .collect();
         let me = rot;
         let played = match play_game(variant.clone(), n, game_seed, &mut |s, view, _| {

@@ -24,7 +24,7 @@
 
 use std::cell::RefCell;
 
-use arachne_engine::phase10::ai::{self, Player, Sampler};
+use arachne_engine::phase10::ai::{self, DiscardModel, Player, Sampler};
 use arachne_engine::phase10::card::Counts;
 use arachne_engine::phase10::game::{Game, Stage};
 use arachne_engine::phase10::play::player_seed;
@@ -117,11 +117,13 @@ fn main() {
                 if let Some(v) = num("--fit-draw") {
                     m.fit_draw = v != 0.0;
                 }
-                if let Some(v) = num("--ltop") {
-                    m.base.learned_top = v as i64;
-                }
-                if let Some(v) = num("--lmargin") {
-                    m.base.learned_margin = v as i64;
+                if let Some(path) = option(&args, "--model") {
+                    let text = std::fs::read_to_string(&path).expect("--model FILE");
+                    let top = num("--top").map_or(4, |v| v as usize);
+                    let margin = num("--margin").unwrap_or(2.0);
+                    let model = DiscardModel::from_text(&text, top, margin)
+                        .unwrap_or_else(|e| panic!("{path}: {e}"));
+                    m.model = Some(std::sync::Arc::new(model));
                 }
                 if let Some(v) = num("--own") {
                     m.own = v != 0.0;

@@ -18,6 +18,7 @@ use super::super::variant::P10Variant;
 use super::super::variant::Phase;
 use super::super::view::{SeatView, ViewRef};
 use super::Player;
+use super::learned::DiscardModel;
 
 /// Cards still missing for `needs` from `hand` at best (jokers fill gaps), and in how many ways
 /// (target values, runs and colours) that best is reached.
@@ -528,25 +529,10 @@ pub struct Style {
     pub feed_rule: u8,
     /// Added to a discard that would be hittable after one more card once the next seat laid.
     pub feed_near: i64,
-    /// Experiment: how many of the best discards the learned model (env `P10_MODEL`) reorders
-    /// (0: off).
-    pub learned_top: i64,
-    /// Experiment: by how much (model units, points) a discard must beat the first to replace it.
-    pub learned_margin: i64,
 }
 
-/// Experiment: features of a discard.
+/// How many values [`Heuristic::discard_features`] gives for a discard.
 pub const FEATURES: usize = 18;
-
-fn gbm() -> Option<&'static super::trees::Forest> {
-    static GBM: std::sync::OnceLock<Option<super::trees::Forest>> = std::sync::OnceLock::new();
-    GBM.get_or_init(|| {
-        let path = std::env::var("P10_GBM").ok()?;
-        let text = std::fs::read_to_string(&path).ok()?;
-        Some(super::trees::Forest::from_text(&text).unwrap_or_else(|e| panic!("{path}: {e}")))
-    })
-    .as_ref()
-}
 
 impl Style {
     /// Petra's.
@@ -558,8 +544,6 @@ impl Style {
         hit_gap: 0,
         feed_rule: 0,
         feed_near: 0,
-        learned_top: 0,
-        learned_margin: 0,
     };
 }
 
@@ -635,7 +619,7 @@ impl Heuristic {
 
     /// The cards some laid group takes now, as a mask ([`Group::hit_mask`]), for a decision
     /// that asks about many cards.
-    pub fn hit_mask(view: &ViewRef) -> u64 {
+    pub(super) fn hit_mask(view: &ViewRef) -> u64 {
         view.laid.iter().flatten().fold(0, |m, g| m | g.hit_mask())
     }
 
@@ -995,6 +979,11 @@ impl Heuristic {
 
     /// The decision in `style` (Petra's but for the discard order).
     pub fn choose_in(view: &ViewRef, style: &Style) -> Action {
+        Heuristic::choose_with(view, style, None)
+    }
+
+    /// The decision in `style`, with the discard reordered by `model` when there is one.
+    pub fn choose_with(view: &ViewRef, style: &Style, model: Option<&DiscardModel>) -> Action {
         let me = view.seat;
         match view.stage {
             Stage::Knock { card, .. } => {
@@ -1088,32 +1077,10 @@ impl Heuristic {
                 {
                     return Action::Discard(c);
                 }
-                if style.learned_top > 0
-                    && let Some(g) = gbm()
+                if let Some(model) = model
+                    && let Some(c) = model.discard(view, style)
                 {
-                    let ranked = Heuristic::ranked_discards_in(view, style);
-                    let top = &ranked[..ranked.len().min(style.learned_top as usize)];
-                    if top.len() > 1 {
-                        let unseen = Heuristic::unseen_of(view);
-                        let laid = view.laid_phase[me].is_some();
-                        let m0 = Heuristic::distance_without(view, top[0]);
-                        let first = Heuristic::discard_features(view, &unseen, hits, top[0], m0);
-                        let mut x = [0.0; 1 + 2 * FEATURES];
-                        x[0] = f64::from(u8::from(laid));
-                        x[1 + FEATURES..].copy_from_slice(&first);
-                        let mut best = (style.learned_margin as f64, top[0]);
-                        for &c in &top[1..] {
-                            let f = Heuristic::discard_features(view, &unseen, hits, c, m0);
-                            for i in 0..FEATURES {
-                                x[1 + i] = f[i] - first[i];
-                            }
-                            let gain = g.predict(&x);
-                            if gain > best.0 {
-                                best = (gain, c);
-                            }
-                        }
-                        return Action::Discard(best.1);
-                    }
+                    return Action::Discard(c);
                 }
                 match Heuristic::best_discard_in(view, style, hits) {
                     Some(c) => Action::Discard(c),

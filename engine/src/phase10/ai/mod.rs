@@ -9,13 +9,15 @@
 //! her view and compares Petra's best few choices by playing each to the end of the round).
 
 mod heuristic;
+mod learned;
 mod search;
 pub mod trees;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-pub use heuristic::{Heuristic, Style, Styled, phase_distance};
+pub use heuristic::{FEATURES, Heuristic, Style, Styled, phase_distance};
+pub use learned::{DiscardModel, INPUTS, Modelled};
 pub use search::{Estimate, Sampler};
 
 use super::action::Action;

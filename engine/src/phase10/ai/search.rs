@@ -24,7 +24,9 @@ use super::super::game::{Game, GameError, Stage, below, shuffle};
 use super::super::group::Need;
 use super::super::view::SeatView;
 use super::Player;
-use super::heuristic::Heuristic;
+use super::heuristic::{Heuristic, Style};
+use super::learned::DiscardModel;
+use std::sync::Arc;
 
 /// What laying the phase in a round is worth, in points. Phases decide the game and points only
 /// break ties, so a lay outweighs any round's points (600 measured a little better than 150).
@@ -79,9 +81,10 @@ pub struct Sampler {
     /// The table as her latest turn began (her draw), for `fit`: what the seat before her saw
     /// when it discarded.
     turn_start: Option<SeatView>,
-    /// Experiment: the style of her first choice (and of her own seat in playouts when `own`).
-    pub base: super::heuristic::Style,
-    /// Experiment: her own seat plays `base` in her playouts.
+    /// A discard order learned from her playouts ([`DiscardModel`]): her first choice at a
+    /// discard, and her own seat's discards in her playouts when `own` is set.
+    pub model: Option<Arc<DiscardModel>>,
+    /// Whether her own seat discards by `model` in her playouts.
     pub own: bool,
 }
 
@@ -103,7 +106,7 @@ impl Sampler {
             fit_draw: false,
             streams: false,
             turn_start: None,
-            base: super::heuristic::Style::PETRA,
+            model: None,
             own: false,
         }
     }
@@ -121,9 +124,9 @@ impl Sampler {
     }
 
     /// The choices worth comparing, Petra's favourite first.
-    fn candidates(view: &SeatView, discards: usize, base: &super::heuristic::Style) -> Vec<Action> {
+    fn candidates(view: &SeatView, discards: usize, model: Option<&DiscardModel>) -> Vec<Action> {
         let borrowed = view.view_ref();
-        let petra = Heuristic::choose_in(&borrowed, base);
+        let petra = Heuristic::choose_with(&borrowed, &Style::PETRA, model);
         let mut out = vec![petra.clone()];
         match view.stage {
             Stage::Knock { card, .. } => {
@@ -218,14 +221,16 @@ impl Sampler {
         game: &mut Game,
         events: &mut Vec<Event>,
         streams: &mut Streams,
-        own: Option<(Seat, &super::heuristic::Style)>,
+        own: Option<(Seat, &DiscardModel)>,
     ) -> usize {
         for step in 0..MAX_STEPS {
             let Some(seat) = game.to_move() else {
                 return step;
             };
             let a = match own {
-                Some((me, style)) if me == seat => Heuristic::choose_in(&game.view_ref(seat), style),
+                Some((me, model)) if me == seat => {
+                    Heuristic::choose_with(&game.view_ref(seat), &Style::PETRA, Some(model))
+                }
                 _ => Heuristic::choose(&game.view_ref(seat)),
             };
             if streams.apply(game, a, events).is_err() {
@@ -406,7 +411,7 @@ impl Sampler {
     /// [`Sampler::decide_with`] once her turn's start is remembered (`decide` remembers it
     /// before it builds its dealer, which reads it).
     fn decide_dealt(&mut self, view: &SeatView, deal: &mut Deal<'_>) -> Action {
-        let candidates = Sampler::candidates(view, self.discards, &self.base);
+        let candidates = Sampler::candidates(view, self.discards, self.model.as_deref());
         if candidates.len() <= 1 {
             return candidates
                 .into_iter()
@@ -433,7 +438,7 @@ impl Sampler {
     /// first) with its estimate against Petra's, on deals made at random from `view` as her own
     /// play makes them. Empty when there is nothing to compare.
     pub fn compare(&mut self, view: &SeatView) -> Vec<(Action, Estimate)> {
-        let candidates = Sampler::candidates(view, self.discards, &self.base);
+        let candidates = Sampler::candidates(view, self.discards, self.model.as_deref());
         if candidates.len() <= 1 {
             return Vec::new();
         }
@@ -478,7 +483,11 @@ impl Sampler {
                 values[i] = if streams.apply(game, a.clone(), &mut events).is_err() {
                     -1e9
                 } else {
-                    let own = self.own.then_some((view.seat, &self.base));
+                    let own = self
+                        .model
+                        .as_deref()
+                        .filter(|_| self.own)
+                        .map(|m| (view.seat, m));
                     steps += Sampler::playout(game, &mut events, &mut streams, own);
                     Sampler::value(game, view.seat, view, self.behind, self.laid)
                 };

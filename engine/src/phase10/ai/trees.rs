@@ -224,7 +224,9 @@ impl Forest {
             // Nodes still owed to finish this tree: a split owes two subtrees.
             let mut owed = 1usize;
             while owed > 0 {
-                let (n, line) = lines.next().ok_or_else(|| bad(0, "the file ends in a tree"))?;
+                let (n, line) = lines
+                    .next()
+                    .ok_or_else(|| bad(0, "the file ends in a tree"))?;
                 let p: Vec<&str> = line.split_whitespace().collect();
                 match p.as_slice() {
                     ["l", v] => {
@@ -259,7 +261,10 @@ impl Forest {
                 if let Node::Split { right, .. } = node
                     && (*right as usize) >= end
                 {
-                    return Err(format!("tree {}: a right child past the tree", forest.roots.len()));
+                    return Err(format!(
+                        "tree {}: a right child past the tree",
+                        forest.roots.len()
+                    ));
                 }
             }
         }
@@ -467,7 +472,11 @@ mod tests {
     fn a_forest_learns_a_step_and_an_interaction() {
         let (x, y) = samples(4000);
         let f = Forest::fit(&x, &y, 3, &FitSettings::default());
-        for (p, want) in [([0.8, 0.1, 0.5], 10.0), ([0.2, 0.9, 0.5], 5.0), ([0.2, 0.1, 0.9], 0.0)] {
+        for (p, want) in [
+            ([0.8, 0.1, 0.5], 10.0),
+            ([0.2, 0.9, 0.5], 5.0),
+            ([0.2, 0.1, 0.9], 0.0),
+        ] {
             let got = f.predict(&p);
             assert!((got - want).abs() < 0.5, "{p:?}: {got} against {want}");
         }
