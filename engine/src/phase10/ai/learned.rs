@@ -111,3 +111,67 @@ impl Player for Modelled {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phase10::game::Stage;
+    use crate::phase10::{play_game, variant};
+
+    /// A forest of one leaf: it predicts `value` for every discard.
+    fn constant(value: f64) -> DiscardModel {
+        DiscardModel::from_text(&format!("forest 0 {INPUTS} 1\nl {value}\n"), 4, 2.0)
+            .expect("a forest")
+    }
+
+    #[test]
+    fn a_forest_reading_other_values_is_refused() {
+        let e = DiscardModel::from_text("forest 0 3 1\nl 1\n", 4, 2.0).expect_err("3 values");
+        assert!(e.contains("reads 3 values"), "{e}");
+    }
+
+    /// Plays heads-up games of Petra and asks the model at each of her discards.
+    fn at_discards(mut ask: impl FnMut(&ViewRef, Action)) {
+        let v = variant::by_id("pro-spider-10").expect("known").clone();
+        for seed in 1..4 {
+            play_game(v.clone(), 2, seed, &mut |_, view, _| {
+                let r = view.view_ref();
+                let a = Heuristic::choose(&r);
+                if !matches!(r.stage, Stage::Draw | Stage::Knock { .. })
+                    && matches!(a, Action::Discard(_))
+                {
+                    ask(&r, a.clone());
+                }
+                Ok(a)
+            })
+            .expect("a game");
+        }
+    }
+
+    #[test]
+    fn a_model_that_sees_no_gain_discards_as_petra_does() {
+        let model = constant(1.9);
+        let mut asked = 0;
+        at_discards(|r, petra| {
+            let a = Heuristic::choose_with(r, &Style::PETRA, Some(&model));
+            assert_eq!(a, petra);
+            asked += 1;
+        });
+        assert!(asked > 100, "{asked} discards");
+    }
+
+    #[test]
+    fn a_model_that_sees_a_gain_takes_petras_second_discard() {
+        let model = constant(10.0);
+        let mut moved = 0;
+        at_discards(|r, petra| {
+            let ranked = Heuristic::ranked_discards(r);
+            let a = Heuristic::choose_with(r, &Style::PETRA, Some(&model));
+            if r.reshuffles < super::super::heuristic::STALLED && ranked.len() >= 2 {
+                assert_eq!(a, Action::Discard(ranked[1]), "petra: {petra:?}");
+                moved += 1;
+            }
+        });
+        assert!(moved > 100, "{moved} discards");
+    }
+}
