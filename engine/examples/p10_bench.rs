@@ -14,7 +14,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use arachne_engine::phase10::ai::{self, Player, Sampler};
+use arachne_engine::phase10::ai::{self, DiscardModel, Player, Sampler};
 use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
@@ -112,6 +112,12 @@ fn main() {
         })
     };
     let (deals, steps) = (budget("--deals"), budget("--steps"));
+    // A discard model for her (`--model FILE`, `--own 1`: her own seat in her playouts too).
+    let model = option(&args, "--model").map(|path| {
+        let text = std::fs::read_to_string(&path).expect("--model FILE");
+        std::sync::Arc::new(DiscardModel::from_text(&text, 4, 2.0).expect("a discard model"))
+    });
+    let own: usize = option(&args, "--own").map_or(0, |v| v.parse().expect("--own N"));
     let variant = variant::by_id(&id).expect("a known variant").clone();
     let n = levels.len();
     let mut names: Vec<String> = levels.clone();
@@ -130,10 +136,12 @@ fn main() {
         let mut players: Vec<Box<dyn Player + Send>> = (0..n)
             .map(|s| -> Box<dyn Player + Send> {
                 let (name, ps) = (&names[seat_level[s]], player_seed(game_seed, s));
-                if name == "michaela" && (deals.is_some() || steps.is_some()) {
+                if name == "michaela" && (deals.is_some() || steps.is_some() || model.is_some()) {
                     let mut m = Sampler::new(ps);
                     m.deals = deals.unwrap_or(m.deals);
                     m.steps = steps.unwrap_or(m.steps);
+                    m.model = model.clone();
+                    m.own = own;
                     Box::new(m)
                 } else {
                     ai::player(name, ps).expect("a level")

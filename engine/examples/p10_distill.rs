@@ -55,7 +55,7 @@ fn main() {
                 DiscardModel::from_text(&text, 4, 2.0).unwrap_or_else(|e| panic!("{path}: {e}"));
             m.model = Some(std::sync::Arc::new(model));
         }
-        m.own = num("--own").is_some_and(|v| v != 0.0);
+        m.own = num("--own").map_or(0, |v| v as usize);
         let played = play_game(variant.clone(), n, game_seed, &mut |s, view, _| {
             if s != me {
                 return Ok(petra.decide(view));

@@ -11,6 +11,21 @@ use std::collections::BTreeMap;
 mod p10_common;
 use p10_common::option;
 
+/// One discard compared at a decision.
+struct Compared {
+    petra: bool,
+    laid: f64,
+    mean: f64,
+    features: Vec<f64>,
+}
+
+/// A fitting sample: its decision (file, number), the forest's inputs and the target.
+struct Sample {
+    decision: (usize, u64),
+    x: Vec<f64>,
+    y: f64,
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let num = |k: &str, d: f64| option(&args, k).map_or(d, |v| v.parse::<f64>().expect("a number"));
@@ -32,7 +47,7 @@ fn main() {
         }
     }
     // Per decision: (laid, [(is petra, mean, features)]).
-    let mut decisions: BTreeMap<(usize, u64), Vec<(bool, f64, f64, Vec<f64>)>> = BTreeMap::new();
+    let mut decisions: BTreeMap<(usize, u64), Vec<Compared>> = BTreeMap::new();
     for (k, f) in files.iter().enumerate() {
         let text = std::fs::read_to_string(f).expect("a samples file");
         for line in text.lines() {
@@ -43,47 +58,57 @@ fn main() {
             if p.len() < 7 {
                 continue;
             }
-            decisions.entry((k, p[0] as u64)).or_default().push((
-                p[2] != 0.0,
-                p[1],
-                p[3],
-                p[6..].to_vec(),
-            ));
+            decisions
+                .entry((k, p[0] as u64))
+                .or_default()
+                .push(Compared {
+                    petra: p[2] != 0.0,
+                    laid: p[1],
+                    mean: p[3],
+                    features: p[6..].to_vec(),
+                });
         }
     }
-    let mut rows: Vec<(bool, (usize, u64), Vec<f64>, f64)> = Vec::new();
-    for (&key, cands) in &decisions {
-        let Some(petra) = cands.iter().find(|c| c.0) else {
+    let mut rows: Vec<Sample> = Vec::new();
+    for (&decision, cands) in &decisions {
+        let Some(petra) = cands.iter().find(|c| c.petra) else {
             continue;
         };
-        for c in cands.iter().filter(|c| !c.0) {
-            let mut x = vec![c.1];
-            x.extend(c.3.iter().zip(&petra.3).map(|(a, b)| a - b));
-            x.extend(petra.3.iter().copied());
-            rows.push((key.1 % 2 == 0, key, x, c.2));
+        for c in cands.iter().filter(|c| !c.petra) {
+            let mut x = vec![c.laid];
+            x.extend(c.features.iter().zip(&petra.features).map(|(a, b)| a - b));
+            x.extend(petra.features.iter().copied());
+            rows.push(Sample {
+                decision,
+                x,
+                y: c.mean,
+            });
         }
     }
-    let features = rows.first().map_or(0, |r| r.2.len());
+    let even = |r: &Sample| r.decision.1.is_multiple_of(2);
+    let features = rows.first().map_or(0, |r| r.x.len());
     eprintln!(
         "{} decisions, {} samples, {features} features",
         decisions.len(),
         rows.len()
     );
-    let flat = |keep: &dyn Fn(bool) -> bool| {
+    let flat = |keep: &dyn Fn(&Sample) -> bool| {
         let mut x = Vec::new();
         let mut y = Vec::new();
-        for r in rows.iter().filter(|r| keep(r.0)) {
-            x.extend_from_slice(&r.2);
-            y.push(r.3);
+        for r in rows.iter().filter(|r| keep(r)) {
+            x.extend_from_slice(&r.x);
+            y.push(r.y);
         }
         (x, y)
     };
-    let (x, y) = flat(&|even| even);
+    let (x, y) = flat(&even);
     let half = Forest::fit(&x, &y, features, &settings);
     // Scored on the odd decisions: follow the forest's best when it predicts more than a margin.
     let mut per: BTreeMap<(usize, u64), Vec<(f64, f64)>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| !r.0) {
-        per.entry(r.1).or_default().push((half.predict(&r.2), r.3));
+    for r in rows.iter().filter(|r| !even(r)) {
+        per.entry(r.decision)
+            .or_default()
+            .push((half.predict(&r.x), r.y));
     }
     for margin in [0.0, 2.0, 5.0, 10.0, 20.0] {
         let (mut gain, mut moved) = (0.0, 0usize);

@@ -126,7 +126,7 @@ fn main() {
                     m.model = Some(std::sync::Arc::new(model));
                 }
                 if let Some(v) = num("--own") {
-                    m.own = v != 0.0;
+                    m.own = v as usize;
                 }
                 if let Some(v) = num("--streams") {
                     m.streams = v != 0.0;

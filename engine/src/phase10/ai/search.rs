@@ -82,10 +82,10 @@ pub struct Sampler {
     /// when it discarded.
     turn_start: Option<SeatView>,
     /// A discard order learned from her playouts ([`DiscardModel`]): her first choice at a
-    /// discard, and her own seat's discards in her playouts when `own` is set.
+    /// discard, and her own seat's first `own` turns in each of her playouts.
     pub model: Option<Arc<DiscardModel>>,
-    /// Whether her own seat discards by `model` in her playouts.
-    pub own: bool,
+    /// How many of her own seat's turns (after the draw) in each playout use `model`.
+    pub own: usize,
 }
 
 impl Sampler {
@@ -107,7 +107,7 @@ impl Sampler {
             streams: false,
             turn_start: None,
             model: None,
-            own: false,
+            own: 0,
         }
     }
 
@@ -221,15 +221,21 @@ impl Sampler {
         game: &mut Game,
         events: &mut Vec<Event>,
         streams: &mut Streams,
-        own: Option<(Seat, &DiscardModel)>,
+        own: Option<(Seat, &DiscardModel, usize)>,
     ) -> usize {
+        let mut own = own;
         for step in 0..MAX_STEPS {
             let Some(seat) = game.to_move() else {
                 return step;
             };
-            let a = match own {
-                Some((me, model)) if me == seat => {
-                    Heuristic::choose_with(&game.view_ref(seat), &Style::PETRA, Some(model))
+            let a = match &mut own {
+                Some((me, model, left))
+                    if *me == seat
+                        && *left > 0
+                        && !matches!(game.stage(), Stage::Draw | Stage::Knock { .. }) =>
+                {
+                    *left -= 1;
+                    Heuristic::choose_with(&game.view_ref(seat), &Style::PETRA, Some(*model))
                 }
                 _ => Heuristic::choose(&game.view_ref(seat)),
             };
@@ -486,8 +492,8 @@ impl Sampler {
                     let own = self
                         .model
                         .as_deref()
-                        .filter(|_| self.own)
-                        .map(|m| (view.seat, m));
+                        .filter(|_| self.own > 0)
+                        .map(|m| (view.seat, m, self.own));
                     steps += Sampler::playout(game, &mut events, &mut streams, own);
                     Sampler::value(game, view.seat, view, self.behind, self.laid)
                 };
