@@ -721,7 +721,12 @@ impl Heuristic {
 
     /// Each distinct card the hand could discard with its key: the lower, the better. `hits` is
     /// the table's [`Heuristic::hit_mask`].
-    fn score_discards(view: &ViewRef, style: &Style, hits: u64, mut out: impl FnMut(i64, Card)) {
+    pub(super) fn score_discards(
+        view: &ViewRef,
+        style: &Style,
+        hits: u64,
+        mut out: impl FnMut(i64, Card),
+    ) {
         let hand = Tally::of_cards(view.hand);
         let laid = view.laid_phase[view.seat].is_some();
         let points = view.variant.points;
@@ -820,10 +825,27 @@ impl Heuristic {
         Some(Heuristic::distance(view, &rest).0)
     }
 
-    /// Experiment: the features of discarding `c`; `m0` is the phase distance after the first
-    /// discard ranked (None: this is it, or the seat laid).
+    /// What the seat sees about discarding `c`, for a learned discard order
+    /// ([`super::DiscardModel`]): `unseen` is [`Heuristic::unseen_of`], `hits` the table's
+    /// [`Heuristic::hit_mask`], `m0` the phase distance left by Petra's first discard (`None`
+    /// once the seat laid).
     pub fn discard_features(
         view: &ViewRef,
+        unseen: &Counts,
+        hits: u64,
+        c: Card,
+        m0: Option<u8>,
+    ) -> [f64; FEATURES] {
+        let hand = Counts::of(view.hand);
+        let tally = Tally::of(&hand);
+        Heuristic::discard_features_with(view, &hand, &tally, unseen, hits, c, m0)
+    }
+
+    /// [`Heuristic::discard_features`] with the hand counted once for several cards.
+    pub(super) fn discard_features_with(
+        view: &ViewRef,
+        hand: &Counts,
+        tally: &Tally,
         unseen: &Counts,
         hits: u64,
         c: Card,
@@ -838,7 +860,7 @@ impl Heuristic {
         let (dm, w) = if laid {
             (0.0, 0.0)
         } else {
-            let mut rest = Tally::of_cards(view.hand);
+            let mut rest = *tally;
             rest.remove(c);
             let (m, w) = Heuristic::distance(view, &rest);
             let dm = m0.map_or(0.0, |m0| f64::from(m) - f64::from(m0));
@@ -847,7 +869,6 @@ impl Heuristic {
         let feed = f64::from(u8::from(Heuristic::feeds_next(view, next, c, hits)));
         let hittable = f64::from(u8::from(Heuristic::in_mask(hits, c)));
         let gap = f64::from(Heuristic::hit_gap(view, c)) / f64::from(HIT_NEVER);
-        let hand = Counts::of(view.hand);
         let (unseen_v, mine_v, shunned_v, known_v, high, edge) = match c.value() {
             Some(v) => (
                 f64::from(unseen.of_value(v)) / 8.0,
@@ -1078,7 +1099,7 @@ impl Heuristic {
                     return Action::Discard(c);
                 }
                 if let Some(model) = model
-                    && let Some(c) = model.discard(view, style)
+                    && let Some(c) = model.discard(view, style, hits)
                 {
                     return Action::Discard(c);
                 }

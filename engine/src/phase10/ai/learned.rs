@@ -9,10 +9,10 @@
 use std::sync::Arc;
 
 use super::super::action::Action;
-use super::super::card::Card;
+use super::super::card::{Card, Counts};
 use super::super::view::{SeatView, ViewRef};
 use super::Player;
-use super::heuristic::{FEATURES, Heuristic, Style};
+use super::heuristic::{FEATURES, Heuristic, Style, Tally};
 use super::trees::Forest;
 
 /// Values the forest reads per discard: whether the seat laid, the discard's features minus
@@ -80,20 +80,51 @@ impl DiscardModel {
     }
 
     /// The discard this model picks, or `None` to leave it to Petra (fewer than two to weigh).
-    pub(super) fn discard(&self, view: &ViewRef, style: &Style) -> Option<Card> {
-        let cands = DiscardModel::candidates(view, style, self.top);
-        let (first, rest) = cands.split_first()?;
+    /// `hits` is the table's [`Heuristic::hit_mask`]. Petra's best few are kept as they come,
+    /// in her order (key, then card), without ranking the rest or allocating.
+    pub(super) fn discard(&self, view: &ViewRef, style: &Style, hits: u64) -> Option<Card> {
+        const MOST: usize = 8;
+        let top = self.top.min(MOST);
+        if top < 2 {
+            return None;
+        }
+        let mut best: [(i64, Card); MOST] = [(i64::MAX, Card::SKIP); MOST];
+        let mut len = 0;
+        Heuristic::score_discards(view, style, hits, |key, c| {
+            let item = (key, c);
+            if len == top && item >= best[top - 1] {
+                return;
+            }
+            let mut i = len.min(top - 1);
+            while i > 0 && best[i - 1] > item {
+                best[i] = best[i - 1];
+                i -= 1;
+            }
+            best[i] = item;
+            len = (len + 1).min(top);
+        });
+        if len < 2 {
+            return None;
+        }
+        let hand = Counts::of(view.hand);
+        let tally = Tally::of(&hand);
+        let unseen = Heuristic::unseen_of(view);
+        let first_card = best[0].1;
+        let m0 = Heuristic::distance_without(view, first_card);
+        let features =
+            |c| Heuristic::discard_features_with(view, &hand, &tally, &unseen, hits, c, m0);
+        let first = features(first_card);
         let laid = view.laid_phase[view.seat].is_some();
-        let mut best = (self.margin, first.0);
-        for (c, f) in rest {
+        let mut pick = (self.margin, first_card);
+        for &(_, c) in &best[1..len] {
             let gain = self
                 .forest
-                .predict(&DiscardModel::inputs(laid, f, &first.1));
-            if gain > best.0 {
-                best = (gain, *c);
+                .predict(&DiscardModel::inputs(laid, &features(c), &first));
+            if gain > pick.0 {
+                pick = (gain, c);
             }
         }
-        Some(best.1)
+        Some(pick.1)
     }
 }
 
