@@ -827,7 +827,7 @@ impl Heuristic {
 
     /// What the seat sees about discarding `c`, for a learned discard order
     /// ([`super::DiscardModel`]): `unseen` is [`Heuristic::unseen_of`], `hits` the table's
-    /// [`Heuristic::hit_mask`], `m0` the phase distance left by Petra's first discard (`None`
+    /// `hit_mask`, `m0` the phase distance left by Petra's first discard (`None`
     /// once the seat laid).
     pub fn discard_features(
         view: &ViewRef,
