@@ -250,6 +250,32 @@ impl PartialEq for ViewRef<'_> {
 }
 
 impl ViewRef<'_> {
+    /// The cards this seat cannot see: the deck minus its hand, the discard pile, laid groups,
+    /// skips in front of seats, and cards known to be in other hands.
+    pub fn unseen(&self) -> Counts {
+        static DECK: std::sync::OnceLock<Counts> = std::sync::OnceLock::new();
+        let mut left = *DECK.get_or_init(|| Counts::of(&Card::deck()));
+        for &c in self
+            .hand
+            .iter()
+            .chain(self.discard)
+            .chain(self.laid.iter().flatten().flat_map(|g| g.cards()))
+        {
+            left.remove(c);
+        }
+        for _ in self.skips.iter().filter(|&&s| s) {
+            left.remove(Card::SKIP);
+        }
+        for (s, k) in self.known.iter().enumerate() {
+            if s != self.seat {
+                for c in k.cards() {
+                    left.remove(c);
+                }
+            }
+        }
+        left
+    }
+
     /// Cards in seat `s`'s hand.
     pub fn hand_size(&self, s: Seat) -> usize {
         match self.hand_sizes {
@@ -288,29 +314,9 @@ impl SeatView {
 }
 
 impl SeatView {
-    /// The cards this seat cannot see: the deck minus its hand, the discard pile, laid groups,
-    /// skips in front of seats, and cards known to be in other hands.
+    /// The cards this seat cannot see ([`ViewRef::unseen`]).
     pub fn unseen(&self) -> Counts {
-        let mut left = Counts::of(&Card::deck());
-        for &c in self
-            .hand
-            .iter()
-            .chain(&self.discard)
-            .chain(self.laid.iter().flatten().flat_map(|g| g.cards()))
-        {
-            left.remove(c);
-        }
-        for _ in self.skips.iter().filter(|&&s| s) {
-            left.remove(Card::SKIP);
-        }
-        for (s, k) in self.known.iter().enumerate() {
-            if s != self.seat {
-                for c in k.cards() {
-                    left.remove(c);
-                }
-            }
-        }
-        left
+        self.view_ref().unseen()
     }
 
     /// A whole game consistent with this view: the unseen cards shuffled into the other hands

@@ -790,31 +790,6 @@ impl Heuristic {
         }
     }
 
-    /// The cards this seat cannot see (as [`SeatView::unseen`]).
-    pub fn unseen_of(view: &ViewRef) -> Counts {
-        static DECK: std::sync::OnceLock<Counts> = std::sync::OnceLock::new();
-        let mut left = *DECK.get_or_init(|| Counts::of(&Card::deck()));
-        for &c in view
-            .hand
-            .iter()
-            .chain(view.discard)
-            .chain(view.laid.iter().flatten().flat_map(|g| g.cards()))
-        {
-            left.remove(c);
-        }
-        for _ in view.skips.iter().filter(|&&s| s) {
-            left.remove(Card::SKIP);
-        }
-        for (s, k) in view.known.iter().enumerate() {
-            if s != view.seat {
-                for c in k.cards() {
-                    left.remove(c);
-                }
-            }
-        }
-        left
-    }
-
     /// The phase distance (cards missing) after discarding `c`, before laying.
     pub fn distance_without(view: &ViewRef, c: Card) -> Option<u8> {
         if view.laid_phase[view.seat].is_some() {
@@ -826,7 +801,7 @@ impl Heuristic {
     }
 
     /// What the seat sees about discarding `c`, for a learned discard order
-    /// ([`super::DiscardModel`]): `unseen` is [`Heuristic::unseen_of`], `hits` the table's
+    /// ([`super::DiscardModel`]): `unseen` is [`ViewRef::unseen`], `hits` the table's
     /// `hit_mask`, `m0` the phase distance left by Petra's first discard (`None`
     /// once the seat laid).
     pub fn discard_features(

@@ -55,7 +55,7 @@ impl DiscardModel {
             return Vec::new();
         }
         let hits = Heuristic::hit_mask(view);
-        let unseen = Heuristic::unseen_of(view);
+        let unseen = view.unseen();
         let m0 = Heuristic::distance_without(view, ranked[0]);
         ranked
             .into_iter()
@@ -108,7 +108,7 @@ impl DiscardModel {
         }
         let hand = Counts::of(view.hand);
         let tally = Tally::of(&hand);
-        let unseen = Heuristic::unseen_of(view);
+        let unseen = view.unseen();
         let first_card = best[0].1;
         let m0 = Heuristic::distance_without(view, first_card);
         let features =
