@@ -14,7 +14,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use arachne_engine::phase10::ai::{self, DiscardModel, Player, Sampler};
+use arachne_engine::phase10::ai::{self, Player, Sampler};
 use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
@@ -112,11 +112,9 @@ fn main() {
         })
     };
     let (deals, steps) = (budget("--deals"), budget("--steps"));
-    // A discard model for her (`--model FILE`, `--own 1`: her own seat in her playouts too).
-    let model = option(&args, "--model").map(|path| {
-        let text = std::fs::read_to_string(&path).expect("--model FILE");
-        std::sync::Arc::new(DiscardModel::from_text(&text, 4, 2.0).expect("a discard model"))
-    });
+    // A discard model for her (`--model FILE`; `--own N`: her own seat's first N turns in each
+    // of her playouts too).
+    let model = p10_common::model(&args);
     let own: usize = option(&args, "--own").map_or(0, |v| v.parse().expect("--own N"));
     let variant = variant::by_id(&id).expect("a known variant").clone();
     let n = levels.len();

@@ -13,19 +13,6 @@ use std::io::Write;
 mod p10_common;
 use p10_common::option;
 
-/// Her rule: another choice replaces the first when it wins by `confidence` standard errors.
-fn choose(cmp: &[(Action, Estimate)], confidence: f64) -> Action {
-    let mut best = 0;
-    let mut best_mean = 0.0;
-    for (i, (_, e)) in cmp.iter().enumerate().skip(1) {
-        if e.mean > best_mean && e.mean > confidence * e.standard_error() + 1.0 {
-            best = i;
-            best_mean = e.mean;
-        }
-    }
-    cmp[best].0.clone()
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let games: u64 = option(&args, "--games").map_or(10, |g| g.parse().expect("--games N"));
@@ -33,6 +20,8 @@ fn main() {
     let num = |k: &str| option(&args, k).map(|v| v.parse::<f64>().expect("a number"));
     let n: usize = option(&args, "--players").map_or(2, |v| v.parse().expect("--players N"));
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
+    // Read once for every game (`--model FILE`, `--top N`, `--margin M`).
+    let model = p10_common::model(&args);
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
     let mut id = 0u64;
@@ -49,12 +38,7 @@ fn main() {
             m.deals = v as usize;
         }
         let mut petra = ai::player("petra", game_seed).expect("petra");
-        if let Some(path) = option(&args, "--model") {
-            let text = std::fs::read_to_string(&path).expect("--model FILE");
-            let model =
-                DiscardModel::from_text(&text, 4, 2.0).unwrap_or_else(|e| panic!("{path}: {e}"));
-            m.model = Some(std::sync::Arc::new(model));
-        }
+        m.model = model.clone();
         m.own = num("--own").map_or(0, |v| v as usize);
         let played = play_game(variant.clone(), n, game_seed, &mut |s, view, _| {
             if s != me {
@@ -103,7 +87,8 @@ fn main() {
                     }
                 }
             }
-            Ok(choose(&cmp, m.confidence))
+            let estimates: Vec<Estimate> = cmp.iter().map(|(_, e)| *e).collect();
+            Ok(cmp[m.pick(&estimates)].0.clone())
         })
         .expect("a game");
         if played.game.winners().contains(&me) {

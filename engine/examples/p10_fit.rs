@@ -6,6 +6,7 @@
 //! `p10_fit --out forest.txt --trees 300 d1.txt d2.txt`
 
 use arachne_engine::phase10::ai::trees::{FitSettings, Forest};
+use arachne_engine::phase10::ai::{DiscardModel, FEATURES, INPUTS};
 use std::collections::BTreeMap;
 
 mod p10_common;
@@ -14,15 +15,15 @@ use p10_common::option;
 /// One discard compared at a decision.
 struct Compared {
     petra: bool,
-    laid: f64,
+    laid: bool,
     mean: f64,
-    features: Vec<f64>,
+    features: [f64; FEATURES],
 }
 
 /// A fitting sample: its decision (file, number), the forest's inputs and the target.
 struct Sample {
     decision: (usize, u64),
-    x: Vec<f64>,
+    x: [f64; INPUTS],
     y: f64,
 }
 
@@ -46,7 +47,7 @@ fn main() {
             i += 1;
         }
     }
-    // Per decision: (laid, [(is petra, mean, features)]).
+    // Per decision (file, number): the discards compared.
     let mut decisions: BTreeMap<(usize, u64), Vec<Compared>> = BTreeMap::new();
     for (k, f) in files.iter().enumerate() {
         let text = std::fs::read_to_string(f).expect("a samples file");
@@ -55,17 +56,18 @@ fn main() {
                 .split_whitespace()
                 .filter_map(|t| t.parse().ok())
                 .collect();
-            if p.len() < 7 {
+            // id, laid, petra, mean, standard error, deals, then the features.
+            let Some(Ok(features)) = p.get(6..).map(<[f64; FEATURES]>::try_from) else {
                 continue;
-            }
+            };
             decisions
                 .entry((k, p[0] as u64))
                 .or_default()
                 .push(Compared {
                     petra: p[2] != 0.0,
-                    laid: p[1],
+                    laid: p[1] != 0.0,
                     mean: p[3],
-                    features: p[6..].to_vec(),
+                    features,
                 });
         }
     }
@@ -75,20 +77,16 @@ fn main() {
             continue;
         };
         for c in cands.iter().filter(|c| !c.petra) {
-            let mut x = vec![c.laid];
-            x.extend(c.features.iter().zip(&petra.features).map(|(a, b)| a - b));
-            x.extend(petra.features.iter().copied());
             rows.push(Sample {
                 decision,
-                x,
+                x: DiscardModel::inputs(c.laid, &c.features, &petra.features),
                 y: c.mean,
             });
         }
     }
     let even = |r: &Sample| r.decision.1.is_multiple_of(2);
-    let features = rows.first().map_or(0, |r| r.x.len());
     eprintln!(
-        "{} decisions, {} samples, {features} features",
+        "{} decisions, {} samples, {INPUTS} values each",
         decisions.len(),
         rows.len()
     );
@@ -102,7 +100,7 @@ fn main() {
         (x, y)
     };
     let (x, y) = flat(&even);
-    let half = Forest::fit(&x, &y, features, &settings);
+    let half = Forest::fit(&x, &y, INPUTS, &settings);
     // Scored on the odd decisions: follow the forest's best when it predicts more than a margin.
     let mut per: BTreeMap<(usize, u64), Vec<(f64, f64)>> = BTreeMap::new();
     for r in rows.iter().filter(|r| !even(r)) {
@@ -133,7 +131,7 @@ fn main() {
     }
     if let Some(out) = option(&args, "--out") {
         let (x, y) = flat(&|_| true);
-        let all = Forest::fit(&x, &y, features, &settings);
+        let all = Forest::fit(&x, &y, INPUTS, &settings);
         let tmp = format!("{out}.tmp");
         std::fs::write(&tmp, all.to_text()).expect("written");
         std::fs::rename(&tmp, &out).expect("renamed");

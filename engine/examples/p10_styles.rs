@@ -6,10 +6,9 @@
 //! --players 2 feed=1500 petra` (an entrant is `petra` or Petra's style with `name=value`
 //! changes, joined by commas; the last entrant fills the remaining seats).
 
-use arachne_engine::phase10::ai::{DiscardModel, Modelled, Player, Style, Styled};
+use arachne_engine::phase10::ai::{Modelled, Player, Style, Styled};
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
-use std::sync::Arc;
 
 mod p10_common;
 use p10_common::option;
@@ -56,14 +55,7 @@ fn main() {
         entrants.push(*entrants.last().expect("some"));
     }
     // `--model FILE` (`--top N`, `--margin M`): the first entrant's discard reordered by it.
-    let model = option(&args, "--model").map(|path| {
-        let text = std::fs::read_to_string(&path).expect("--model FILE");
-        let top = option(&args, "--top").map_or(4, |v| v.parse().expect("--top N"));
-        let margin = option(&args, "--margin").map_or(2.0, |v| v.parse().expect("--margin M"));
-        Arc::new(
-            DiscardModel::from_text(&text, top, margin).unwrap_or_else(|e| panic!("{path}: {e}")),
-        )
-    });
+    let model = p10_common::model(&args);
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
     let (mut wins, mut points, mut unfinished) = (0u64, 0u64, 0u64);
     for g in 0..games {

@@ -24,7 +24,7 @@
 
 use std::cell::RefCell;
 
-use arachne_engine::phase10::ai::{self, DiscardModel, Player, Sampler};
+use arachne_engine::phase10::ai::{self, Player, Sampler};
 use arachne_engine::phase10::card::Counts;
 use arachne_engine::phase10::game::{Game, Stage};
 use arachne_engine::phase10::play::player_seed;
@@ -39,6 +39,8 @@ fn main() {
     let (levels, games, seed) = games_options(&args, "michaela,petra", 100);
     let num = |name: &str| option(&args, name).map(|v| v.parse::<f64>().expect("a number"));
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
+    // Read once for every game (`--model FILE`, `--top N`, `--margin M`).
+    let model = p10_common::model(&args);
     let oracle = option(&args, "--oracle");
     let oracle_on = option(&args, "--oracle-on").unwrap_or_default();
     assert!(
@@ -117,14 +119,7 @@ fn main() {
                 if let Some(v) = num("--fit-draw") {
                     m.fit_draw = v != 0.0;
                 }
-                if let Some(path) = option(&args, "--model") {
-                    let text = std::fs::read_to_string(&path).expect("--model FILE");
-                    let top = num("--top").map_or(4, |v| v as usize);
-                    let margin = num("--margin").unwrap_or(2.0);
-                    let model = DiscardModel::from_text(&text, top, margin)
-                        .unwrap_or_else(|e| panic!("{path}: {e}"));
-                    m.model = Some(std::sync::Arc::new(model));
-                }
+                m.model = model.clone();
                 if let Some(v) = num("--own") {
                     m.own = v as usize;
                 }

@@ -1,6 +1,10 @@
 //! What the Pro Spider 10 measuring examples share: their command-line options and the
 //! interval they print.
 
+use std::sync::Arc;
+
+use arachne_engine::phase10::ai::DiscardModel;
+
 /// The value after `name` on the command line.
 pub fn option(args: &[String], name: &str) -> Option<String> {
     args.iter()
@@ -31,4 +35,17 @@ pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
     let centre = (p + z * z / (2.0 * k)) / (1.0 + z * z / k);
     let half = z * (p * (1.0 - p) / k + z * z / (4.0 * k * k)).sqrt() / (1.0 + z * z / k);
     (100.0 * p, 100.0 * (centre - half), 100.0 * (centre + half))
+}
+
+/// The discard model of `--model FILE`, weighing Petra's best `--top N` (default 4) and taking
+/// another only when it is predicted better by `--margin M` points (default 2).
+#[allow(dead_code)] // not every example takes a model
+pub fn model(args: &[String]) -> Option<Arc<DiscardModel>> {
+    let path = option(args, "--model")?;
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let top = option(args, "--top").map_or(4, |v| v.parse().expect("--top N"));
+    let margin = option(args, "--margin").map_or(2.0, |v| v.parse().expect("--margin M"));
+    let model =
+        DiscardModel::from_text(&text, top, margin).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Some(Arc::new(model))
 }

@@ -531,7 +531,7 @@ pub struct Style {
     pub feed_near: i64,
 }
 
-/// How many values [`Heuristic::discard_features`] gives for a discard.
+/// How many values a learned discard order reads about each discard (`Heuristic::discard_features`).
 pub const FEATURES: usize = 18;
 
 impl Style {
@@ -790,34 +790,11 @@ impl Heuristic {
         }
     }
 
-    /// The phase distance (cards missing) after discarding `c`, before laying.
-    pub fn distance_without(view: &ViewRef, c: Card) -> Option<u8> {
-        if view.laid_phase[view.seat].is_some() {
-            return None;
-        }
-        let mut rest = Tally::of_cards(view.hand);
-        rest.remove(c);
-        Some(Heuristic::distance(view, &rest).0)
-    }
-
     /// What the seat sees about discarding `c`, for a learned discard order
-    /// ([`super::DiscardModel`]): `unseen` is [`ViewRef::unseen`], `hits` the table's
-    /// `hit_mask`, `m0` the phase distance left by Petra's first discard (`None`
-    /// once the seat laid).
-    pub fn discard_features(
-        view: &ViewRef,
-        unseen: &Counts,
-        hits: u64,
-        c: Card,
-        m0: Option<u8>,
-    ) -> [f64; FEATURES] {
-        let hand = Counts::of(view.hand);
-        let tally = Tally::of(&hand);
-        Heuristic::discard_features_with(view, &hand, &tally, unseen, hits, c, m0)
-    }
-
-    /// [`Heuristic::discard_features`] with the hand counted once for several cards.
-    pub(super) fn discard_features_with(
+    /// ([`super::DiscardModel`]): `hand` and `tally` are its hand counted, `unseen` is
+    /// [`ViewRef::unseen`], `hits` the table's `hit_mask`, `m0` the phase distance left by
+    /// Petra's first discard (`None` once the seat laid).
+    pub(super) fn discard_features(
         view: &ViewRef,
         hand: &Counts,
         tally: &Tally,
@@ -1093,24 +1070,23 @@ pub struct Styled(pub Style);
 
 impl Player for Styled {
     fn decide(&mut self, view: &SeatView) -> Action {
-        let a = Heuristic::choose_in(&view.view_ref(), &self.0);
-        if view.choices.is_empty() || view.choices.contains(&a) {
-            a
-        } else {
-            view.choices[0].clone()
-        }
+        legal(view, Heuristic::choose_in(&view.view_ref(), &self.0))
+    }
+}
+
+/// `a` when the view lists it among its choices (or lists none), else its first choice: never
+/// expected from Petra's rules, but a legal choice beats an illegal one.
+pub(super) fn legal(view: &SeatView, a: Action) -> Action {
+    if view.choices.is_empty() || view.choices.contains(&a) {
+        a
+    } else {
+        view.choices[0].clone()
     }
 }
 
 impl Player for Heuristic {
     fn decide(&mut self, view: &SeatView) -> Action {
-        let a = Heuristic::choose(&view.view_ref());
-        if view.choices.is_empty() || view.choices.contains(&a) {
-            a
-        } else {
-            // Never expected; a legal choice beats an illegal one.
-            view.choices[0].clone()
-        }
+        legal(view, Heuristic::choose(&view.view_ref()))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Petra's discard reordered by a forest of regression trees fitted to Michaela's playouts
 //! (expert iteration, one step): `p10_distill` records, at Michaela's discards, how much better
 //! than Petra's first choice each of Petra's best few did in her playouts, with what the seat
-//! saw about each card ([`Heuristic::discard_features`]); `p10_fit` fits a forest to predict that
+//! saw about each card (`Heuristic::discard_features`); `p10_fit` fits a forest to predict that
 //! from those features. At a discard the model asks the forest about each of Petra's best `top`
 //! cards and takes the one it predicts best, when that beats Petra's first by `margin` points.
 //! Everything it reads comes from the seat's own view.
@@ -12,7 +12,7 @@ use super::super::action::Action;
 use super::super::card::{Card, Counts};
 use super::super::view::{SeatView, ViewRef};
 use super::Player;
-use super::heuristic::{FEATURES, Heuristic, Style, Tally};
+use super::heuristic::{FEATURES, Heuristic, Style, Tally, legal};
 use super::trees::Forest;
 
 /// Values the forest reads per discard: whether the seat laid, the discard's features minus
@@ -47,20 +47,18 @@ impl DiscardModel {
     }
 
     /// Petra's first-ranked discard in `style` and, for each of her best `top`, its features
-    /// ([`Heuristic::discard_features`], measured against that first one). Empty with fewer
-    /// than two to weigh.
+    /// (what the seat sees about it, measured against that first one). Empty with fewer than
+    /// two to weigh.
     pub fn candidates(view: &ViewRef, style: &Style, top: usize) -> Vec<(Card, [f64; FEATURES])> {
         let ranked = Heuristic::ranked_discards_in(view, style);
         if ranked.len() < 2 || top < 2 {
             return Vec::new();
         }
-        let hits = Heuristic::hit_mask(view);
-        let unseen = view.unseen();
-        let m0 = Heuristic::distance_without(view, ranked[0]);
+        let seen = Seen::new(view, Heuristic::hit_mask(view), ranked[0]);
         ranked
             .into_iter()
             .take(top)
-            .map(|c| (c, Heuristic::discard_features(view, &unseen, hits, c, m0)))
+            .map(|c| (c, seen.features(c)))
             .collect()
     }
 
@@ -106,25 +104,65 @@ impl DiscardModel {
         if len < 2 {
             return None;
         }
-        let hand = Counts::of(view.hand);
-        let tally = Tally::of(&hand);
-        let unseen = view.unseen();
         let first_card = best[0].1;
-        let m0 = Heuristic::distance_without(view, first_card);
-        let features =
-            |c| Heuristic::discard_features_with(view, &hand, &tally, &unseen, hits, c, m0);
-        let first = features(first_card);
+        let seen = Seen::new(view, hits, first_card);
+        let first = seen.features(first_card);
         let laid = view.laid_phase[view.seat].is_some();
         let mut pick = (self.margin, first_card);
         for &(_, c) in &best[1..len] {
             let gain = self
                 .forest
-                .predict(&DiscardModel::inputs(laid, &features(c), &first));
+                .predict(&DiscardModel::inputs(laid, &seen.features(c), &first));
             if gain > pick.0 {
                 pick = (gain, c);
             }
         }
         Some(pick.1)
+    }
+}
+
+/// What the features of several discards at one decision share: the hand counted once, the
+/// unseen cards, and the phase distance Petra's first discard leaves.
+struct Seen<'v, 'a> {
+    view: &'v ViewRef<'a>,
+    hits: u64,
+    hand: Counts,
+    tally: Tally,
+    unseen: Counts,
+    m0: Option<u8>,
+}
+
+impl<'v, 'a> Seen<'v, 'a> {
+    /// For `view`, whose table's hit mask is `hits`, against Petra's first discard `first`.
+    fn new(view: &'v ViewRef<'a>, hits: u64, first: Card) -> Seen<'v, 'a> {
+        let hand = Counts::of(view.hand);
+        let tally = Tally::of(&hand);
+        let m0 = view.laid_phase[view.seat].is_none().then(|| {
+            let mut rest = tally;
+            rest.remove(first);
+            Heuristic::distance(view, &rest).0
+        });
+        Seen {
+            view,
+            hits,
+            hand,
+            tally,
+            unseen: view.unseen(),
+            m0,
+        }
+    }
+
+    /// What the seat sees about discarding `c`.
+    fn features(&self, c: Card) -> [f64; FEATURES] {
+        Heuristic::discard_features(
+            self.view,
+            &self.hand,
+            &self.tally,
+            &self.unseen,
+            self.hits,
+            c,
+            self.m0,
+        )
     }
 }
 
@@ -134,12 +172,10 @@ pub struct Modelled(pub Style, pub Arc<DiscardModel>);
 
 impl Player for Modelled {
     fn decide(&mut self, view: &SeatView) -> Action {
-        let a = Heuristic::choose_with(&view.view_ref(), &self.0, Some(&self.1));
-        if view.choices.is_empty() || view.choices.contains(&a) {
-            a
-        } else {
-            view.choices[0].clone()
-        }
+        legal(
+            view,
+            Heuristic::choose_with(&view.view_ref(), &self.0, Some(&self.1)),
+        )
     }
 }
 

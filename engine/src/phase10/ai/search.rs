@@ -221,9 +221,8 @@ impl Sampler {
         game: &mut Game,
         events: &mut Vec<Event>,
         streams: &mut Streams,
-        own: Option<(Seat, &DiscardModel, usize)>,
+        mut own: Option<(Seat, &DiscardModel, usize)>,
     ) -> usize {
-        let mut own = own;
         for step in 0..MAX_STEPS {
             let Some(seat) = game.to_move() else {
                 return step;
@@ -426,9 +425,14 @@ impl Sampler {
                 .unwrap_or(Action::DrawStock);
         }
         let estimates = self.estimate(view, &candidates, deal);
-        // Another choice replaces Petra's only when it is better on these deals by more than
-        // `self.confidence` standard errors: a round's outcome is noisy, and picking the best of
-        // noisy estimates would often pick a worse choice.
+        candidates[self.pick(&estimates)].clone()
+    }
+
+    /// Which of the compared choices she takes, by their estimates against the first (Petra's).
+    /// Another choice replaces Petra's only when it is better on these deals by more than
+    /// `self.confidence` standard errors: a round's outcome is noisy, and picking the best of
+    /// noisy estimates would often pick a worse choice.
+    pub fn pick(&self, estimates: &[Estimate]) -> usize {
         let mut best = 0;
         let mut best_mean = 0.0;
         for (i, e) in estimates.iter().enumerate().skip(1) {
@@ -437,7 +441,7 @@ impl Sampler {
                 best_mean = e.mean;
             }
         }
-        candidates[best].clone()
+        best
     }
 
     /// Her comparison at a decision, for measuring: each of the choices she compares (Petra's
@@ -476,6 +480,12 @@ impl Sampler {
         let mut events = Vec::new();
         let mut streams = Streams::default();
         let (most_deals, budget) = self.budget(view.players);
+        // Her own seat's first turns in each playout by her model, if she has one.
+        let own = self
+            .model
+            .as_deref()
+            .filter(|_| self.own > 0)
+            .map(|m| (view.seat, m, self.own));
         while deals < most_deals && (deals < MIN_DEALS || steps < budget) {
             deals += 1;
             deal(&mut self.rng, &mut dealt);
@@ -489,11 +499,6 @@ impl Sampler {
                 values[i] = if streams.apply(game, a.clone(), &mut events).is_err() {
                     -1e9
                 } else {
-                    let own = self
-                        .model
-                        .as_deref()
-                        .filter(|_| self.own > 0)
-                        .map(|m| (view.seat, m, self.own));
                     steps += Sampler::playout(game, &mut events, &mut streams, own);
                     Sampler::value(game, view.seat, view, self.behind, self.laid)
                 };
