@@ -3,7 +3,8 @@
 //! laid; the target is the playouts' estimate of how much better it is. Decisions of even number
 //! are fitted first and the odd ones scored (the gain per decision of following the forest), then
 //! the forest is fitted to all and written.
-//! `p10_fit --out forest.txt --trees 300 d1.txt d2.txt`
+//! `p10_fit --out forest.txt --trees 300 d1.txt d2.txt`; `--depth D` fits oblivious trees of
+//! depth D (faster to read), `--leaves`, `--min-leaf`, `--shrink` and `--bins` as in `FitSettings`.
 
 use arachne_engine::phase10::ai::trees::{FitSettings, Forest};
 use arachne_engine::phase10::ai::{DiscardModel, FEATURES, INPUTS};
@@ -36,6 +37,7 @@ fn main() {
         min_leaf: num("--min-leaf", 50.0) as usize,
         shrink: num("--shrink", 0.05),
         bins: num("--bins", 64.0) as usize,
+        depth: num("--depth", 0.0) as usize,
     };
     let mut files = Vec::new();
     let mut i = 0;

@@ -38,14 +38,18 @@ pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
 }
 
 /// The discard model of `--model FILE`, weighing Petra's best `--top N` (default 4) and taking
-/// another only when it is predicted better by `--margin M` points (default 2).
+/// another only when it is predicted better by `--margin M` points (default 2), and only those
+/// within `--gap K` of her first in her order (default: all).
 #[allow(dead_code)] // not every example takes a model
 pub fn model(args: &[String]) -> Option<Arc<DiscardModel>> {
     let path = option(args, "--model")?;
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let top = option(args, "--top").map_or(4, |v| v.parse().expect("--top N"));
     let margin = option(args, "--margin").map_or(2.0, |v| v.parse().expect("--margin M"));
-    let model =
+    let mut model =
         DiscardModel::from_text(&text, top, margin).unwrap_or_else(|e| panic!("{path}: {e}"));
+    if let Some(gap) = option(args, "--gap") {
+        model.gap = gap.parse().expect("--gap KEY");
+    }
     Some(Arc::new(model))
 }

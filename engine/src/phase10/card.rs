@@ -261,6 +261,13 @@ impl Counts {
         true
     }
 
+    /// Removes every card of `other` that is here (as [`Counts::remove`] one by one would).
+    pub fn remove_all(&mut self, other: &Counts) {
+        for (n, &k) in self.0.iter_mut().zip(&other.0) {
+            *n = n.saturating_sub(k);
+        }
+    }
+
     /// Total cards.
     pub fn len(&self) -> usize {
         self.0.iter().map(|&n| usize::from(n)).sum()

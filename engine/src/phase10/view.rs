@@ -268,9 +268,7 @@ impl ViewRef<'_> {
         }
         for (s, k) in self.known.iter().enumerate() {
             if s != self.seat {
-                for c in k.cards() {
-                    left.remove(c);
-                }
+                left.remove_all(k);
             }
         }
         left

@@ -701,7 +701,7 @@ impl Heuristic {
     pub fn ranked_discards_in(view: &ViewRef, style: &Style) -> Vec<Card> {
         let mut scored: Vec<(i64, Card)> = Vec::new();
         let hits = Heuristic::hit_mask(view);
-        Heuristic::score_discards(view, style, hits, |key, c| scored.push((key, c)));
+        Heuristic::score_discards(view, style, hits, |key, c, _| scored.push((key, c)));
         scored.sort();
         scored.into_iter().map(|(_, c)| c).collect()
     }
@@ -711,7 +711,7 @@ impl Heuristic {
     /// [`Heuristic::hit_mask`].
     fn best_discard_in(view: &ViewRef, style: &Style, hits: u64) -> Option<Card> {
         let mut best: Option<(i64, Card)> = None;
-        Heuristic::score_discards(view, style, hits, |key, c| {
+        Heuristic::score_discards(view, style, hits, |key, c, _| {
             if best.is_none_or(|b| (key, c) < b) {
                 best = Some((key, c));
             }
@@ -719,13 +719,14 @@ impl Heuristic {
         best.map(|(_, c)| c)
     }
 
-    /// Each distinct card the hand could discard with its key: the lower, the better. `hits` is
-    /// the table's [`Heuristic::hit_mask`].
+    /// Each distinct card the hand could discard with its key: the lower, the better, and,
+    /// while the seat has not laid, the distance the hand left behind has
+    /// ([`Heuristic::distance`]). `hits` is the table's [`Heuristic::hit_mask`].
     pub(super) fn score_discards(
         view: &ViewRef,
         style: &Style,
         hits: u64,
-        mut out: impl FnMut(i64, Card),
+        mut out: impl FnMut(i64, Card, Option<(u8, u16)>),
     ) {
         let hand = Tally::of_cards(view.hand);
         let laid = view.laid_phase[view.seat].is_some();
@@ -768,6 +769,7 @@ impl Heuristic {
             if c.is_wild() {
                 key += 100_000;
             }
+            let mut left = None;
             if !laid {
                 let value = c.value().filter(|_| by_value).map(usize::from);
                 let (m, w) = match value.and_then(|v| per_value[v]) {
@@ -783,40 +785,38 @@ impl Heuristic {
                     }
                 };
                 key += i64::from(m) * 1000 - i64::from(w.min(style.ways_cap));
+                left = Some((m, w));
             } else if style.hit_gap != 0 {
                 key -= style.hit_gap * i64::from(Heuristic::hit_gap(view, c));
             }
-            out(key, c);
+            out(key, c, left);
         }
     }
 
     /// What the seat sees about discarding `c`, for a learned discard order
-    /// ([`super::DiscardModel`]): `hand` and `tally` are its hand counted, `unseen` is
-    /// [`ViewRef::unseen`], `hits` the table's `hit_mask`, `m0` the phase distance left by
-    /// Petra's first discard (`None` once the seat laid).
+    /// ([`super::DiscardModel`]): `hand` is its hand counted, `unseen` is [`ViewRef::unseen`],
+    /// `hits` the table's `hit_mask`, `m0` the phase distance left by Petra's first discard and
+    /// `left` the distance ([`Heuristic::distance`]) left by discarding `c` (both `None` once
+    /// the seat laid).
     pub(super) fn discard_features(
         view: &ViewRef,
         hand: &Counts,
-        tally: &Tally,
         unseen: &Counts,
         hits: u64,
         c: Card,
         m0: Option<u8>,
+        left: Option<(u8, u16)>,
     ) -> [f64; FEATURES] {
-        let me = view.seat;
-        let laid = view.laid_phase[me].is_some();
         let next = Heuristic::next_seat(view);
         let next_laid = f64::from(u8::from(view.laid_phase[next].is_some()));
         let pts = f64::from(view.variant.points.of(c)) / 10.0;
         let near = f64::from(u8::from(view.hand_size(next) <= 3));
-        let (dm, w) = if laid {
-            (0.0, 0.0)
-        } else {
-            let mut rest = *tally;
-            rest.remove(c);
-            let (m, w) = Heuristic::distance(view, &rest);
-            let dm = m0.map_or(0.0, |m0| f64::from(m) - f64::from(m0));
-            (dm, f64::from(w.min(150)) / 150.0)
+        let (dm, w) = match left {
+            None => (0.0, 0.0),
+            Some((m, w)) => {
+                let dm = m0.map_or(0.0, |m0| f64::from(m) - f64::from(m0));
+                (dm, f64::from(w.min(150)) / 150.0)
+            }
         };
         let feed = f64::from(u8::from(Heuristic::feeds_next(view, next, c, hits)));
         let hittable = f64::from(u8::from(Heuristic::in_mask(hits, c)));

@@ -27,6 +27,9 @@ pub struct DiscardModel {
     pub top: usize,
     /// Points by which a discard must be predicted to beat Petra's first to replace it.
     pub margin: f64,
+    /// Only discards whose key in Petra's order is within this of her first's are weighed
+    /// (`i64::MAX`: all of her best `top`); when none is, the forest is not asked.
+    pub gap: i64,
 }
 
 impl DiscardModel {
@@ -43,6 +46,7 @@ impl DiscardModel {
             forest,
             top,
             margin,
+            gap: i64::MAX,
         })
     }
 
@@ -54,11 +58,11 @@ impl DiscardModel {
         if ranked.len() < 2 || top < 2 {
             return Vec::new();
         }
-        let seen = Seen::new(view, Heuristic::hit_mask(view), ranked[0]);
+        let seen = Seen::new(view, Heuristic::hit_mask(view), ranked[0], None);
         ranked
             .into_iter()
             .take(top)
-            .map(|c| (c, seen.features(c)))
+            .map(|c| (c, seen.features(c, None)))
             .collect()
     }
 
@@ -86,9 +90,11 @@ impl DiscardModel {
         if top < 2 {
             return None;
         }
+        // Her best `top` as (key, card), in her order, with the distance each leaves.
         let mut best: [(i64, Card); MOST] = [(i64::MAX, Card::SKIP); MOST];
+        let mut left: [Option<(u8, u16)>; MOST] = [None; MOST];
         let mut len = 0;
-        Heuristic::score_discards(view, style, hits, |key, c| {
+        Heuristic::score_discards(view, style, hits, |key, c, l| {
             let item = (key, c);
             if len == top && item >= best[top - 1] {
                 return;
@@ -96,23 +102,33 @@ impl DiscardModel {
             let mut i = len.min(top - 1);
             while i > 0 && best[i - 1] > item {
                 best[i] = best[i - 1];
+                left[i] = left[i - 1];
                 i -= 1;
             }
             best[i] = item;
+            left[i] = l;
             len = (len + 1).min(top);
         });
         if len < 2 {
             return None;
         }
+        let first_key = best[0].0;
+        let len = best[..len]
+            .iter()
+            .take_while(|&&(key, _)| key.saturating_sub(first_key) <= self.gap)
+            .count();
         let first_card = best[0].1;
-        let seen = Seen::new(view, hits, first_card);
-        let first = seen.features(first_card);
+        if len < 2 {
+            return Some(first_card);
+        }
+        let seen = Seen::new(view, hits, first_card, left[0]);
+        let first = seen.features(first_card, left[0]);
         let laid = view.laid_phase[view.seat].is_some();
         let mut pick = (self.margin, first_card);
-        for &(_, c) in &best[1..len] {
-            let gain = self
-                .forest
-                .predict(&DiscardModel::inputs(laid, &seen.features(c), &first));
+        for k in 1..len {
+            let c = best[k].1;
+            let x = DiscardModel::inputs(laid, &seen.features(c, left[k]), &first);
+            let gain = self.forest.predict(&x);
             if gain > pick.0 {
                 pick = (gain, c);
             }
@@ -133,35 +149,46 @@ struct Seen<'v, 'a> {
 }
 
 impl<'v, 'a> Seen<'v, 'a> {
-    /// For `view`, whose table's hit mask is `hits`, against Petra's first discard `first`.
-    fn new(view: &'v ViewRef<'a>, hits: u64, first: Card) -> Seen<'v, 'a> {
+    /// For `view`, whose table's hit mask is `hits`, against Petra's first discard `first`,
+    /// which leaves the distance `left` when the caller knows it.
+    fn new(view: &'v ViewRef<'a>, hits: u64, first: Card, left: Option<(u8, u16)>) -> Seen<'v, 'a> {
         let hand = Counts::of(view.hand);
         let tally = Tally::of(&hand);
-        let m0 = view.laid_phase[view.seat].is_none().then(|| {
-            let mut rest = tally;
-            rest.remove(first);
-            Heuristic::distance(view, &rest).0
-        });
-        Seen {
+        let mut seen = Seen {
             view,
             hits,
             hand,
             tally,
             unseen: view.unseen(),
-            m0,
-        }
+            m0: None,
+        };
+        seen.m0 = seen.left(first, left).map(|(m, _)| m);
+        seen
     }
 
-    /// What the seat sees about discarding `c`.
-    fn features(&self, c: Card) -> [f64; FEATURES] {
+    /// The distance discarding `c` leaves (`None` once the seat laid): `known` when the caller
+    /// has it, else worked out.
+    fn left(&self, c: Card, known: Option<(u8, u16)>) -> Option<(u8, u16)> {
+        if self.view.laid_phase[self.view.seat].is_some() {
+            return None;
+        }
+        known.or_else(|| {
+            let mut rest = self.tally;
+            rest.remove(c);
+            Some(Heuristic::distance(self.view, &rest))
+        })
+    }
+
+    /// What the seat sees about discarding `c` (`known`: the distance it leaves, if known).
+    fn features(&self, c: Card, known: Option<(u8, u16)>) -> [f64; FEATURES] {
         Heuristic::discard_features(
             self.view,
             &self.hand,
-            &self.tally,
             &self.unseen,
             self.hits,
             c,
             self.m0,
+            self.left(c, known),
         )
     }
 }
@@ -213,6 +240,56 @@ mod tests {
             })
             .expect("a game");
         }
+    }
+
+    #[test]
+    fn the_distances_petras_order_passes_on_are_those_worked_out_again() {
+        let mut compared = 0;
+        at_discards(|r, _| {
+            let hits = Heuristic::hit_mask(r);
+            let mut scored = Vec::new();
+            Heuristic::score_discards(r, &Style::PETRA, hits, |_, c, left| scored.push((c, left)));
+            let Some(&(first, first_left)) = scored.first() else {
+                return;
+            };
+            let passed = Seen::new(r, hits, first, first_left);
+            let fresh = Seen::new(r, hits, first, None);
+            assert_eq!(passed.m0, fresh.m0);
+            for &(c, left) in &scored {
+                assert_eq!(passed.features(c, left), fresh.features(c, None), "{c:?}");
+                compared += 1;
+            }
+        });
+        assert!(compared > 500, "{compared} discards compared");
+    }
+
+    #[test]
+    fn a_gap_keeps_the_model_to_discards_near_petras_first() {
+        let mut model = constant(10.0);
+        model.gap = 0;
+        let (mut moved, mut kept) = (0, 0);
+        at_discards(|r, petra| {
+            if r.reshuffles >= super::super::heuristic::STALLED {
+                return;
+            }
+            let mut scored = Vec::new();
+            Heuristic::score_discards(r, &Style::PETRA, Heuristic::hit_mask(r), |key, c, _| {
+                scored.push((key, c));
+            });
+            scored.sort();
+            let a = Heuristic::choose_with(r, &Style::PETRA, Some(&model));
+            match scored.as_slice() {
+                [(k0, _), (k1, second), ..] if k0 == k1 => {
+                    assert_eq!(a, Action::Discard(*second));
+                    moved += 1;
+                }
+                _ => {
+                    assert_eq!(a, petra);
+                    kept += 1;
+                }
+            }
+        });
+        assert!(moved > 20 && kept > 20, "{moved} moved, {kept} kept");
     }
 
     #[test]

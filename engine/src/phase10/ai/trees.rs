@@ -1,7 +1,9 @@
 //! Boosted regression trees: a small gradient-boosting fitter (squared loss, features cut into
-//! bins, trees grown best split first) and the forest it makes, written as text so that a fitted
-//! forest can be kept as data beside the code. Deterministic: the same samples and settings fit
-//! the same forest.
+//! bins) and the forest it makes, written as text so that a fitted forest can be kept as data
+//! beside the code. Trees are grown either best split first, or oblivious: one split per level,
+//! shared by every node of the level, so that a tree of depth `d` is read with `d` comparisons
+//! and no branches (the leaf's number is the comparisons' bits). Deterministic: the same samples
+//! and settings fit the same forest.
 
 use std::fmt::Write as _;
 
@@ -23,10 +25,28 @@ enum Node {
 pub struct Forest {
     base: f64,
     features: usize,
-    /// Every tree's nodes in preorder, one list after the other.
-    nodes: Vec<Node>,
-    /// Where each tree starts in `nodes`.
-    roots: Vec<u32>,
+    shape: Shape,
+}
+
+/// How a forest's trees are kept.
+#[derive(Clone, Debug, PartialEq)]
+enum Shape {
+    /// Trees grown best split first.
+    Nodes {
+        /// Every tree's nodes in preorder, one list after the other.
+        nodes: Vec<Node>,
+        /// Where each tree starts in `nodes`.
+        roots: Vec<u32>,
+    },
+    /// Oblivious trees of one depth.
+    Oblivious {
+        depth: usize,
+        /// Per tree, per level: the feature and the threshold it is compared with (a value
+        /// above it sets the level's bit of the leaf's number).
+        splits: Vec<(usize, f64)>,
+        /// Per tree, its `2^depth` leaves' values.
+        values: Vec<f32>,
+    },
 }
 
 /// How a forest is fitted.
@@ -42,6 +62,10 @@ pub struct FitSettings {
     pub shrink: f64,
     /// Bins per feature at most (at most 256).
     pub bins: usize,
+    /// 0: trees grown best split first, up to `leaves` leaves with `min_leaf` samples each.
+    /// Otherwise oblivious trees of this depth (at most 10): `leaves` is not used, and each
+    /// leaf's value is shrunk toward zero as if it held `min_leaf` more samples at zero.
+    pub depth: usize,
 }
 
 impl Default for FitSettings {
@@ -52,6 +76,7 @@ impl Default for FitSettings {
             min_leaf: 50,
             shrink: 0.05,
             bins: 64,
+            depth: 0,
         }
     }
 }
@@ -67,26 +92,56 @@ impl Forest {
     /// The forest's prediction for `x` (at least as many values as it was fitted with).
     pub fn predict(&self, x: &[f64]) -> f64 {
         let mut sum = self.base;
-        for &root in &self.roots {
-            let mut i = root as usize;
-            loop {
-                match self.nodes[i] {
-                    Node::Leaf(v) => {
-                        sum += f64::from(v);
-                        break;
-                    }
-                    Node::Split {
-                        feature,
-                        threshold,
-                        right,
-                    } => {
-                        i = if x[usize::from(feature)] <= f64::from(threshold) {
-                            i + 1
-                        } else {
-                            right as usize
-                        };
+        match &self.shape {
+            Shape::Nodes { nodes, roots } => {
+                for &root in roots {
+                    let mut i = root as usize;
+                    loop {
+                        match nodes[i] {
+                            Node::Leaf(v) => {
+                                sum += f64::from(v);
+                                break;
+                            }
+                            Node::Split {
+                                feature,
+                                threshold,
+                                right,
+                            } => {
+                                i = if x[usize::from(feature)] <= f64::from(threshold) {
+                                    i + 1
+                                } else {
+                                    right as usize
+                                };
+                            }
+                        }
                     }
                 }
+            }
+            Shape::Oblivious {
+                depth,
+                splits,
+                values,
+            } => {
+                let x = &x[..self.features];
+                // The usual depths unrolled, their shifts known.
+                sum = match depth {
+                    4 => oblivious::<4>(sum, x, splits, values),
+                    5 => oblivious::<5>(sum, x, splits, values),
+                    6 => oblivious::<6>(sum, x, splits, values),
+                    _ => {
+                        for (tree, leaves) in splits
+                            .chunks_exact(*depth)
+                            .zip(values.chunks_exact(1 << *depth))
+                        {
+                            let mut leaf = 0;
+                            for (level, &(f, threshold)) in tree.iter().enumerate() {
+                                leaf |= usize::from(x[f] > threshold) << level;
+                            }
+                            sum += f64::from(leaves[leaf]);
+                        }
+                        sum
+                    }
+                };
             }
         }
         sum
@@ -99,7 +154,10 @@ impl Forest {
 
     /// Trees.
     pub fn trees(&self) -> usize {
-        self.roots.len()
+        match &self.shape {
+            Shape::Nodes { roots, .. } => roots.len(),
+            Shape::Oblivious { depth, values, .. } => values.len() >> depth,
+        }
     }
 
     /// Fits a forest to `rows` samples of `features` values each (`x`, row after row) and their
@@ -140,21 +198,50 @@ impl Forest {
             y.iter().sum::<f64>() / rows as f64
         };
         let mut pred = vec![base; rows];
-        let mut forest = Forest {
-            base,
-            features,
-            nodes: Vec::new(),
-            roots: Vec::new(),
-        };
         let mut residual = vec![0.0; rows];
+        if settings.depth > 0 {
+            let depth = settings.depth.min(10);
+            let (mut splits, mut values) = (Vec::new(), Vec::new());
+            let mut leaf_of = vec![0usize; rows];
+            for _ in 0..settings.trees {
+                for r in 0..rows {
+                    residual[r] = y[r] - pred[r];
+                }
+                let before = values.len();
+                grow_oblivious(
+                    &binned,
+                    &residual,
+                    features,
+                    &cuts,
+                    depth,
+                    settings,
+                    &mut leaf_of,
+                    &mut splits,
+                    &mut values,
+                );
+                for r in 0..rows {
+                    pred[r] += f64::from(values[before + leaf_of[r]]);
+                }
+            }
+            return Forest {
+                base,
+                features,
+                shape: Shape::Oblivious {
+                    depth,
+                    splits,
+                    values,
+                },
+            };
+        }
+        let (mut nodes, mut roots) = (Vec::new(), Vec::new());
         for _ in 0..settings.trees {
             for r in 0..rows {
                 residual[r] = y[r] - pred[r];
             }
-            forest.roots.push(forest.nodes.len() as u32);
+            roots.push(nodes.len() as u32);
             let leaves = grow(&binned, &residual, features, &cuts, settings);
             // Written in preorder from the tree's record of splits.
-            write_tree(&leaves, &mut forest.nodes, &cuts, settings.shrink);
+            write_tree(&leaves, &mut nodes, &cuts, settings.shrink);
             for leaf in leaves.iter().filter_map(|n| n.leaf.as_ref()) {
                 let v = f64::from((settings.shrink * leaf.1) as f32);
                 for &s in &leaf.0 {
@@ -162,38 +249,72 @@ impl Forest {
                 }
             }
         }
-        forest
+        Forest {
+            base,
+            features,
+            shape: Shape::Nodes { nodes, roots },
+        }
     }
 
-    /// The forest as text: a first line `forest BASE FEATURES TREES`, then one line per node in
-    /// preorder, tree after tree: `s FEATURE THRESHOLD RIGHT` (RIGHT counted from the tree's
-    /// root) or `l VALUE`.
+    /// The forest as text. Trees grown best split first: a first line `forest BASE FEATURES
+    /// TREES`, then one line per node in preorder, tree after tree: `s FEATURE THRESHOLD RIGHT`
+    /// (RIGHT counted from the tree's root) or `l VALUE`. Oblivious trees: a first line
+    /// `oblivious BASE FEATURES TREES DEPTH`, then a line per tree: `o`, DEPTH pairs `FEATURE
+    /// THRESHOLD` (the first level first), then the `2^DEPTH` leaves' values.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "forest {} {} {}",
-            self.base,
-            self.features,
-            self.roots.len()
-        );
-        for (t, &root) in self.roots.iter().enumerate() {
-            let end = self
-                .roots
-                .get(t + 1)
-                .map_or(self.nodes.len(), |&e| e as usize);
-            for node in &self.nodes[root as usize..end] {
-                match *node {
-                    Node::Leaf(v) => {
-                        let _ = writeln!(out, "l {v}");
+        match &self.shape {
+            Shape::Nodes { nodes, roots } => {
+                let _ = writeln!(
+                    out,
+                    "forest {} {} {}",
+                    self.base,
+                    self.features,
+                    roots.len()
+                );
+                for (t, &root) in roots.iter().enumerate() {
+                    let end = roots.get(t + 1).map_or(nodes.len(), |&e| e as usize);
+                    for node in &nodes[root as usize..end] {
+                        match *node {
+                            Node::Leaf(v) => {
+                                let _ = writeln!(out, "l {v}");
+                            }
+                            Node::Split {
+                                feature,
+                                threshold,
+                                right,
+                            } => {
+                                let _ = writeln!(out, "s {feature} {threshold} {}", right - root);
+                            }
+                        }
                     }
-                    Node::Split {
-                        feature,
-                        threshold,
-                        right,
-                    } => {
-                        let _ = writeln!(out, "s {feature} {threshold} {}", right - root);
+                }
+            }
+            Shape::Oblivious {
+                depth,
+                splits,
+                values,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "oblivious {} {} {} {depth}",
+                    self.base,
+                    self.features,
+                    self.trees()
+                );
+                for (tree, leaves) in splits
+                    .chunks_exact(*depth)
+                    .zip(values.chunks_exact(1 << *depth))
+                {
+                    out.push('o');
+                    for &(f, t) in tree {
+                        // Thresholds are kept as `f32`, so this writes them back exactly.
+                        let _ = write!(out, " {f} {}", t as f32);
                     }
+                    for v in leaves {
+                        let _ = write!(out, " {v}");
+                    }
+                    out.push('\n');
                 }
             }
         }
@@ -206,73 +327,134 @@ impl Forest {
         let (_, head) = lines.next().ok_or("line 1: empty")?;
         let head: Vec<&str> = head.split_whitespace().collect();
         let bad = |n: usize, what: &str| format!("line {}: {what}", n + 1);
-        if head.len() != 4 || head[0] != "forest" {
-            return Err(bad(0, "expected `forest BASE FEATURES TREES`"));
+        let oblivious = head.first() == Some(&"oblivious");
+        if !(head.len() == 4 && head[0] == "forest" || head.len() == 5 && oblivious) {
+            return Err(bad(
+                0,
+                "expected `forest BASE FEATURES TREES` or `oblivious BASE FEATURES TREES DEPTH`",
+            ));
         }
         let base: f64 = head[1].parse().map_err(|_| bad(0, "bad base"))?;
         let features: usize = head[2].parse().map_err(|_| bad(0, "bad feature count"))?;
         let trees: usize = head[3].parse().map_err(|_| bad(0, "bad tree count"))?;
-        let mut forest = Forest {
-            base,
-            features,
-            nodes: Vec::new(),
-            roots: Vec::new(),
-        };
-        for _ in 0..trees {
-            let root = forest.nodes.len();
-            forest.roots.push(root as u32);
-            // Nodes still owed to finish this tree: a split owes two subtrees.
-            let mut owed = 1usize;
-            while owed > 0 {
+        let shape = if oblivious {
+            let depth: usize = head[4]
+                .parse()
+                .ok()
+                .filter(|d| (1..=10).contains(d))
+                .ok_or_else(|| bad(0, "the depth must be 1 to 10"))?;
+            let (mut splits, mut values) = (Vec::new(), Vec::new());
+            for _ in 0..trees {
                 let (n, line) = lines
                     .next()
-                    .ok_or_else(|| bad(0, "the file ends in a tree"))?;
+                    .ok_or_else(|| bad(0, "fewer trees than the first line says"))?;
                 let p: Vec<&str> = line.split_whitespace().collect();
-                match p.as_slice() {
-                    ["l", v] => {
-                        let v: f32 = v.parse().map_err(|_| bad(n, "bad leaf value"))?;
-                        forest.nodes.push(Node::Leaf(v));
-                        owed -= 1;
-                    }
-                    ["s", f, t, r] => {
-                        let feature: u16 = f.parse().map_err(|_| bad(n, "bad feature"))?;
-                        if usize::from(feature) >= features {
-                            return Err(bad(n, "feature out of range"));
-                        }
-                        let threshold: f32 = t.parse().map_err(|_| bad(n, "bad threshold"))?;
-                        let right: u32 = r.parse().map_err(|_| bad(n, "bad child"))?;
-                        let here = forest.nodes.len() - root;
-                        if right as usize <= here + 1 {
-                            return Err(bad(n, "a right child must come after the left one"));
-                        }
-                        forest.nodes.push(Node::Split {
-                            feature,
-                            threshold,
-                            right: root as u32 + right,
-                        });
-                        owed += 1;
-                    }
-                    _ => return Err(bad(n, "expected `s FEATURE THRESHOLD RIGHT` or `l VALUE`")),
-                }
-            }
-            // Every right child must land inside its tree, after its split.
-            let end = forest.nodes.len();
-            for node in &forest.nodes[root..end] {
-                if let Node::Split { right, .. } = node
-                    && (*right as usize) >= end
-                {
-                    return Err(format!(
-                        "tree {}: a right child past the tree",
-                        forest.roots.len()
+                if p.len() != 1 + 2 * depth + (1 << depth) || p[0] != "o" {
+                    return Err(bad(
+                        n,
+                        "expected `o`, DEPTH pairs `FEATURE THRESHOLD`, then 2^DEPTH values",
                     ));
                 }
+                for pair in p[1..1 + 2 * depth].chunks_exact(2) {
+                    let f: usize = pair[0].parse().map_err(|_| bad(n, "bad feature"))?;
+                    if f >= features {
+                        return Err(bad(n, "feature out of range"));
+                    }
+                    let t: f32 = pair[1].parse().map_err(|_| bad(n, "bad threshold"))?;
+                    splits.push((f, f64::from(t)));
+                }
+                for v in &p[1 + 2 * depth..] {
+                    values.push(v.parse::<f32>().map_err(|_| bad(n, "bad leaf value"))?);
+                }
             }
-        }
+            Shape::Oblivious {
+                depth,
+                splits,
+                values,
+            }
+        } else {
+            let (mut nodes, mut roots) = (Vec::new(), Vec::new());
+            for _ in 0..trees {
+                let root = nodes.len();
+                roots.push(root as u32);
+                // Nodes still owed to finish this tree: a split owes two subtrees.
+                let mut owed = 1usize;
+                while owed > 0 {
+                    let (n, line) = lines
+                        .next()
+                        .ok_or_else(|| bad(0, "the file ends in a tree"))?;
+                    let p: Vec<&str> = line.split_whitespace().collect();
+                    match p.as_slice() {
+                        ["l", v] => {
+                            let v: f32 = v.parse().map_err(|_| bad(n, "bad leaf value"))?;
+                            nodes.push(Node::Leaf(v));
+                            owed -= 1;
+                        }
+                        ["s", f, t, r] => {
+                            let feature: u16 = f.parse().map_err(|_| bad(n, "bad feature"))?;
+                            if usize::from(feature) >= features {
+                                return Err(bad(n, "feature out of range"));
+                            }
+                            let threshold: f32 = t.parse().map_err(|_| bad(n, "bad threshold"))?;
+                            let right: u32 = r.parse().map_err(|_| bad(n, "bad child"))?;
+                            let here = nodes.len() - root;
+                            if right as usize <= here + 1 {
+                                return Err(bad(n, "a right child must come after the left one"));
+                            }
+                            nodes.push(Node::Split {
+                                feature,
+                                threshold,
+                                right: root as u32 + right,
+                            });
+                            owed += 1;
+                        }
+                        _ => {
+                            return Err(bad(
+                                n,
+                                "expected `s FEATURE THRESHOLD RIGHT` or `l VALUE`",
+                            ));
+                        }
+                    }
+                }
+                // Every right child must land inside its tree, after its split.
+                let end = nodes.len();
+                for node in &nodes[root..end] {
+                    if let Node::Split { right, .. } = node
+                        && (*right as usize) >= end
+                    {
+                        return Err(format!("tree {}: a right child past the tree", roots.len()));
+                    }
+                }
+            }
+            Shape::Nodes { nodes, roots }
+        };
         if let Some((n, _)) = lines.find(|(_, l)| !l.trim().is_empty()) {
             return Err(bad(n, "more lines than the trees hold"));
         }
-        Ok(forest)
+        Ok(Forest {
+            base,
+            features,
+            shape,
+        })
     }
+}
+
+/// `sum` plus what oblivious trees of depth `D` add for `x`.
+fn oblivious<const D: usize>(
+    mut sum: f64,
+    x: &[f64],
+    splits: &[(usize, f64)],
+    values: &[f32],
+) -> f64 {
+    let (trees, _) = splits.as_chunks::<D>();
+    for (t, tree) in trees.iter().enumerate() {
+        let mut leaf = 0;
+        for (level, &(f, threshold)) in tree.iter().enumerate() {
+            leaf |= usize::from(x[f] > threshold) << level;
+        }
+        sum += f64::from(values[(t << D) | leaf]);
+    }
+    sum
 }
 
 /// A node of a tree being grown: a split (feature, bin, children) or a leaf (samples, mean).
@@ -368,6 +550,97 @@ fn grow(
         nodes[at].leaf = Some((g.samples, mean));
     }
     nodes
+}
+
+/// Grows one oblivious tree of `depth` levels on the residuals: at each level the one split
+/// (feature, bin) that most lowers the squared error summed over the level's nodes, each node's
+/// value shrunk toward zero as if it held `min_leaf` more samples at zero. A level with no split
+/// that gains compares with a threshold nothing exceeds. Pushes the tree's splits and its leaves'
+/// values (scaled by `shrink`, rounded as kept) and leaves each sample's leaf in `leaf_of`.
+#[allow(clippy::too_many_arguments)]
+fn grow_oblivious(
+    binned: &[u8],
+    residual: &[f64],
+    features: usize,
+    cuts: &[Vec<f64>],
+    depth: usize,
+    settings: &FitSettings,
+    leaf_of: &mut [usize],
+    splits: &mut Vec<(usize, f64)>,
+    values: &mut Vec<f32>,
+) {
+    let rows = residual.len();
+    let lambda = settings.min_leaf as f64;
+    leaf_of.fill(0);
+    // Per node of the level, per feature, per bin: the residuals' sum and count.
+    let mut sums: Vec<f64> = Vec::new();
+    let mut counts: Vec<u32> = Vec::new();
+    let stride = 256;
+    for level in 0..depth {
+        let nodes = 1usize << level;
+        sums.clear();
+        sums.resize(nodes * features * stride, 0.0);
+        counts.clear();
+        counts.resize(nodes * features * stride, 0);
+        for r in 0..rows {
+            let row = &binned[r * features..(r + 1) * features];
+            let at = leaf_of[r] * features * stride;
+            for (f, &b) in row.iter().enumerate() {
+                let k = at + f * stride + usize::from(b);
+                sums[k] += residual[r];
+                counts[k] += 1;
+            }
+        }
+        let mut best: Option<(f64, usize, usize)> = None;
+        for (f, cut) in cuts.iter().enumerate().take(features) {
+            let bins = cut.len() + 1;
+            if bins < 2 {
+                continue;
+            }
+            // Per node: its total, then the running sums left of each cut.
+            let mut gain = vec![0.0; bins - 1];
+            for node in 0..nodes {
+                let at = (node * features + f) * stride;
+                let s: f64 = sums[at..at + bins].iter().sum();
+                let n: u32 = counts[at..at + bins].iter().sum();
+                let parent = s * s / (f64::from(n) + lambda);
+                let (mut ls, mut lc) = (0.0, 0u32);
+                for (b, g) in gain.iter_mut().enumerate() {
+                    ls += sums[at + b];
+                    lc += counts[at + b];
+                    let (rs, rc) = (s - ls, n - lc);
+                    *g += ls * ls / (f64::from(lc) + lambda) + rs * rs / (f64::from(rc) + lambda)
+                        - parent;
+                }
+            }
+            for (b, &g) in gain.iter().enumerate() {
+                if g > 1e-9 && best.is_none_or(|(bg, _, _)| g > bg) {
+                    best = Some((g, f, b));
+                }
+            }
+        }
+        match best {
+            Some((_, f, b)) => {
+                splits.push((f, f64::from(cuts[f][b] as f32)));
+                for r in 0..rows {
+                    if usize::from(binned[r * features + f]) > b {
+                        leaf_of[r] |= 1 << level;
+                    }
+                }
+            }
+            None => splits.push((0, f64::from(f32::MAX))),
+        }
+    }
+    let leaves = 1usize << depth;
+    let mut sum = vec![0.0; leaves];
+    let mut count = vec![0.0; leaves];
+    for r in 0..rows {
+        sum[leaf_of[r]] += residual[r];
+        count[leaf_of[r]] += 1.0;
+    }
+    for l in 0..leaves {
+        values.push((settings.shrink * sum[l] / (count[l] + lambda)) as f32);
+    }
 }
 
 /// The best split of a leaf's samples, by the fall in squared error, if any keeps `min_leaf`
@@ -483,6 +756,46 @@ mod tests {
     }
 
     #[test]
+    fn oblivious_trees_learn_a_step_and_an_interaction() {
+        let (x, y) = samples(4000);
+        let settings = FitSettings {
+            depth: 3,
+            min_leaf: 5,
+            shrink: 0.1,
+            ..FitSettings::default()
+        };
+        let f = Forest::fit(&x, &y, 3, &settings);
+        for (p, want) in [
+            ([0.8, 0.1, 0.5], 10.0),
+            ([0.2, 0.9, 0.5], 5.0),
+            ([0.2, 0.1, 0.9], 0.0),
+        ] {
+            let got = f.predict(&p);
+            assert!((got - want).abs() < 0.5, "{p:?}: {got} against {want}");
+        }
+    }
+
+    #[test]
+    fn oblivious_trees_read_back_what_they_write() {
+        let (x, y) = samples(1000);
+        let settings = FitSettings {
+            trees: 20,
+            depth: 4,
+            ..FitSettings::default()
+        };
+        let f = Forest::fit(&x, &y, 3, &settings);
+        let text = f.to_text();
+        assert!(text.starts_with("oblivious "), "{text}");
+        let back = Forest::from_text(&text).expect("its own text");
+        assert_eq!(back, f);
+        assert_eq!(back.trees(), 20);
+        for r in 0..50 {
+            let row = &x[r * 3..r * 3 + 3];
+            assert_eq!(back.predict(row), f.predict(row));
+        }
+    }
+
+    #[test]
     fn a_forest_reads_back_what_it_writes() {
         let (x, y) = samples(1000);
         let settings = FitSettings {
@@ -508,6 +821,12 @@ mod tests {
             ("forest 0 2 1\nl x", "line 2"),
             ("forest 0 2 1\ns 0 0.5 2\nl 1", "ends in a tree"),
             ("forest 0 2 1\nl 1\nl 2", "line 3"),
+            ("oblivious 0 2 1 0\no", "line 1"),
+            ("oblivious 0 2 1 1\no 0 0.5 1", "line 2"),
+            ("oblivious 0 2 1 1\no 2 0.5 1 2", "line 2"),
+            ("oblivious 0 2 1 1\no 0 x 1 2", "line 2"),
+            ("oblivious 0 2 2 1\no 0 0.5 1 2", "fewer trees"),
+            ("oblivious 0 2 1 1\no 0 0.5 1 2\no 0 0.5 1 2", "line 3"),
         ] {
             let e = Forest::from_text(text).expect_err(text);
             assert!(e.contains(line), "{text:?}: {e}");
