@@ -115,7 +115,7 @@ fn main() {
     // A discard model for her (`--model FILE`; `--own N`: her own seat's first N turns in each
     // of her playouts too).
     let model = p10_common::model(&args);
-    let own: usize = option(&args, "--own").map_or(0, |v| v.parse().expect("--own N"));
+    let own: Option<usize> = option(&args, "--own").map(|v| v.parse().expect("--own N"));
     let variant = variant::by_id(&id).expect("a known variant").clone();
     let n = levels.len();
     let mut names: Vec<String> = levels.clone();
@@ -134,12 +134,16 @@ fn main() {
         let mut players: Vec<Box<dyn Player + Send>> = (0..n)
             .map(|s| -> Box<dyn Player + Send> {
                 let (name, ps) = (&names[seat_level[s]], player_seed(game_seed, s));
-                if name == "michaela" && (deals.is_some() || steps.is_some() || model.is_some()) {
+                if name == "michaela"
+                    && (deals.is_some() || steps.is_some() || model.is_some() || own.is_some())
+                {
                     let mut m = Sampler::new(ps);
                     m.deals = deals.unwrap_or(m.deals);
                     m.steps = steps.unwrap_or(m.steps);
-                    m.model = model.clone();
-                    m.own = own;
+                    if let Some(model) = &model {
+                        m.model = model.clone();
+                    }
+                    m.own = own.unwrap_or(m.own);
                     Box::new(m)
                 } else {
                     ai::player(name, ps).expect("a level")

@@ -1,6 +1,8 @@
 //! Experiment: Michaela's playout estimates of her discards, with each discard's features, for
 //! fitting a discard order. Heads-up against Petra, entrants rotating.
-//! `p10_distill --games N --seed S --discards 8 --steps 40000 > data.txt`
+//! `p10_distill --games N --seed S --discards 8 --steps 40000 > data.txt`; her playouts use her
+//! default discard order (`--model none`: Petra's, as the first samples were taken; `--model F
+//! --own N` another).
 
 use arachne_engine::phase10::action::Action;
 use arachne_engine::phase10::ai::{self, DiscardModel, Estimate, Player, Sampler, Style};
@@ -38,8 +40,12 @@ fn main() {
             m.deals = v as usize;
         }
         let mut petra = ai::player("petra", game_seed).expect("petra");
-        m.model = model.clone();
-        m.own = num("--own").map_or(0, |v| v as usize);
+        if let Some(model) = &model {
+            m.model = model.clone();
+        }
+        if let Some(v) = num("--own") {
+            m.own = v as usize;
+        }
         let played = play_game(variant.clone(), n, game_seed, &mut |s, view, _| {
             if s != me {
                 return Ok(petra.decide(view));

@@ -65,7 +65,9 @@ fn main() {
             .map(|s| {
                 let e = (s + n - rot) % n;
                 match (&model, e) {
-                    (Some(m), 0) => Box::new(Modelled(entrants[e], m.clone())) as Box<dyn Player>,
+                    (Some(Some(m)), 0) => {
+                        Box::new(Modelled(entrants[e], m.clone())) as Box<dyn Player>
+                    }
                     _ => Box::new(Styled(entrants[e])),
                 }
             })

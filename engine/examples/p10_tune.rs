@@ -119,7 +119,9 @@ fn main() {
                 if let Some(v) = num("--fit-draw") {
                     m.fit_draw = v != 0.0;
                 }
-                m.model = model.clone();
+                if let Some(model) = &model {
+                    m.model = model.clone();
+                }
                 if let Some(v) = num("--own") {
                     m.own = v as usize;
                 }

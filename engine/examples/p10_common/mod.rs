@@ -39,10 +39,14 @@ pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
 
 /// The discard model of `--model FILE`, weighing Petra's best `--top N` (default 4) and taking
 /// another only when it is predicted better by `--margin M` points (default 2), and only those
-/// within `--gap K` of her first in her order (default: all).
+/// within `--gap K` of her first in her order (default: all). `--model none`: no model
+/// (`Some(None)`); no `--model`: `None`, her default (`DiscardModel::michaela`).
 #[allow(dead_code)] // not every example takes a model
-pub fn model(args: &[String]) -> Option<Arc<DiscardModel>> {
+pub fn model(args: &[String]) -> Option<Option<Arc<DiscardModel>>> {
     let path = option(args, "--model")?;
+    if path == "none" {
+        return Some(None);
+    }
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let top = option(args, "--top").map_or(4, |v| v.parse().expect("--top N"));
     let margin = option(args, "--margin").map_or(2.0, |v| v.parse().expect("--margin M"));
@@ -51,5 +55,5 @@ pub fn model(args: &[String]) -> Option<Arc<DiscardModel>> {
     if let Some(gap) = option(args, "--gap") {
         model.gap = gap.parse().expect("--gap KEY");
     }
-    Some(Arc::new(model))
+    Some(Some(Arc::new(model)))
 }

@@ -6,7 +6,7 @@
 //! cards and takes the one it predicts best, when that beats Petra's first by `margin` points.
 //! Everything it reads comes from the seat's own view.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::super::action::Action;
 use super::super::card::{Card, Counts};
@@ -32,7 +32,22 @@ pub struct DiscardModel {
     pub gap: i64,
 }
 
+/// Michaela's forest (`engine/data/michaela-discards.forest`, `p10_fit --trees 20 --shrink 0.4
+/// --depth 5` on the samples of BENCHMARKS.md, "A discard order learned from her playouts").
+const MICHAELA: &str = include_str!("../../../data/michaela-discards.forest");
+
 impl DiscardModel {
+    /// Michaela's discard order: her forest, weighing Petra's best 4 with a margin of 2 points.
+    pub fn michaela() -> Arc<DiscardModel> {
+        static MODEL: OnceLock<Arc<DiscardModel>> = OnceLock::new();
+        MODEL
+            .get_or_init(|| {
+                // The file is part of the build; a test reads it.
+                Arc::new(DiscardModel::from_text(MICHAELA, 4, 2.0).expect("Michaela's forest"))
+            })
+            .clone()
+    }
+
     /// A model from a forest's text ([`Forest::to_text`]); an error names the line.
     pub fn from_text(text: &str, top: usize, margin: f64) -> Result<DiscardModel, String> {
         let forest = Forest::from_text(text)?;
@@ -216,6 +231,13 @@ mod tests {
     fn constant(value: f64) -> DiscardModel {
         DiscardModel::from_text(&format!("forest 0 {INPUTS} 1\nl {value}\n"), 4, 2.0)
             .expect("a forest")
+    }
+
+    #[test]
+    fn michaelas_forest_reads() {
+        let m = DiscardModel::from_text(MICHAELA, 4, 2.0).expect("her forest");
+        assert_eq!(m.forest.trees(), 20);
+        assert_eq!((m.top, m.margin, m.gap), (4, 2.0, i64::MAX));
     }
 
     #[test]

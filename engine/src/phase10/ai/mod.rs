@@ -8,11 +8,12 @@
 //! for testing), `petra` (fixed heuristics), `michaela` (samples the hidden cards consistently with
 //! her view and compares Petra's best few choices by playing each to the end of the round).
 //!
-//! For measuring, not a level yet: [`DiscardModel`] reorders Petra's best few discards by a forest
-//! of regression trees ([`trees`]) fitted to what Michaela's playouts said about them (the engine
-//! examples `p10_distill` and `p10_fit`; BENCHMARKS.md, "A discard order learned from her
-//! playouts"). `Modelled` is Petra with it; `Sampler::model` and `Sampler::own` give it to
-//! Michaela. Every level's decisions are the same without it.
+//! Michaela's own seat plays her playouts with a learned discard order: [`DiscardModel`]
+//! reorders Petra's best few discards by a forest of regression trees ([`trees`]) fitted to what
+//! her playouts said about them (the engine examples `p10_distill` and `p10_fit`; the forest is
+//! `engine/data/michaela-discards.forest`; BENCHMARKS.md, "A discard order learned from her
+//! playouts"). `Sampler::model` and `Sampler::own` set it; `Modelled` is Petra with it, for
+//! measuring. Petra's decisions do not use it.
 
 mod heuristic;
 mod learned;

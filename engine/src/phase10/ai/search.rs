@@ -1,7 +1,10 @@
 //! Michaela: information-set Monte Carlo over whole rounds. At a decision with more than one
 //! sensible choice she deals the hidden cards at random, consistently with her view, plays each
 //! of Petra's best few choices on the same deals (common random numbers: the choices differ, the
-//! luck does not) and lets every seat play Petra's policy to the end of the round. Her deals can
+//! luck does not) and plays the round to its end: the other seats with Petra's policy, her own
+//! seat with Petra's policy whose discard is picked by her learned discard order
+//! ([`DiscardModel::michaela`], a forest fitted to what her playouts said of Petra's best
+//! discards), so that she compares each choice as she will go on playing. Her deals can
 //! lean on what the other seats were seen doing (`shun`, `SeatView::sample_by`: a card like one a
 //! seat let go this round dealt to it less often), but that did not measure better over long runs
 //! (BENCHMARKS.md), so by default every hidden card is dealt alike. A round is scored as the game
@@ -10,10 +13,11 @@
 //! it wins on these deals by more than 1.5 standard errors (picking the best of noisy averages
 //! would often pick a worse choice). The
 //! budget is counted in playout decisions, not in time, so a decision is deterministic for her
-//! seed, and bounded: heads-up 4 to 256 deals, stopping once the playouts have made 20,000
-//! decisions (three quarters of both with more seats). Strength grows with that budget (four
-//! times the earlier 5000 won 59.2% of 1560 heads-up games against Petra instead of 55.8%), so
-//! it is as large as the time target allows; Petra's code is written to be fast for it.
+//! seed, and bounded: heads-up 4 to 192 deals, stopping once the playouts have made 15,000
+//! decisions (three quarters of both with more seats). Strength grows with that budget up to
+//! about 20,000 without her discard order, and the order makes each playout decision cost more;
+//! with it, 15,000 won more games than 20,000 without (BENCHMARKS.md), within the same time.
+//! Petra's code is written to be fast for it.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -74,27 +78,29 @@ pub struct Sampler {
     /// brought its dealt hand closer to its phase.
     pub fit_draw: bool,
     /// Whether each seat draws from the stock in an order of its own in her playouts
-    /// ([`Streams`]), so that a choice which changes who draws next does not hand every later
+    /// (`Streams`), so that a choice which changes who draws next does not hand every later
     /// stock card to another seat. Her comparisons are then as precise as with two to three
     /// times the deals, and she won no more with it (BENCHMARKS.md), so it is off.
     pub streams: bool,
     /// The table as her latest turn began (her draw), for `fit`: what the seat before her saw
     /// when it discarded.
     turn_start: Option<SeatView>,
-    /// A discard order learned from her playouts ([`DiscardModel`]): her first choice at a
-    /// discard, and her own seat's first `own` turns in each of her playouts.
+    /// A discard order learned from her playouts ([`DiscardModel`]; by default
+    /// [`DiscardModel::michaela`]): her first choice at a discard, and her own seat's first
+    /// `own` turns in each of her playouts.
     pub model: Option<Arc<DiscardModel>>,
-    /// How many of her own seat's turns (after the draw) in each playout use `model`.
+    /// How many of her own seat's turns (after the draw) in each playout use `model` (by
+    /// default all: she compares her choices as she will go on playing).
     pub own: usize,
 }
 
 impl Sampler {
-    /// A sampler with its own seeded generator and the default budget.
+    /// A sampler with its own seeded generator, the default budget and her discard order.
     pub fn new(seed: u64) -> Sampler {
         Sampler {
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x6d69_6368_6165_6c61),
-            deals: 256,
-            steps: 20000,
+            deals: 192,
+            steps: 15000,
             discards: 4,
             confidence: 1.5,
             shun: 1.0,
@@ -106,8 +112,8 @@ impl Sampler {
             fit_draw: false,
             streams: false,
             turn_start: None,
-            model: None,
-            own: 0,
+            model: Some(DiscardModel::michaela()),
+            own: usize::MAX,
         }
     }
 
