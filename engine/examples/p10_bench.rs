@@ -8,7 +8,8 @@
 //! the CPU time the deciding thread used (on Linux; what a decision costs on a core of its own when
 //! other programs share the machine), bytes allocated per decision (mean and max) and the most
 //! memory a decision held at once beyond what was live when it began; then games and games/s.
-//! `--deals N` and `--steps N` give Michaela another budget than her default.
+//! `--deals N` and `--steps N` give Michaela another budget than her default; `--model F` (or
+//! `none`) and `--own N` another discard order (`p10_common::model`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -112,8 +113,8 @@ fn main() {
         })
     };
     let (deals, steps) = (budget("--deals"), budget("--steps"));
-    // A discard model for her (`--model FILE`; `--own N`: her own seat's first N turns in each
-    // of her playouts too).
+    // Her discard model (`--model FILE`, or `--model none` for Petra's order; `--own N`: only
+    // her own seat's first N turns in each of her playouts use it). Without them, her default.
     let model = p10_common::model(&args);
     let own: Option<usize> = option(&args, "--own").map(|v| v.parse().expect("--own N"));
     let variant = variant::by_id(&id).expect("a known variant").clone();

@@ -39,8 +39,9 @@ pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
 
 /// The discard model of `--model FILE`, weighing Petra's best `--top N` (default 4) and taking
 /// another only when it is predicted better by `--margin M` points (default 2), and only those
-/// within `--gap K` of her first in her order (default: all). `--model none`: no model
-/// (`Some(None)`); no `--model`: `None`, her default (`DiscardModel::michaela`).
+/// within `--gap K` of her first in her order (default: all; `--top`, `--margin` and `--gap`
+/// apply only with a file). `--model none`: no model (`Some(None)`); no `--model`: `None`, the
+/// example's default (Michaela's own, `DiscardModel::michaela`; none for `p10_styles`).
 #[allow(dead_code)] // not every example takes a model
 pub fn model(args: &[String]) -> Option<Option<Arc<DiscardModel>>> {
     let path = option(args, "--model")?;

@@ -1,7 +1,8 @@
 //! Michaela: information-set Monte Carlo over whole rounds. At a decision with more than one
 //! sensible choice she deals the hidden cards at random, consistently with her view, plays each
 //! of Petra's best few choices on the same deals (common random numbers: the choices differ, the
-//! luck does not) and plays the round to its end: the other seats with Petra's policy, her own
+//! luck does not; at a discard her first choice is her learned order's, see below) and plays the
+//! round to its end: the other seats with Petra's policy, her own
 //! seat with Petra's policy whose discard is picked by her learned discard order
 //! ([`DiscardModel::michaela`], a forest fitted to what her playouts said of Petra's best
 //! discards), so that she compares each choice as she will go on playing. Her deals can
@@ -9,15 +10,15 @@
 //! seat let go this round dealt to it less often), but that did not measure better over long runs
 //! (BENCHMARKS.md), so by default every hidden card is dealt alike. A round is scored as the game
 //! scores it: laying the phase (moving on) counts most, then the points taken, relative to the
-//! other seats; finishing the game counts more still. Another choice replaces Petra's only when
-//! it wins on these deals by more than 1.5 standard errors (picking the best of noisy averages
-//! would often pick a worse choice). The
+//! other seats; finishing the game counts more still. Another choice replaces her first choice
+//! only when it wins on these deals by more than 1.5 standard errors (picking the best of noisy
+//! averages would often pick a worse choice). The
 //! budget is counted in playout decisions, not in time, so a decision is deterministic for her
 //! seed, and bounded: heads-up 4 to 192 deals, stopping once the playouts have made 15,000
 //! decisions (three quarters of both with more seats). Strength grows with that budget up to
 //! about 20,000 without her discard order, and the order makes each playout decision cost more;
-//! with it, 15,000 won more games than 20,000 without (BENCHMARKS.md), within the same time.
-//! Petra's code is written to be fast for it.
+//! with it, 15,000 won more games than 20,000 without (BENCHMARKS.md), in about 1.25 times the
+//! time. Petra's code is written to be fast for it.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -53,9 +54,10 @@ pub struct Sampler {
     /// spent; three quarters of it with more seats.
     pub steps: usize,
     /// Discards compared (Petra's best few: four measured a little better than two or three at
-    /// the present budget, BENCHMARKS.md).
+    /// the budget of 20,000 without her discard order, BENCHMARKS.md).
     pub discards: usize,
-    /// Standard errors by which another choice must beat Petra's.
+    /// Standard errors by which another choice must beat her first choice (Petra's, or at a
+    /// discard her discard order's).
     pub confidence: f64,
     /// How likely a card is dealt to another seat's hand when that seat was seen letting go of a
     /// card like it this round (same value; same colour while its phase is a colour group), as a
@@ -129,7 +131,8 @@ impl Sampler {
         }
     }
 
-    /// The choices worth comparing, Petra's favourite first.
+    /// The choices worth comparing, her first choice first (Petra's, with the discard picked by
+    /// `model` when there is one), then Petra's other best few.
     fn candidates(view: &SeatView, discards: usize, model: Option<&DiscardModel>) -> Vec<Action> {
         let borrowed = view.view_ref();
         let petra = Heuristic::choose_with(&borrowed, &Style::PETRA, model);
@@ -221,7 +224,8 @@ impl Sampler {
     }
 
     /// Plays on with Petra's policy for every seat to the end of the round, each seat deciding
-    /// from its own view of the game ([`Game::view_ref`]). Returns the decisions played.
+    /// from its own view of the game ([`Game::view_ref`]); with `own` (seat, model, turns), that
+    /// seat's first turns discard by the model. Returns the decisions played.
     /// `events` is a reused list for what each decision did (nobody reads it).
     fn playout(
         game: &mut Game,
@@ -465,7 +469,7 @@ impl Sampler {
     }
 
     /// Plays every candidate out on the same deals and estimates each one's value minus the
-    /// first's (Petra's choice) per deal. Deals go on until the playouts have made the budget's
+    /// first's (her first choice) per deal. Deals go on until the playouts have made the budget's
     /// decisions in all (so a decision early in a long round gets fewer deals than one near its
     /// end), within `MIN_DEALS` and the budget's most deals.
     fn estimate(
@@ -474,7 +478,7 @@ impl Sampler {
         candidates: &[Action],
         deal: &mut Deal<'_>,
     ) -> Vec<Estimate> {
-        // Per deal, each choice's value minus Petra's choice's (first) on the same deal.
+        // Per deal, each choice's value minus her first choice's on the same deal.
         let mut sum = vec![0.0f64; candidates.len()];
         let mut sum_sq = vec![0.0f64; candidates.len()];
         let mut values = vec![0.0f64; candidates.len()];
@@ -529,7 +533,7 @@ impl Sampler {
     }
 }
 
-/// A choice's value minus Petra's choice's value, over the deals of one decision.
+/// A choice's value minus her first choice's value, over the deals of one decision.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
     /// Deals played.

@@ -64,7 +64,7 @@ pub struct FitSettings {
     pub bins: usize,
     /// 0: trees grown best split first, up to `leaves` leaves with `min_leaf` samples each.
     /// Otherwise oblivious trees of this depth (at most 10): `leaves` is not used, and each
-    /// leaf's value is shrunk toward zero as if it held `min_leaf` more samples at zero.
+    /// leaf's value is shrunk toward zero as if it held `min_leaf` (at least 1) more samples at zero.
     pub depth: usize,
 }
 
@@ -166,24 +166,29 @@ impl Forest {
         let rows = y.len();
         assert_eq!(x.len(), rows * features, "one row of features per target");
         let bins = settings.bins.clamp(2, 256);
-        // Per feature, the cut points: a value goes to the first bin whose cut is >= it.
+        // Per feature, the cut points: a value goes to the first bin whose cut is >= it. Cuts
+        // are kept as `f32`, as the forest keeps its thresholds, so that a sample goes the same
+        // way when fitted as when the forest reads it.
         let cuts: Vec<Vec<f64>> = (0..features)
             .map(|f| {
                 let mut v: Vec<f64> = (0..rows).map(|r| x[r * features + f]).collect();
                 v.sort_by(f64::total_cmp);
                 v.dedup();
-                if v.len() <= bins {
+                let mut c: Vec<f64> = if v.len() <= bins {
                     v.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect()
                 } else {
-                    let mut c: Vec<f64> = (1..bins)
+                    (1..bins)
                         .map(|k| {
                             let i = k * v.len() / bins;
                             (v[i - 1] + v[i]) / 2.0
                         })
-                        .collect();
-                    c.dedup();
-                    c
+                        .collect()
+                };
+                for cut in &mut c {
+                    *cut = f64::from(*cut as f32);
                 }
+                c.dedup();
+                c
             })
             .collect();
         let binned: Vec<u8> = (0..rows * features)
@@ -199,7 +204,7 @@ impl Forest {
         };
         let mut pred = vec![base; rows];
         let mut residual = vec![0.0; rows];
-        if settings.depth > 0 {
+        if settings.depth > 0 && features > 0 {
             let depth = settings.depth.min(10);
             let (mut splits, mut values) = (Vec::new(), Vec::new());
             let mut leaf_of = vec![0usize; rows];
@@ -401,10 +406,13 @@ impl Forest {
                             if right as usize <= here + 1 {
                                 return Err(bad(n, "a right child must come after the left one"));
                             }
+                            let right = (root as u32)
+                                .checked_add(right)
+                                .ok_or_else(|| bad(n, "bad child"))?;
                             nodes.push(Node::Split {
                                 feature,
                                 threshold,
-                                right: root as u32 + right,
+                                right,
                             });
                             owed += 1;
                         }
@@ -570,7 +578,7 @@ fn grow_oblivious(
     values: &mut Vec<f32>,
 ) {
     let rows = residual.len();
-    let lambda = settings.min_leaf as f64;
+    let lambda = settings.min_leaf.max(1) as f64;
     leaf_of.fill(0);
     // Per node of the level, per feature, per bin: the residuals' sum and count.
     let mut sums: Vec<f64> = Vec::new();
@@ -628,7 +636,7 @@ fn grow_oblivious(
                     }
                 }
             }
-            None => splits.push((0, f64::from(f32::MAX))),
+            None => splits.push((0, f64::INFINITY)),
         }
     }
     let leaves = 1usize << depth;
