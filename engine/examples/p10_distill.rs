@@ -80,7 +80,9 @@ fn main() {
                         let Some((e_mean, se, deals)) = mean(*c) else {
                             continue;
                         };
-                        let fs: Vec<String> = f.iter().map(|x| format!("{x:.4}")).collect();
+                        // Exactly (the shortest text that reads back the same value), so
+                        // that the fit sees the values she plays with.
+                        let fs: Vec<String> = f.iter().map(|x| format!("{x}")).collect();
                         writeln!(
                             out,
                             "{id} {laid} {} {:.3} {:.3} {deals} {}",
