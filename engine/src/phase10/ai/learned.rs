@@ -19,6 +19,9 @@ use super::trees::Forest;
 /// Petra's first discard's, and Petra's first discard's.
 pub const INPUTS: usize = 1 + 2 * FEATURES;
 
+/// The phase distance ([`Heuristic::distance`]) a discard leaves, while the seat has not laid.
+type Left = Option<(u8, u16)>;
+
 /// A discard order learned from Michaela's playouts.
 #[derive(Clone, Debug)]
 pub struct DiscardModel {
@@ -105,44 +108,39 @@ impl DiscardModel {
         if top < 2 {
             return None;
         }
-        // Her best `top` as (key, card), in her order, with the distance each leaves.
-        let mut best: [(i64, Card); MOST] = [(i64::MAX, Card::SKIP); MOST];
-        let mut left: [Option<(u8, u16)>; MOST] = [None; MOST];
+        // Her best `top` as (key, card, distance it leaves), in her order (key, then card).
+        let mut best: [(i64, Card, Left); MOST] = [(i64::MAX, Card::SKIP, None); MOST];
         let mut len = 0;
-        Heuristic::score_discards(view, style, hits, |key, c, l| {
+        Heuristic::score_discards(view, style, hits, |key, c, left| {
             let item = (key, c);
-            if len == top && item >= best[top - 1] {
+            if len == top && item >= (best[top - 1].0, best[top - 1].1) {
                 return;
             }
             let mut i = len.min(top - 1);
-            while i > 0 && best[i - 1] > item {
+            while i > 0 && (best[i - 1].0, best[i - 1].1) > item {
                 best[i] = best[i - 1];
-                left[i] = left[i - 1];
                 i -= 1;
             }
-            best[i] = item;
-            left[i] = l;
+            best[i] = (key, c, left);
             len = (len + 1).min(top);
         });
         if len < 2 {
             return None;
         }
-        let first_key = best[0].0;
+        let (first_key, first_card, first_left) = best[0];
         let len = best[..len]
             .iter()
-            .take_while(|&&(key, _)| key.saturating_sub(first_key) <= self.gap)
+            .take_while(|&&(key, _, _)| key.saturating_sub(first_key) <= self.gap)
             .count();
-        let first_card = best[0].1;
         if len < 2 {
             return Some(first_card);
         }
-        let seen = Seen::new(view, hits, first_card, left[0]);
-        let first = seen.features(first_card, left[0]);
+        let seen = Seen::new(view, hits, first_card, first_left);
+        let first = seen.features(first_card, first_left);
         let laid = view.laid_phase[view.seat].is_some();
         let mut pick = (self.margin, first_card);
-        for k in 1..len {
-            let c = best[k].1;
-            let x = DiscardModel::inputs(laid, &seen.features(c, left[k]), &first);
+        for &(_, c, left) in &best[1..len] {
+            let x = DiscardModel::inputs(laid, &seen.features(c, left), &first);
             let gain = self.forest.predict(&x);
             if gain > pick.0 {
                 pick = (gain, c);
@@ -166,7 +164,7 @@ struct Seen<'v, 'a> {
 impl<'v, 'a> Seen<'v, 'a> {
     /// For `view`, whose table's hit mask is `hits`, against Petra's first discard `first`,
     /// which leaves the distance `left` when the caller knows it.
-    fn new(view: &'v ViewRef<'a>, hits: u64, first: Card, left: Option<(u8, u16)>) -> Seen<'v, 'a> {
+    fn new(view: &'v ViewRef<'a>, hits: u64, first: Card, left: Left) -> Seen<'v, 'a> {
         let hand = Counts::of(view.hand);
         let tally = Tally::of(&hand);
         let mut seen = Seen {
@@ -183,7 +181,7 @@ impl<'v, 'a> Seen<'v, 'a> {
 
     /// The distance discarding `c` leaves (`None` once the seat laid): `known` when the caller
     /// has it, else worked out.
-    fn left(&self, c: Card, known: Option<(u8, u16)>) -> Option<(u8, u16)> {
+    fn left(&self, c: Card, known: Left) -> Left {
         if self.view.laid_phase[self.view.seat].is_some() {
             return None;
         }
@@ -195,7 +193,7 @@ impl<'v, 'a> Seen<'v, 'a> {
     }
 
     /// What the seat sees about discarding `c` (`known`: the distance it leaves, if known).
-    fn features(&self, c: Card, known: Option<(u8, u16)>) -> [f64; FEATURES] {
+    fn features(&self, c: Card, known: Left) -> [f64; FEATURES] {
         Heuristic::discard_features(
             self.view,
             &self.hand,

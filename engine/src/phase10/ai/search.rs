@@ -438,8 +438,8 @@ impl Sampler {
         candidates[self.pick(&estimates)].clone()
     }
 
-    /// Which of the compared choices she takes, by their estimates against the first (Petra's).
-    /// Another choice replaces Petra's only when it is better on these deals by more than
+    /// Which of the compared choices she takes, by their estimates against the first (her first
+    /// choice). Another choice replaces it only when it is better on these deals by more than
     /// `self.confidence` standard errors: a round's outcome is noisy, and picking the best of
     /// noisy estimates would often pick a worse choice.
     pub fn pick(&self, estimates: &[Estimate]) -> usize {

@@ -123,24 +123,12 @@ impl Forest {
                 values,
             } => {
                 let x = &x[..self.features];
-                // The usual depths unrolled, their shifts known.
-                sum = match depth {
-                    4 => oblivious::<4>(sum, x, splits, values),
-                    5 => oblivious::<5>(sum, x, splits, values),
-                    6 => oblivious::<6>(sum, x, splits, values),
-                    _ => {
-                        for (tree, leaves) in splits
-                            .chunks_exact(*depth)
-                            .zip(values.chunks_exact(1 << *depth))
-                        {
-                            let mut leaf = 0;
-                            for (level, &(f, threshold)) in tree.iter().enumerate() {
-                                leaf |= usize::from(x[f] > threshold) << level;
-                            }
-                            sum += f64::from(leaves[leaf]);
-                        }
-                        sum
-                    }
+                // The usual depths as constants, so that their levels are unrolled.
+                sum = match *depth {
+                    4 => oblivious(sum, x, 4, splits, values),
+                    5 => oblivious(sum, x, 5, splits, values),
+                    6 => oblivious(sum, x, 6, splits, values),
+                    d => oblivious(sum, x, d, splits, values),
                 };
             }
         }
@@ -307,10 +295,7 @@ impl Forest {
                     self.features,
                     self.trees()
                 );
-                for (tree, leaves) in splits
-                    .chunks_exact(*depth)
-                    .zip(values.chunks_exact(1 << *depth))
-                {
+                for (tree, leaves) in oblivious_trees(*depth, splits, values) {
                     out.push('o');
                     for &(f, t) in tree {
                         // Thresholds are kept as `f32`, so this writes them back exactly.
@@ -447,20 +432,34 @@ impl Forest {
     }
 }
 
-/// `sum` plus what oblivious trees of depth `D` add for `x`.
-fn oblivious<const D: usize>(
+/// Oblivious trees of `depth` levels, one after the other: each one's splits (the first level
+/// first) and its `2^depth` leaves' values.
+fn oblivious_trees<'f>(
+    depth: usize,
+    splits: &'f [(usize, f64)],
+    values: &'f [f32],
+) -> impl Iterator<Item = (&'f [(usize, f64)], &'f [f32])> {
+    splits
+        .chunks_exact(depth)
+        .zip(values.chunks_exact(1 << depth))
+}
+
+/// `sum` plus what oblivious trees of `depth` levels add for `x`. Inlined, so that a constant
+/// depth unrolls the levels.
+#[inline(always)]
+fn oblivious(
     mut sum: f64,
     x: &[f64],
+    depth: usize,
     splits: &[(usize, f64)],
     values: &[f32],
 ) -> f64 {
-    let (trees, _) = splits.as_chunks::<D>();
-    for (t, tree) in trees.iter().enumerate() {
+    for (tree, leaves) in oblivious_trees(depth, splits, values) {
         let mut leaf = 0;
         for (level, &(f, threshold)) in tree.iter().enumerate() {
             leaf |= usize::from(x[f] > threshold) << level;
         }
-        sum += f64::from(values[(t << D) | leaf]);
+        sum += f64::from(leaves[leaf]);
     }
     sum
 }
