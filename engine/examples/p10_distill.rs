@@ -1,8 +1,8 @@
 //! Experiment: Michaela's playout estimates of her discards, with each discard's features, for
-//! fitting a discard order. Heads-up against Petra, entrants rotating.
+//! fitting a discard order. Against Petra, heads-up or with `--players N`, entrants rotating.
 //! `p10_distill --games N --seed S --discards 8 --steps 40000 > data.txt`; her playouts use her
 //! default discard order (`--model none`: Petra's, as the first samples were taken; `--model F
-//! --own N` another).
+//! --own N` another, `--seats-model G` with it for three seats or more).
 
 use arachne_engine::phase10::action::Action;
 use arachne_engine::phase10::ai::{self, DiscardModel, Estimate, Player, Sampler, Style};

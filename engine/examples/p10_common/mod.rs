@@ -39,8 +39,9 @@ pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
 
 /// The discard model of `--model FILE`, weighing Petra's best `--top N` (default 4) and taking
 /// another only when it is predicted better by `--margin M` points (default 2), and only those
-/// within `--gap K` of her first in her order (default: all; `--top`, `--margin` and `--gap`
-/// apply only with a file). `--model none`: no model (`Some(None)`); no `--model`: `None`, the
+/// within `--gap K` of her first in her order (default: all), with `--seats-model FILE` asked at
+/// tables of three seats or more (`--top`, `--margin`, `--gap` and `--seats-model` apply only
+/// with `--model FILE`). `--model none`: no model (`Some(None)`); no `--model`: `None`, the
 /// example's default (Michaela's own, `DiscardModel::michaela`; none for `p10_styles`).
 #[allow(dead_code)] // not every example takes a model
 pub fn model(args: &[String]) -> Option<Option<Arc<DiscardModel>>> {
@@ -53,6 +54,12 @@ pub fn model(args: &[String]) -> Option<Option<Arc<DiscardModel>>> {
     let margin = option(args, "--margin").map_or(2.0, |v| v.parse().expect("--margin M"));
     let mut model =
         DiscardModel::from_text(&text, top, margin).unwrap_or_else(|e| panic!("{path}: {e}"));
+    if let Some(more) = option(args, "--seats-model") {
+        let text = std::fs::read_to_string(&more).unwrap_or_else(|e| panic!("{more}: {e}"));
+        model = model
+            .with_seats(&text)
+            .unwrap_or_else(|e| panic!("{more}: {e}"));
+    }
     if let Some(gap) = option(args, "--gap") {
         model.gap = gap.parse().expect("--gap KEY");
     }

@@ -4,6 +4,7 @@
 //! saw about each card (`Heuristic::discard_features`); `p10_fit` fits a forest to predict that
 //! from those features. At a discard the model asks the forest about each of Petra's best `top`
 //! cards and takes the one it predicts best, when that beats Petra's first by `margin` points.
+//! A model may hold a second forest for tables of three seats or more, fitted on four-seat games.
 //! Everything it reads comes from the seat's own view.
 
 use std::sync::{Arc, OnceLock};
@@ -25,7 +26,11 @@ type Left = Option<(u8, u16)>;
 /// A discard order learned from Michaela's playouts.
 #[derive(Clone, Debug)]
 pub struct DiscardModel {
+    /// The forest asked heads-up, and with more seats when there is no `seats` forest.
     forest: Forest,
+    /// The forest asked with three seats or more, when there is one (fitted on four-seat
+    /// samples: what a discard is worth with more seats differs).
+    seats: Option<Forest>,
     /// How many of Petra's best discards are weighed.
     pub top: usize,
     /// Points by which a discard must be predicted to beat Petra's first to replace it.
@@ -35,24 +40,42 @@ pub struct DiscardModel {
     pub gap: i64,
 }
 
-/// Michaela's forest (`engine/data/michaela-discards.forest`, `p10_fit --trees 20 --shrink 0.4
-/// --depth 5` on the samples of BENCHMARKS.md, "A discard order learned from her playouts").
+/// Michaela's forests: heads-up (`engine/data/michaela-discards.forest`, `p10_fit --trees 20
+/// --shrink 0.4 --depth 5` on heads-up samples, BENCHMARKS.md, "A discard order learned from
+/// her playouts") and with three seats or more (`michaela-discards-seats.forest`, the same fit
+/// on four-seat samples, "Her discard order with more seats").
 const MICHAELA: &str = include_str!("../../../data/michaela-discards.forest");
+const MICHAELA_SEATS: &str = include_str!("../../../data/michaela-discards-seats.forest");
 
 impl DiscardModel {
-    /// Michaela's discard order: her forest, weighing Petra's best 4 with a margin of 2 points.
+    /// Michaela's discard order: her forests, weighing Petra's best 4 with a margin of 2 points.
     pub fn michaela() -> Arc<DiscardModel> {
         static MODEL: OnceLock<Arc<DiscardModel>> = OnceLock::new();
         MODEL
             .get_or_init(|| {
-                // The file is part of the build; a test reads it.
-                Arc::new(DiscardModel::from_text(MICHAELA, 4, 2.0).expect("Michaela's forest"))
+                // The files are part of the build; a test reads them.
+                let model = DiscardModel::from_text(MICHAELA, 4, 2.0)
+                    .and_then(|m| m.with_seats(MICHAELA_SEATS))
+                    .expect("Michaela's forests");
+                Arc::new(model)
             })
             .clone()
     }
 
     /// A model from a forest's text ([`Forest::to_text`]); an error names the line.
     pub fn from_text(text: &str, top: usize, margin: f64) -> Result<DiscardModel, String> {
+        let forest = DiscardModel::forest(text)?;
+        Ok(DiscardModel {
+            forest,
+            seats: None,
+            top,
+            margin,
+            gap: i64::MAX,
+        })
+    }
+
+    /// A forest of discards from its text, refused unless it reads a discard's values.
+    fn forest(text: &str) -> Result<Forest, String> {
         let forest = Forest::from_text(text)?;
         if forest.features() != INPUTS {
             return Err(format!(
@@ -60,12 +83,14 @@ impl DiscardModel {
                 forest.features()
             ));
         }
-        Ok(DiscardModel {
-            forest,
-            top,
-            margin,
-            gap: i64::MAX,
-        })
+        Ok(forest)
+    }
+
+    /// This model with `text`'s forest asked at tables of three seats or more (an error names
+    /// the line).
+    pub fn with_seats(mut self, text: &str) -> Result<DiscardModel, String> {
+        self.seats = Some(DiscardModel::forest(text)?);
+        Ok(self)
     }
 
     /// Petra's first-ranked discard in `style` and, for each of her best `top`, its features
@@ -138,10 +163,14 @@ impl DiscardModel {
         let seen = Seen::new(view, hits, first_card, first_left);
         let first = seen.features(first_card, first_left);
         let laid = view.laid_phase[view.seat].is_some();
+        let forest = match &self.seats {
+            Some(seats) if view.players > 2 => seats,
+            _ => &self.forest,
+        };
         let mut pick = (self.margin, first_card);
         for &(_, c, left) in &best[1..len] {
             let x = DiscardModel::inputs(laid, &seen.features(c, left), &first);
-            let gain = self.forest.predict(&x);
+            let gain = forest.predict(&x);
             if gain > pick.0 {
                 pick = (gain, c);
             }
@@ -232,9 +261,10 @@ mod tests {
     }
 
     #[test]
-    fn michaelas_forest_reads() {
-        let m = DiscardModel::from_text(MICHAELA, 4, 2.0).expect("her forest");
+    fn michaelas_forests_read() {
+        let m = DiscardModel::michaela();
         assert_eq!(m.forest.trees(), 20);
+        assert_eq!(m.seats.as_ref().map(Forest::trees), Some(20));
         assert_eq!((m.top, m.margin, m.gap), (4, 2.0, i64::MAX));
     }
 
@@ -245,10 +275,15 @@ mod tests {
     }
 
     /// Plays heads-up games of Petra and asks the model at each of her discards.
-    fn at_discards(mut ask: impl FnMut(&ViewRef, Action)) {
+    fn at_discards(ask: impl FnMut(&ViewRef, Action)) {
+        at_discards_of(2, ask);
+    }
+
+    /// Plays games of Petra at `players` seats and asks the model at each of her discards.
+    fn at_discards_of(players: usize, mut ask: impl FnMut(&ViewRef, Action)) {
         let v = variant::by_id("pro-spider-10").expect("known").clone();
         for seed in 1..4 {
-            play_game(v.clone(), 2, seed, &mut |_, view, _| {
+            play_game(v.clone(), players, seed, &mut |_, view, _| {
                 let r = view.view_ref();
                 let a = Heuristic::choose(&r);
                 if !matches!(r.stage, Stage::Draw | Stage::Knock { .. })
@@ -337,5 +372,36 @@ mod tests {
             }
         });
         assert!(moved > 100, "{moved} discards");
+    }
+
+    #[test]
+    fn the_seats_forest_is_asked_with_three_seats_or_more() {
+        // Heads-up the forest sees no gain; with more seats the seats forest sees one.
+        let model = constant(0.0)
+            .with_seats(&format!("forest 0 {INPUTS} 1\nl 10\n"))
+            .expect("a forest");
+        let (mut kept, mut moved) = (0, 0);
+        at_discards_of(2, |r, petra| {
+            assert_eq!(
+                Heuristic::choose_with(r, &Style::PETRA, Some(&model)),
+                petra
+            );
+            kept += 1;
+        });
+        for players in [3, 4] {
+            at_discards_of(players, |r, petra| {
+                let ranked = Heuristic::ranked_discards(r);
+                let a = Heuristic::choose_with(r, &Style::PETRA, Some(&model));
+                if r.reshuffles < super::super::heuristic::STALLED && ranked.len() >= 2 {
+                    assert_eq!(a, Action::Discard(ranked[1]), "petra: {petra:?}");
+                    moved += 1;
+                }
+            });
+        }
+        assert!(kept > 100 && moved > 100, "{kept} kept, {moved} moved");
+        let e = constant(0.0)
+            .with_seats("forest 0 3 1\nl 1\n")
+            .expect_err("3 values");
+        assert!(e.contains("reads 3 values"), "{e}");
     }
 }

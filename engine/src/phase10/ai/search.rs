@@ -1,24 +1,23 @@
 //! Michaela: information-set Monte Carlo over whole rounds. At a decision with more than one
-//! sensible choice she deals the hidden cards at random, consistently with her view, plays each
-//! of Petra's best few choices on the same deals (common random numbers: the choices differ, the
-//! luck does not; at a discard her first choice is her learned order's, see below) and plays the
-//! round to its end: the other seats with Petra's policy, her own
-//! seat with Petra's policy whose discard is picked by her learned discard order
-//! ([`DiscardModel::michaela`], a forest fitted to what her playouts said of Petra's best
-//! discards), so that she compares each choice as she will go on playing. Her deals can
-//! lean on what the other seats were seen doing (`shun`, `SeatView::sample_by`: a card like one a
-//! seat let go this round dealt to it less often), but that did not measure better over long runs
+//! sensible choice she deals the hidden cards at random, consistently with her view, plays each of
+//! Petra's best few choices on the same deals (common random numbers: the choices differ, the luck
+//! does not; at a discard her first choice is her learned order's, see below) and plays the round
+//! to its end: the other seats with Petra's policy, her own seat with Petra's policy whose discard
+//! is picked by her learned discard order ([`DiscardModel::michaela`], a forest fitted to what her
+//! playouts said of Petra's best discards; another, fitted on four-seat games, with three seats or
+//! more), so that she compares each choice as she will go on playing. Her deals can lean on what
+//! the other seats were seen doing (`shun`, `SeatView::sample_by`: a card like one a seat let go
+//! this round dealt to it less often), but that did not measure better over long runs
 //! (BENCHMARKS.md), so by default every hidden card is dealt alike. A round is scored as the game
 //! scores it: laying the phase (moving on) counts most, then the points taken, relative to the
-//! other seats; finishing the game counts more still. Another choice replaces her first choice
-//! only when it wins on these deals by more than 1.5 standard errors (picking the best of noisy
-//! averages would often pick a worse choice). The
-//! budget is counted in playout decisions, not in time, so a decision is deterministic for her
-//! seed, and bounded: heads-up 4 to 192 deals, stopping once the playouts have made 15,000
-//! decisions (three quarters of both with more seats). Strength grows with that budget up to
-//! about 20,000 without her discard order, and the order makes each playout decision cost more;
-//! with it, 15,000 won more games than 20,000 without (BENCHMARKS.md), in about 1.25 times the
-//! time. Petra's code is written to be fast for it.
+//! other seats; finishing the game counts more still. Another choice replaces her first choice only
+//! when it wins on these deals by more than 1.5 standard errors (picking the best of noisy averages
+//! would often pick a worse choice). The budget is counted in playout decisions, not in time, so a
+//! decision is deterministic for her seed, and bounded: heads-up 4 to 192 deals, stopping once the
+//! playouts have made 15,000 decisions (three quarters of both with more seats). Strength grows
+//! with that budget up to about 20,000 without her discard order, and the order makes each playout
+//! decision cost more; with it, 15,000 won more games than 20,000 without (BENCHMARKS.md), in about
+//! 1.25 times the time. Petra's code is written to be fast for it.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
