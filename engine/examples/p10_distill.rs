@@ -22,7 +22,7 @@ fn main() {
     let num = |k: &str| option(&args, k).map(|v| v.parse::<f64>().expect("a number"));
     let n: usize = option(&args, "--players").map_or(2, |v| v.parse().expect("--players N"));
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
-    // Read once for every game (`--model FILE`, `--top N`, `--margin M`).
+    // Read once for every game (`--model FILE`, `--top N`, `--margin M`, `--seats-model FILE`).
     let model = p10_common::model(&args);
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());

@@ -54,7 +54,8 @@ fn main() {
     while entrants.len() < n {
         entrants.push(*entrants.last().expect("some"));
     }
-    // `--model FILE` (`--top N`, `--margin M`): the first entrant's discard reordered by it.
+    // `--model FILE` (`--top N`, `--margin M`, `--seats-model FILE` with three seats or more): the
+    // first entrant's discard reordered by it.
     let model = p10_common::model(&args);
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
     let (mut wins, mut points, mut unfinished) = (0u64, 0u64, 0u64);

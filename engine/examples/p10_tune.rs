@@ -39,7 +39,7 @@ fn main() {
     let (levels, games, seed) = games_options(&args, "michaela,petra", 100);
     let num = |name: &str| option(&args, name).map(|v| v.parse::<f64>().expect("a number"));
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
-    // Read once for every game (`--model FILE`, `--top N`, `--margin M`).
+    // Read once for every game (`--model FILE`, `--top N`, `--margin M`, `--seats-model FILE`).
     let model = p10_common::model(&args);
     let oracle = option(&args, "--oracle");
     let oracle_on = option(&args, "--oracle-on").unwrap_or_default();

@@ -40,25 +40,30 @@ pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
 /// The discard model of `--model FILE`, weighing Petra's best `--top N` (default 4) and taking
 /// another only when it is predicted better by `--margin M` points (default 2), and only those
 /// within `--gap K` of her first in her order (default: all), with `--seats-model FILE` asked at
-/// tables of three seats or more (`--top`, `--margin`, `--gap` and `--seats-model` apply only
-/// with `--model FILE`). `--model none`: no model (`Some(None)`); no `--model`: `None`, the
-/// example's default (Michaela's own, `DiscardModel::michaela`; none for `p10_styles`).
+/// tables of three seats or more (`--top`, `--margin` and `--gap` apply only with `--model FILE`;
+/// `--seats-model` without it is refused). `--model none`: no model (`Some(None)`); no
+/// `--model`: `None`, the example's default (Michaela's own, `DiscardModel::michaela`; none for
+/// `p10_styles`).
 #[allow(dead_code)] // not every example takes a model
 pub fn model(args: &[String]) -> Option<Option<Arc<DiscardModel>>> {
-    let path = option(args, "--model")?;
+    let seats = option(args, "--seats-model");
+    let Some(path) = option(args, "--model") else {
+        assert!(seats.is_none(), "--seats-model needs --model FILE");
+        return None;
+    };
     if path == "none" {
+        assert!(seats.is_none(), "--seats-model needs --model FILE");
         return Some(None);
     }
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let read = |path: &str| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let top = option(args, "--top").map_or(4, |v| v.parse().expect("--top N"));
     let margin = option(args, "--margin").map_or(2.0, |v| v.parse().expect("--margin M"));
-    let mut model =
-        DiscardModel::from_text(&text, top, margin).unwrap_or_else(|e| panic!("{path}: {e}"));
-    if let Some(more) = option(args, "--seats-model") {
-        let text = std::fs::read_to_string(&more).unwrap_or_else(|e| panic!("{more}: {e}"));
+    let mut model = DiscardModel::from_text(&read(&path), top, margin)
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    if let Some(seats) = seats {
         model = model
-            .with_seats(&text)
-            .unwrap_or_else(|e| panic!("{more}: {e}"));
+            .with_seats(&read(&seats))
+            .unwrap_or_else(|e| panic!("{seats}: {e}"));
     }
     if let Some(gap) = option(args, "--gap") {
         model.gap = gap.parse().expect("--gap KEY");

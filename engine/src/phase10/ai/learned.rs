@@ -4,7 +4,8 @@
 //! saw about each card (`Heuristic::discard_features`); `p10_fit` fits a forest to predict that
 //! from those features. At a discard the model asks the forest about each of Petra's best `top`
 //! cards and takes the one it predicts best, when that beats Petra's first by `margin` points.
-//! A model may hold a second forest for tables of three seats or more, fitted on four-seat games.
+//! A model may hold a second forest for tables of three seats or more (Michaela's is fitted on
+//! four-seat games).
 //! Everything it reads comes from the seat's own view.
 
 use std::sync::{Arc, OnceLock};
@@ -26,7 +27,7 @@ type Left = Option<(u8, u16)>;
 /// A discard order learned from Michaela's playouts.
 #[derive(Clone, Debug)]
 pub struct DiscardModel {
-    /// The forest asked heads-up, and with more seats when there is no `seats` forest.
+    /// The forest asked with two seats or fewer, and with more when there is no `seats` forest.
     forest: Forest,
     /// The forest asked with three seats or more, when there is one (fitted on four-seat
     /// samples: what a discard is worth with more seats differs).
@@ -254,10 +255,14 @@ mod tests {
     use crate::phase10::game::Stage;
     use crate::phase10::{play_game, variant};
 
-    /// A forest of one leaf: it predicts `value` for every discard.
+    /// The text of a forest of one leaf reading `values` values: it predicts `value` always.
+    fn leaf(values: usize, value: f64) -> String {
+        format!("forest 0 {values} 1\nl {value}\n")
+    }
+
+    /// A model of one leaf: it predicts `value` for every discard.
     fn constant(value: f64) -> DiscardModel {
-        DiscardModel::from_text(&format!("forest 0 {INPUTS} 1\nl {value}\n"), 4, 2.0)
-            .expect("a forest")
+        DiscardModel::from_text(&leaf(INPUTS, value), 4, 2.0).expect("a forest")
     }
 
     #[test]
@@ -265,12 +270,17 @@ mod tests {
         let m = DiscardModel::michaela();
         assert_eq!(m.forest.trees(), 20);
         assert_eq!(m.seats.as_ref().map(Forest::trees), Some(20));
+        // Two forests, not one file read twice.
+        assert_ne!(
+            m.seats.as_ref().map(Forest::to_text),
+            Some(m.forest.to_text())
+        );
         assert_eq!((m.top, m.margin, m.gap), (4, 2.0, i64::MAX));
     }
 
     #[test]
     fn a_forest_reading_other_values_is_refused() {
-        let e = DiscardModel::from_text("forest 0 3 1\nl 1\n", 4, 2.0).expect_err("3 values");
+        let e = DiscardModel::from_text(&leaf(3, 1.0), 4, 2.0).expect_err("3 values");
         assert!(e.contains("reads 3 values"), "{e}");
     }
 
@@ -349,58 +359,52 @@ mod tests {
 
     #[test]
     fn a_model_that_sees_no_gain_discards_as_petra_does() {
-        let model = constant(1.9);
-        let mut asked = 0;
-        at_discards(|r, petra| {
-            let a = Heuristic::choose_with(r, &Style::PETRA, Some(&model));
-            assert_eq!(a, petra);
-            asked += 1;
-        });
+        let asked = takes_second(2, &constant(1.9), false);
         assert!(asked > 100, "{asked} discards");
+    }
+
+    /// Asks `model` at Petra's discards in games of `players` seats: with `second`, it must take
+    /// her second-ranked discard (unless the round stalled), else her own. Returns how many.
+    fn takes_second(players: usize, model: &DiscardModel, second: bool) -> usize {
+        let mut asked = 0;
+        at_discards_of(players, |r, petra| {
+            let ranked = Heuristic::ranked_discards(r);
+            let a = Heuristic::choose_with(r, &Style::PETRA, Some(model));
+            if !second {
+                assert_eq!(a, petra);
+                asked += 1;
+            } else if r.reshuffles < super::super::heuristic::STALLED && ranked.len() >= 2 {
+                assert_eq!(a, Action::Discard(ranked[1]), "petra: {petra:?}");
+                asked += 1;
+            }
+        });
+        asked
     }
 
     #[test]
     fn a_model_that_sees_a_gain_takes_petras_second_discard() {
-        let model = constant(10.0);
-        let mut moved = 0;
-        at_discards(|r, petra| {
-            let ranked = Heuristic::ranked_discards(r);
-            let a = Heuristic::choose_with(r, &Style::PETRA, Some(&model));
-            if r.reshuffles < super::super::heuristic::STALLED && ranked.len() >= 2 {
-                assert_eq!(a, Action::Discard(ranked[1]), "petra: {petra:?}");
-                moved += 1;
-            }
-        });
+        let moved = takes_second(2, &constant(10.0), true);
         assert!(moved > 100, "{moved} discards");
     }
 
     #[test]
     fn the_seats_forest_is_asked_with_three_seats_or_more() {
-        // Heads-up the forest sees no gain; with more seats the seats forest sees one.
-        let model = constant(0.0)
-            .with_seats(&format!("forest 0 {INPUTS} 1\nl 10\n"))
-            .expect("a forest");
-        let (mut kept, mut moved) = (0, 0);
-        at_discards_of(2, |r, petra| {
-            assert_eq!(
-                Heuristic::choose_with(r, &Style::PETRA, Some(&model)),
-                petra
-            );
-            kept += 1;
-        });
-        for players in [3, 4] {
-            at_discards_of(players, |r, petra| {
-                let ranked = Heuristic::ranked_discards(r);
-                let a = Heuristic::choose_with(r, &Style::PETRA, Some(&model));
-                if r.reshuffles < super::super::heuristic::STALLED && ranked.len() >= 2 {
-                    assert_eq!(a, Action::Discard(ranked[1]), "petra: {petra:?}");
-                    moved += 1;
-                }
-            });
+        let seats = |heads_up: f64, more: f64| {
+            constant(heads_up)
+                .with_seats(&leaf(INPUTS, more))
+                .expect("a forest")
+        };
+        // Heads-up the first forest decides, with more seats the seats forest.
+        for (model, second_heads_up) in [(seats(0.0, 10.0), false), (seats(10.0, 0.0), true)] {
+            assert!(takes_second(2, &model, second_heads_up) > 100);
+            for players in [3, 4] {
+                assert!(takes_second(players, &model, !second_heads_up) > 100);
+            }
         }
-        assert!(kept > 100 && moved > 100, "{kept} kept, {moved} moved");
+        // Without a seats forest the first one decides with any number of seats.
+        assert!(takes_second(3, &constant(10.0), true) > 100);
         let e = constant(0.0)
-            .with_seats("forest 0 3 1\nl 1\n")
+            .with_seats(&leaf(3, 1.0))
             .expect_err("3 values");
         assert!(e.contains("reads 3 values"), "{e}");
     }
