@@ -47,12 +47,13 @@ pub fn wilson(wins: u64, games: u64) -> (f64, f64, f64) {
 #[allow(dead_code)] // not every example takes a model
 pub fn model(args: &[String]) -> Option<Option<Arc<DiscardModel>>> {
     let seats = option(args, "--seats-model");
-    let Some(path) = option(args, "--model") else {
-        assert!(seats.is_none(), "--seats-model needs --model FILE");
-        return None;
-    };
+    let path = option(args, "--model");
+    assert!(
+        seats.is_none() || path.as_deref().is_some_and(|p| p != "none"),
+        "--seats-model needs --model FILE"
+    );
+    let path = path?;
     if path == "none" {
-        assert!(seats.is_none(), "--seats-model needs --model FILE");
         return Some(None);
     }
     let read = |path: &str| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));

@@ -65,7 +65,7 @@ impl DiscardModel {
 
     /// A model from a forest's text ([`Forest::to_text`]); an error names the line.
     pub fn from_text(text: &str, top: usize, margin: f64) -> Result<DiscardModel, String> {
-        let forest = DiscardModel::forest(text)?;
+        let forest = DiscardModel::read_forest(text)?;
         Ok(DiscardModel {
             forest,
             seats: None,
@@ -76,7 +76,7 @@ impl DiscardModel {
     }
 
     /// A forest of discards from its text, refused unless it reads a discard's values.
-    fn forest(text: &str) -> Result<Forest, String> {
+    fn read_forest(text: &str) -> Result<Forest, String> {
         let forest = Forest::from_text(text)?;
         if forest.features() != INPUTS {
             return Err(format!(
@@ -90,7 +90,7 @@ impl DiscardModel {
     /// This model with `text`'s forest asked at tables of three seats or more (an error names
     /// the line).
     pub fn with_seats(mut self, text: &str) -> Result<DiscardModel, String> {
-        self.seats = Some(DiscardModel::forest(text)?);
+        self.seats = Some(DiscardModel::read_forest(text)?);
         Ok(self)
     }
 

@@ -13,8 +13,8 @@
 //! her playouts said about them (the engine examples `p10_distill` and `p10_fit`; the forests are
 //! `engine/data/michaela-discards.forest` heads-up and `michaela-discards-seats.forest` with three
 //! seats or more; BENCHMARKS.md, "A discard order learned from her playouts" and "Her discard
-//! order with more seats"). `Sampler::model` and `Sampler::own` set it; `Modelled` is Petra with it, for
-//! measuring. Petra's decisions do not use it.
+//! order with more seats"). `Sampler::model` and `Sampler::own` set it; `Modelled` is Petra with
+//! it, for measuring. Petra's decisions do not use it.
 
 mod heuristic;
 mod learned;
