@@ -2,18 +2,20 @@
 //! fitting a discard order. Against Petra, heads-up or with `--players N`, entrants rotating.
 //! `p10_distill --games N --seed S --discards 8 --steps 40000 > data.txt`; her playouts use her
 //! default discard order (`--model none`: Petra's, as the first samples were taken; `--model F
-//! --own N` another, `--seats-model G` with it for three seats or more).
+//! --own N` another, `--seats-model G` with it for three seats or more). With `--oracle hands`
+//! her estimates (and her play) deal the other seats' real hands (`p10_common::real_hands`):
+//! samples of what each discard is worth where the hands are as the game made them, for a fit
+//! that can only see what her seat sees.
 
 use arachne_engine::phase10::action::Action;
 use arachne_engine::phase10::ai::{self, DiscardModel, Estimate, Player, Sampler, Style};
 use arachne_engine::phase10::card::Card;
-use arachne_engine::phase10::game::Stage;
-use arachne_engine::phase10::play_game;
+use arachne_engine::phase10::game::{Game, Stage};
 use arachne_engine::phase10::variant;
 use std::io::Write;
 
 mod p10_common;
-use p10_common::option;
+use p10_common::{option, real_hands};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,6 +26,11 @@ fn main() {
     let variant = variant::by_id("pro-spider-10").expect("known").clone();
     // Read once for every game (`--model FILE`, `--top N`, `--margin M`, `--seats-model FILE`).
     let model = p10_common::model(&args);
+    let oracle = match option(&args, "--oracle").as_deref() {
+        None => false,
+        Some("hands") => true,
+        Some(_) => panic!("--oracle hands"),
+    };
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
     let mut id = 0u64;
@@ -46,60 +53,87 @@ fn main() {
         if let Some(v) = num("--own") {
             m.own = v as usize;
         }
-        let played = play_game(variant.clone(), n, game_seed, &mut |s, view, _| {
-            if s != me {
-                return Ok(petra.decide(view));
+        let (mut game, _) = Game::new(variant.clone(), n, game_seed).expect("a game");
+        let mut decisions = 0u64;
+        while !game.is_over() {
+            if game.stage() == Stage::RoundOver {
+                game.next_round().expect("next round");
+                continue;
             }
-            if matches!(view.stage, Stage::Draw | Stage::Knock { .. }) {
-                return Ok(m.decide(view));
-            }
-            let cmp = m.compare(view);
-            let discards = cmp
-                .iter()
-                .filter(|(a, _)| matches!(a, Action::Discard(_)))
-                .count();
-            if cmp.is_empty() {
-                return Ok(m.decide(view));
-            }
-            if matches!(cmp[0].0, Action::Discard(_)) && discards >= 2 {
-                let r = view.view_ref();
-                // Values relative to Petra's first-ranked discard (her first choice may be
-                // another when she has a model).
-                let cands = DiscardModel::candidates(&r, &Style::PETRA, m.discards);
-                let mean = |c: Card| {
-                    cmp.iter()
-                        .find(|(a, _)| *a == Action::Discard(c))
-                        .map(|(_, e)| (e.mean, e.standard_error(), e.deals))
-                };
-                if let Some(((p, _), (p_mean, _, _))) =
-                    cands.first().and_then(|f| Some((*f, mean(f.0)?)))
-                {
-                    let laid = u8::from(view.laid_phase[view.seat].is_some());
-                    id += 1;
-                    for (c, f) in &cands {
-                        let Some((e_mean, se, deals)) = mean(*c) else {
-                            continue;
-                        };
-                        // Exactly (the shortest text that reads back the same value), so
-                        // that the fit sees the values she plays with.
-                        let fs: Vec<String> = f.iter().map(|x| format!("{x}")).collect();
-                        writeln!(
-                            out,
-                            "{id} {laid} {} {:.3} {:.3} {deals} {}",
-                            u8::from(*c == p),
-                            e_mean - p_mean,
-                            se,
-                            fs.join(" ")
-                        )
-                        .expect("written");
+            let Some(s) = game.to_move() else { break };
+            let view = game.view(s);
+            let action = {
+                let view = &view;
+                if s != me {
+                    petra.decide(view)
+                } else if matches!(view.stage, Stage::Draw | Stage::Knock { .. }) {
+                    if oracle {
+                        m.decide_with(view, &mut |rng| real_hands(&game, view, rng))
+                    } else {
+                        m.decide(view)
+                    }
+                } else {
+                    let cmp = if oracle {
+                        m.compare_with(view, &mut |rng| real_hands(&game, view, rng))
+                    } else {
+                        m.compare(view)
+                    };
+                    let discards = cmp
+                        .iter()
+                        .filter(|(a, _)| matches!(a, Action::Discard(_)))
+                        .count();
+                    if cmp.is_empty() {
+                        if oracle {
+                            m.decide_with(view, &mut |rng| real_hands(&game, view, rng))
+                        } else {
+                            m.decide(view)
+                        }
+                    } else {
+                        if matches!(cmp[0].0, Action::Discard(_)) && discards >= 2 {
+                            let r = view.view_ref();
+                            // Values relative to Petra's first-ranked discard (her first choice may be
+                            // another when she has a model).
+                            let cands = DiscardModel::candidates(&r, &Style::PETRA, m.discards);
+                            let mean = |c: Card| {
+                                cmp.iter()
+                                    .find(|(a, _)| *a == Action::Discard(c))
+                                    .map(|(_, e)| (e.mean, e.standard_error(), e.deals))
+                            };
+                            if let Some(((p, _), (p_mean, _, _))) =
+                                cands.first().and_then(|f| Some((*f, mean(f.0)?)))
+                            {
+                                let laid = u8::from(view.laid_phase[view.seat].is_some());
+                                id += 1;
+                                for (c, f) in &cands {
+                                    let Some((e_mean, se, deals)) = mean(*c) else {
+                                        continue;
+                                    };
+                                    // Exactly (the shortest text that reads back the same value), so
+                                    // that the fit sees the values she plays with.
+                                    let fs: Vec<String> =
+                                        f.iter().map(|x| format!("{x}")).collect();
+                                    writeln!(
+                                        out,
+                                        "{id} {laid} {} {:.3} {:.3} {deals} {}",
+                                        u8::from(*c == p),
+                                        e_mean - p_mean,
+                                        se,
+                                        fs.join(" ")
+                                    )
+                                    .expect("written");
+                                }
+                            }
+                        }
+                        let estimates: Vec<Estimate> = cmp.iter().map(|(_, e)| *e).collect();
+                        cmp[m.pick(&estimates)].0.clone()
                     }
                 }
-            }
-            let estimates: Vec<Estimate> = cmp.iter().map(|(_, e)| *e).collect();
-            Ok(cmp[m.pick(&estimates)].0.clone())
-        })
-        .expect("a game");
-        if played.game.winners().contains(&me) {
+            };
+            game.apply(action).expect("a legal choice");
+            decisions += 1;
+            assert!(decisions <= 2_000_000, "game seed {game_seed} never ended");
+        }
+        if game.winners().contains(&me) {
             wins += 1;
         }
         eprintln!("game {} won {wins}", g + 1);

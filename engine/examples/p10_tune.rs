@@ -22,17 +22,14 @@
 //! `cargo run --release -p arachne-engine --example p10_tune -- --ai michaela,petra --games 200
 //! --seed 1 --shun 0.3`
 
-use std::cell::RefCell;
-
 use arachne_engine::phase10::ai::{self, Player, Sampler};
-use arachne_engine::phase10::card::Counts;
 use arachne_engine::phase10::game::{Game, Stage};
 use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
 
 mod p10_common;
-use p10_common::{games_options, option};
+use p10_common::{games_options, option, real_hands};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -169,40 +166,8 @@ fn main() {
                     } else if oracle == "all" {
                         michaela.decide_with(&view, &mut |_| game.clone())
                     } else {
-                        // The other seats' real hands, dealt through the view's own sampler
-                        // (each seat takes only its real cards from the shuffled unseen ones),
-                        // so the deal is hers in everything else: the stock is still shuffled
-                        // and what each seat is known to hold stays what the table showed.
-                        michaela.decide_with(&view, &mut |rng| {
-                            let left: RefCell<Vec<Counts>> = RefCell::new(
-                                (0..n)
-                                    .map(|o| {
-                                        let mut c = Counts::of(game.hand(o));
-                                        for k in view.known[o].cards() {
-                                            c.remove(k);
-                                        }
-                                        c
-                                    })
-                                    .collect(),
-                            );
-                            let dealt = view.sample_by(rng, &|o, c| {
-                                let mut left = left.borrow_mut();
-                                if left[o].get(c) > 0 {
-                                    left[o].remove(c);
-                                    1.0
-                                } else {
-                                    0.0
-                                }
-                            });
-                            for o in 0..n {
-                                assert_eq!(
-                                    Counts::of(dealt.hand(o)),
-                                    Counts::of(game.hand(o)),
-                                    "seat {o} is dealt its real hand"
-                                );
-                            }
-                            dealt
-                        })
+                        // The other seats' real hands (`p10_common::real_hands`).
+                        michaela.decide_with(&view, &mut |rng| real_hands(&game, &view, rng))
                     };
                     count(&view, &a);
                     a

@@ -467,6 +467,24 @@ impl Sampler {
         candidates.into_iter().zip(estimates).collect()
     }
 
+    /// [`Sampler::compare`] with the hidden cards dealt by `deal` (as in
+    /// [`Sampler::decide_with`]: a harness may deal the real hands, to take samples of what
+    /// her choices are worth where the hands are as the table's history made them).
+    pub fn compare_with(
+        &mut self,
+        view: &SeatView,
+        deal: &mut dyn FnMut(&mut ChaCha8Rng) -> Game,
+    ) -> Vec<(Action, Estimate)> {
+        let candidates = Sampler::candidates(view, self.discards, self.model.as_deref());
+        if candidates.len() <= 1 {
+            return Vec::new();
+        }
+        let estimates = self.estimate(view, &candidates, &mut |rng, into| {
+            *into = Some(deal(rng));
+        });
+        candidates.into_iter().zip(estimates).collect()
+    }
+
     /// Plays every candidate out on the same deals and estimates each one's value minus the
     /// first's (her first choice) per deal. Deals go on until the playouts have made the budget's
     /// decisions in all (so a decision early in a long round gets fewer deals than one near its
