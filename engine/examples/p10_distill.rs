@@ -7,6 +7,7 @@
 //! samples of what each discard is worth where the hands are as the game made them, for a fit
 //! that can only see what her seat sees.
 
+use arachne_engine::phase10::SeatView;
 use arachne_engine::phase10::action::Action;
 use arachne_engine::phase10::ai::{self, DiscardModel, Estimate, Player, Sampler, Style};
 use arachne_engine::phase10::card::Card;
@@ -62,71 +63,27 @@ fn main() {
             }
             let Some(s) = game.to_move() else { break };
             let view = game.view(s);
-            let action = {
-                let view = &view;
-                if s != me {
-                    petra.decide(view)
-                } else if matches!(view.stage, Stage::Draw | Stage::Knock { .. }) {
+            let action = if s != me {
+                petra.decide(&view)
+            } else {
+                // Her deals: the real hands with `--oracle hands`, else her own (at random).
+                let mut real = |rng: &mut _| real_hands(&game, &view, rng);
+                let drawing = matches!(view.stage, Stage::Draw | Stage::Knock { .. });
+                let cmp = match (drawing, oracle) {
+                    (true, _) => Vec::new(),
+                    (false, true) => m.compare_with(&view, &mut real),
+                    (false, false) => m.compare(&view),
+                };
+                if cmp.is_empty() {
                     if oracle {
-                        m.decide_with(view, &mut |rng| real_hands(&game, view, rng))
+                        m.decide_with(&view, &mut real)
                     } else {
-                        m.decide(view)
+                        m.decide(&view)
                     }
                 } else {
-                    let cmp = if oracle {
-                        m.compare_with(view, &mut |rng| real_hands(&game, view, rng))
-                    } else {
-                        m.compare(view)
-                    };
-                    let discards = cmp
-                        .iter()
-                        .filter(|(a, _)| matches!(a, Action::Discard(_)))
-                        .count();
-                    if cmp.is_empty() {
-                        if oracle {
-                            m.decide_with(view, &mut |rng| real_hands(&game, view, rng))
-                        } else {
-                            m.decide(view)
-                        }
-                    } else {
-                        if matches!(cmp[0].0, Action::Discard(_)) && discards >= 2 {
-                            let r = view.view_ref();
-                            // Values relative to Petra's first-ranked discard (her first choice may be
-                            // another when she has a model).
-                            let cands = DiscardModel::candidates(&r, &Style::PETRA, m.discards);
-                            let mean = |c: Card| {
-                                cmp.iter()
-                                    .find(|(a, _)| *a == Action::Discard(c))
-                                    .map(|(_, e)| (e.mean, e.standard_error(), e.deals))
-                            };
-                            if let Some(((p, _), (p_mean, _, _))) =
-                                cands.first().and_then(|f| Some((*f, mean(f.0)?)))
-                            {
-                                let laid = u8::from(view.laid_phase[view.seat].is_some());
-                                id += 1;
-                                for (c, f) in &cands {
-                                    let Some((e_mean, se, deals)) = mean(*c) else {
-                                        continue;
-                                    };
-                                    // Exactly (the shortest text that reads back the same value), so
-                                    // that the fit sees the values she plays with.
-                                    let fs: Vec<String> =
-                                        f.iter().map(|x| format!("{x}")).collect();
-                                    writeln!(
-                                        out,
-                                        "{id} {laid} {} {:.3} {:.3} {deals} {}",
-                                        u8::from(*c == p),
-                                        e_mean - p_mean,
-                                        se,
-                                        fs.join(" ")
-                                    )
-                                    .expect("written");
-                                }
-                            }
-                        }
-                        let estimates: Vec<Estimate> = cmp.iter().map(|(_, e)| *e).collect();
-                        cmp[m.pick(&estimates)].0.clone()
-                    }
+                    id += write_samples(&mut out, id, &view, &cmp, m.discards);
+                    let estimates: Vec<Estimate> = cmp.iter().map(|(_, e)| *e).collect();
+                    cmp[m.pick(&estimates)].0.clone()
                 }
             };
             game.apply(action).expect("a legal choice");
@@ -138,4 +95,53 @@ fn main() {
         }
         eprintln!("game {} won {wins}", g + 1);
     }
+}
+
+/// Writes the discards compared at one decision (`cmp`, her first choice first), each with its
+/// estimate against Petra's first-ranked discard (her first choice may be another when she has
+/// a model) and its features, as decision `id + 1`; returns 1 if it wrote them, else 0 (her
+/// first choice is not a discard, or fewer than two discards were compared).
+fn write_samples(
+    out: &mut impl Write,
+    id: u64,
+    view: &SeatView,
+    cmp: &[(Action, Estimate)],
+    discards: usize,
+) -> u64 {
+    let compared = cmp
+        .iter()
+        .filter(|(a, _)| matches!(a, Action::Discard(_)))
+        .count();
+    if !matches!(cmp[0].0, Action::Discard(_)) || compared < 2 {
+        return 0;
+    }
+    let cands = DiscardModel::candidates(&view.view_ref(), &Style::PETRA, discards);
+    let mean = |c: Card| {
+        cmp.iter()
+            .find(|(a, _)| *a == Action::Discard(c))
+            .map(|(_, e)| (e.mean, e.standard_error(), e.deals))
+    };
+    let Some(((p, _), (p_mean, _, _))) = cands.first().and_then(|f| Some((*f, mean(f.0)?))) else {
+        return 0;
+    };
+    let id = id + 1;
+    let laid = u8::from(view.laid_phase[view.seat].is_some());
+    for (c, f) in &cands {
+        let Some((e_mean, se, deals)) = mean(*c) else {
+            continue;
+        };
+        // Exactly (the shortest text that reads back the same value), so that the fit sees the
+        // values she plays with.
+        let fs: Vec<String> = f.iter().map(|x| format!("{x}")).collect();
+        writeln!(
+            out,
+            "{id} {laid} {} {:.3} {:.3} {deals} {}",
+            u8::from(*c == p),
+            e_mean - p_mean,
+            se,
+            fs.join(" ")
+        )
+        .expect("written");
+    }
+    1
 }
