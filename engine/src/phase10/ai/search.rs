@@ -457,14 +457,7 @@ impl Sampler {
     /// first) with its estimate against Petra's, on deals made at random from `view` as her own
     /// play makes them. Empty when there is nothing to compare.
     pub fn compare(&mut self, view: &SeatView) -> Vec<(Action, Estimate)> {
-        let candidates = Sampler::candidates(view, self.discards, self.model.as_deref());
-        if candidates.len() <= 1 {
-            return Vec::new();
-        }
-        let estimates = self.estimate(view, &candidates, &mut |rng, into| {
-            *into = Some(view.sample(rng));
-        });
-        candidates.into_iter().zip(estimates).collect()
+        self.compare_with(view, &mut |rng| view.sample(rng))
     }
 
     /// [`Sampler::compare`] with the hidden cards dealt by `deal` (as in
