@@ -11,12 +11,12 @@ use arachne_engine::phase10::SeatView;
 use arachne_engine::phase10::action::Action;
 use arachne_engine::phase10::ai::{self, DiscardModel, Estimate, Player, Sampler, Style};
 use arachne_engine::phase10::card::Card;
-use arachne_engine::phase10::game::{Game, Stage};
+use arachne_engine::phase10::game::Stage;
 use arachne_engine::phase10::variant;
 use std::io::Write;
 
 mod p10_common;
-use p10_common::{option, real_hands};
+use p10_common::{option, play_seen, real_hands};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,42 +54,31 @@ fn main() {
         if let Some(v) = num("--own") {
             m.own = v as usize;
         }
-        let (mut game, _) = Game::new(variant.clone(), n, game_seed).expect("a game");
-        let mut decisions = 0u64;
-        while !game.is_over() {
-            if game.stage() == Stage::RoundOver {
-                game.next_round().expect("next round");
-                continue;
-            }
-            let Some(s) = game.to_move() else { break };
-            let view = game.view(s);
-            let action = if s != me {
-                petra.decide(&view)
+        let game = play_seen(&variant, n, game_seed, &mut |game, s, view| {
+            if s != me {
+                petra.decide(view)
             } else {
                 // Her deals: the real hands with `--oracle hands`, else her own (at random).
-                let mut real = |rng: &mut _| real_hands(&game, &view, rng);
+                let mut real = |rng: &mut _| real_hands(game, view, rng);
                 let drawing = matches!(view.stage, Stage::Draw | Stage::Knock { .. });
                 let cmp = match (drawing, oracle) {
                     (true, _) => Vec::new(),
-                    (false, true) => m.compare_with(&view, &mut real),
-                    (false, false) => m.compare(&view),
+                    (false, true) => m.compare_with(view, &mut real),
+                    (false, false) => m.compare(view),
                 };
                 if cmp.is_empty() {
                     if oracle {
-                        m.decide_with(&view, &mut real)
+                        m.decide_with(view, &mut real)
                     } else {
-                        m.decide(&view)
+                        m.decide(view)
                     }
                 } else {
-                    id += write_samples(&mut out, id, &view, &cmp, m.discards);
+                    id += write_samples(&mut out, id, view, &cmp, m.discards);
                     let estimates: Vec<Estimate> = cmp.iter().map(|(_, e)| *e).collect();
                     cmp[m.pick(&estimates)].0.clone()
                 }
-            };
-            game.apply(action).expect("a legal choice");
-            decisions += 1;
-            assert!(decisions <= 2_000_000, "game seed {game_seed} never ended");
-        }
+            }
+        });
         if game.winners().contains(&me) {
             wins += 1;
         }

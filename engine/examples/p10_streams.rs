@@ -11,11 +11,10 @@
 
 use arachne_engine::phase10::Stage;
 use arachne_engine::phase10::ai::{Heuristic, Sampler};
-use arachne_engine::phase10::game::Game;
 use arachne_engine::phase10::variant;
 
 mod p10_common;
-use p10_common::option;
+use p10_common::{option, play_seen};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,14 +33,7 @@ fn main() {
     let mut spread: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
     let mut asked = 0u64;
     for g in 0..games {
-        let (mut game, _) = Game::new(variant.clone(), players, seed + g).expect("a game");
-        while !game.is_over() {
-            if game.stage() == Stage::RoundOver {
-                game.next_round().expect("next round");
-                continue;
-            }
-            let Some(s) = game.to_move() else { break };
-            let view = game.view(s);
+        play_seen(&variant, players, seed + g, &mut |_, s, view| {
             if s == 0 && !matches!(view.stage, Stage::Knock { .. }) {
                 asked += 1;
                 if asked.is_multiple_of(every) {
@@ -67,9 +59,8 @@ fn main() {
                     }
                 }
             }
-            game.apply(Heuristic::choose(&view.view_ref()))
-                .expect("petra plays legally");
-        }
+            Heuristic::choose(&view.view_ref())
+        });
     }
     for (kind, name) in ["draws", "discards and skips"].iter().enumerate() {
         let zs = &z[kind];

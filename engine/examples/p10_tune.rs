@@ -23,13 +23,13 @@
 //! --seed 1 --shun 0.3`
 
 use arachne_engine::phase10::ai::{self, Player, Sampler};
-use arachne_engine::phase10::game::{Game, Stage};
+use arachne_engine::phase10::game::Stage;
 use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
 
 mod p10_common;
-use p10_common::{games_options, option, real_hands};
+use p10_common::{games_options, option, play_seen, real_hands};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -138,16 +138,8 @@ fn main() {
         let mut michaela = michaela.expect("entrant 1 plays");
         let game = if oracle.is_some() || fit_check {
             let oracle = oracle.clone().unwrap_or_default();
-            let (mut game, _) = Game::new(variant.clone(), n, game_seed).expect("a game");
-            let mut decisions = 0u64;
-            while !game.is_over() {
-                if game.stage() == Stage::RoundOver {
-                    game.next_round().expect("next round");
-                    continue;
-                }
-                let Some(s) = game.to_move() else { break };
-                let view = game.view(s);
-                let action = if s == me {
+            play_seen(&variant, n, game_seed, &mut |game, s, view| {
+                if s == me {
                     let drawing = matches!(view.stage, Stage::Draw | Stage::Knock { .. });
                     let sees = match oracle_on.as_str() {
                         "draw" => drawing,
@@ -157,28 +149,24 @@ fn main() {
                     if fit_check {
                         let at = usize::from(!drawing);
                         for (k, draw) in [false, true].into_iter().enumerate() {
-                            truth_fits[at][k] += u64::from(michaela.fits_now(&game, &view, draw));
+                            truth_fits[at][k] += u64::from(michaela.fits_now(game, view, draw));
                         }
                         fit_asked[at] += 1;
                     }
                     let a = if !sees || oracle.is_empty() {
-                        michaela.decide(&view)
+                        michaela.decide(view)
                     } else if oracle == "all" {
-                        michaela.decide_with(&view, &mut |_| game.clone())
+                        michaela.decide_with(view, &mut |_| game.clone())
                     } else {
                         // The other seats' real hands (`p10_common::real_hands`).
-                        michaela.decide_with(&view, &mut |rng| real_hands(&game, &view, rng))
+                        michaela.decide_with(view, &mut |rng| real_hands(game, view, rng))
                     };
-                    count(&view, &a);
+                    count(view, &a);
                     a
                 } else {
-                    players[s].decide(&view)
-                };
-                game.apply(action).expect("a legal choice");
-                decisions += 1;
-                assert!(decisions <= 2_000_000, "game seed {game_seed} never ended");
-            }
-            game
+                    players[s].decide(view)
+                }
+            })
         } else {
             play_game(variant.clone(), n, game_seed, &mut |s, view, _| {
                 Ok(if s == me {

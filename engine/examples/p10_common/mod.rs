@@ -4,9 +4,12 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use arachne_engine::phase10::Seat;
+use arachne_engine::phase10::action::Action;
 use arachne_engine::phase10::ai::DiscardModel;
 use arachne_engine::phase10::card::Counts;
-use arachne_engine::phase10::game::Game;
+use arachne_engine::phase10::game::{Game, Stage};
+use arachne_engine::phase10::variant::P10Variant;
 use arachne_engine::phase10::view::SeatView;
 use rand_chacha::ChaCha8Rng;
 
@@ -112,4 +115,31 @@ pub fn real_hands(game: &Game, view: &SeatView, rng: &mut ChaCha8Rng) -> Game {
         );
     }
     dealt
+}
+
+/// Plays a game of `variant` with `players` seats from `seed` to its end, each decision by
+/// `decide(game, seat, view)`: a harness that sees the whole game (to deal the real hands, or to
+/// measure at the real position). Returns the game over.
+#[allow(dead_code)] // not every example sees the whole game
+pub fn play_seen(
+    variant: &Arc<P10Variant>,
+    players: usize,
+    seed: u64,
+    decide: &mut dyn FnMut(&Game, Seat, &SeatView) -> Action,
+) -> Game {
+    let (mut game, _) = Game::new(variant.clone(), players, seed).expect("a game");
+    let mut decisions = 0u64;
+    while !game.is_over() {
+        if game.stage() == Stage::RoundOver {
+            game.next_round().expect("next round");
+            continue;
+        }
+        let Some(s) = game.to_move() else { break };
+        let view = game.view(s);
+        let action = decide(&game, s, &view);
+        game.apply(action).expect("a legal choice");
+        decisions += 1;
+        assert!(decisions <= 2_000_000, "game seed {seed} never ended");
+    }
+    game
 }
