@@ -45,7 +45,7 @@ fn main() {
                             m.deals = deals;
                             m.steps = steps;
                             m.streams = on;
-                            m.compare(&view)
+                            m.compare(view)
                         })
                         .collect();
                     for (off, on) in both[0].iter().zip(&both[1]).skip(1) {
