@@ -377,6 +377,70 @@ fn knocking_goes_in_seat_order_and_never_twice_in_a_row() {
 }
 
 #[test]
+fn a_knock_is_remembered_into_the_next_round() {
+    // Seat 3 ends round 1 in a turn it began with a knock; its next turn is in round 2, and it
+    // may not begin that one with a knock either ("never twice in a row" knows no rounds).
+    let v = variant(
+        "(number: 1, groups: [Set(3)]), (number: 2, groups: [Set(3)])",
+        3,
+        "knocking: true",
+    );
+    let (mut g, _) = game_with(v, &["r1 b1 y5", "r4 b4 y6", "r8 b8 y2"], "y12");
+    assert_eq!(g.to_move(), Some(0));
+    draw(&mut g, "g8");
+    g.apply(Action::Discard(card("g8"))).unwrap();
+    g.apply(Action::Pass).unwrap();
+    g.apply(Action::Knock(card("g8"))).unwrap();
+    g.apply(lay(1, &["set:8 r8 b8 g8"])).unwrap();
+    let ev = g.apply(Action::Discard(card("y2"))).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::RoundEnded { out: Some(2), .. })),
+        "{ev:?}"
+    );
+    g.start_round_with(
+        vec![cards("r1 b1 y5"), cards("r4 b4 y6"), cards("r9 b9 y3")],
+        card("y12"),
+    )
+    .unwrap();
+    // Round 2 begins at the dealer's left; every discard before seat 3's own turn is offered
+    // to the others only.
+    let mut offered_to_3 = false;
+    let mut turns = 0;
+    while g.turn() != 2 || matches!(g.stage(), Stage::Knock { .. }) {
+        match g.stage() {
+            Stage::Draw => {
+                draw(&mut g, "g9");
+                g.apply(Action::Discard(card("g9"))).unwrap();
+                turns += 1;
+            }
+            Stage::Knock { asking, .. } => {
+                offered_to_3 |= asking == 2;
+                g.apply(Action::Pass).unwrap();
+            }
+            other => panic!("unexpected stage {other:?}"),
+        }
+    }
+    assert!(turns > 0, "seat 3 should not begin round 2");
+    assert!(!offered_to_3);
+    // Its own turn began with a draw: from now on it may knock again.
+    draw(&mut g, "g10");
+    g.apply(Action::Discard(card("g10"))).unwrap();
+    assert!(matches!(g.stage(), Stage::Knock { .. }));
+    let mut asked = Vec::new();
+    while let Stage::Knock { asking, .. } = g.stage() {
+        asked.push(asking);
+        g.apply(Action::Pass).unwrap();
+    }
+    assert_eq!(asked, [0, 1]);
+    draw(&mut g, "y11");
+    g.apply(Action::Discard(card("y11"))).unwrap();
+    assert!(matches!(g.stage(), Stage::Knock { asking: 1, .. }));
+    g.apply(Action::Pass).unwrap();
+    assert!(matches!(g.stage(), Stage::Knock { asking: 2, .. }));
+}
+
+#[test]
 fn any_order_lays_any_open_phase_and_lists_the_rest() {
     let v = by_id("pro-spider-10-any-order").unwrap().clone();
     let (mut g, _) = game_with(v, &["r1 b2 g3 y4 r5 b6 g7 y11 y12 W", H2], "r9");
@@ -588,6 +652,28 @@ fn check_names_the_players_line_and_each_hand_line() {
             "{DEAL_2}{h1}hand 2: r3 r3 b3 b3 g3 g3 y3 y3 r4 r4\nup: r2\n"
         )),
         (8, "bad deal: the deck holds only 2 of r2".to_string())
+    );
+}
+
+#[test]
+fn check_names_the_first_wrong_line_even_when_a_later_one_is_unreadable() {
+    let h1 = "hand 1: r1 r1 b1 b1 g1 g1 y1 y1 r2 r2\n";
+    let h2 = "hand 2: r3 r3 b3 b3 g3 g3 y3 y3 r4 r4\nup: b7\n";
+    // Seat 1 discards a card it does not hold (line 9), and line 10 is not a log line: the
+    // replay stops at line 9.
+    assert_eq!(
+        check_line(&format!(
+            "{DEAL_2}{h1}{h2}1: draw stock r5 ; discard y12\nthis is no log line\n"
+        )),
+        (9, "`discard y12`: the hand holds no y12".to_string())
+    );
+    // With line 9 right, line 10 is the first wrong one.
+    assert_eq!(
+        check_line(&format!(
+            "{DEAL_2}{h1}{h2}1: draw stock y12 ; discard y12\nthis is no log line\n"
+        ))
+        .0,
+        10
     );
 }
 

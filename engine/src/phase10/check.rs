@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::action::{Action, Event, LoggedAction, Seat};
 use super::card::{Card, Counts};
 use super::game::{Game, Stage};
-use super::log::{Item, parse_log};
+use super::log::{Item, parse_line};
 use super::variant::P10Variant;
 
 /// The first wrong line of a log.
@@ -57,18 +57,28 @@ pub fn check(
     text: &str,
     variants: &dyn Fn(&str) -> Option<Arc<P10Variant>>,
 ) -> Result<CheckReport, CheckError> {
-    let items = parse_log(text).map_err(|(line, e)| CheckError {
-        line,
-        why: e.to_string(),
-    })?;
+    // Lines are read as the replay reaches them, so that the first wrong line is the one
+    // reported, whether it is unreadable or breaks a rule.
+    let mut it = text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, line)| match parse_line(line) {
+            Ok(Some(item)) => Some(Ok((i + 1, item))),
+            Ok(None) => None,
+            Err(e) => Some(Err(CheckError {
+                line: i + 1,
+                why: e.to_string(),
+            })),
+        });
     let end_line = text.lines().count() + 1;
-    let mut it = items.into_iter();
-    let next = |it: &mut std::vec::IntoIter<(usize, Item)>,
+    let next = |it: &mut dyn Iterator<Item = Result<(usize, Item), CheckError>>,
                 want: &str|
      -> Result<(usize, Item), CheckError> {
-        it.next().ok_or_else(|| CheckError {
-            line: end_line,
-            why: format!("the log ends early: expected {want}"),
+        it.next().unwrap_or_else(|| {
+            Err(CheckError {
+                line: end_line,
+                why: format!("the log ends early: expected {want}"),
+            })
         })
     };
     let err = |line: usize, why: String| CheckError { line, why };
@@ -134,7 +144,8 @@ pub fn check(
             }
         }
     };
-    while let Some((l, item)) = it.next() {
+    while let Some(read) = it.next() {
+        let (l, item) = read?;
         if winners_seen.is_some() {
             return Err(err(l, "nothing may follow `winner:`".into()));
         }
