@@ -397,7 +397,9 @@ impl Game {
         self.laid = vec![Vec::new(); n];
         self.laid_phase = vec![None; n];
         self.skips = vec![false; n];
-        self.knocked_last = vec![false; n];
+        // Knocks are not forgotten: a seat whose last turn of a round began with a knock may
+        // not begin its first turn of the next one with a knock either (the spec's "previous
+        // turn" and the rulebook's "never twice in a row" know no rounds).
         self.known = vec![Counts::default(); n];
         self.shunned = vec![Counts::default(); n];
         self.recent = vec![Recent::default(); n];
