@@ -29,6 +29,7 @@ fn style(text: &str) -> Style {
             "hitgap" => s.hit_gap = v,
             "feedrule" => s.feed_rule = v as u8,
             "near" => s.feed_near = v,
+            "skiprule" => s.skip_rule = v as u8,
             _ => panic!("unknown weight {k}"),
         }
     }

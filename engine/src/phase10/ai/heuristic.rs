@@ -529,6 +529,8 @@ pub struct Style {
     pub feed_rule: u8,
     /// Added to a discard that would be hittable after one more card once the next seat laid.
     pub feed_near: i64,
+    /// Skip targets: 0 Petra's order (see `ranked_skips`), others for measuring.
+    pub skip_rule: u8,
 }
 
 /// How many values a learned discard order reads about each discard (`Heuristic::discard_features`).
@@ -544,6 +546,7 @@ impl Style {
         hit_gap: 0,
         feed_rule: 0,
         feed_near: 0,
+        skip_rule: 0,
     };
 }
 
@@ -930,16 +933,29 @@ impl Heuristic {
 
     /// The skip targets in order of preference: the seat closest to going out first.
     pub fn ranked_skips(view: &ViewRef) -> Vec<Seat> {
+        Heuristic::ranked_skips_in(view, 0)
+    }
+
+    /// The skip targets in the order of `rule` (0: Petra's).
+    pub fn ranked_skips_in(view: &ViewRef, rule: u8) -> Vec<Seat> {
         let mut t: Vec<Seat> = (0..view.players)
             .filter(|&s| s != view.seat && !view.skips[s])
             .collect();
+        let n = view.players;
         t.sort_by_key(|&s| {
-            (
-                view.laid_phase[s].is_none(),
-                view.hand_size(s),
-                std::cmp::Reverse(view.standings[s].phases_laid),
-                s,
-            )
+            let unlaid = u32::from(view.laid_phase[s].is_none());
+            let size = view.hand_size(s) as u32;
+            // Most phases first.
+            let behind = u32::MAX - view.standings[s].phases_laid;
+            let after = ((s + n - view.seat) % n) as u32;
+            match rule {
+                1 => [behind, unlaid, size, 0],
+                2 => [after, unlaid, size, behind],
+                3 => [unlaid, behind, size, 0],
+                4 => [size, unlaid, behind, 0],
+                5 => [n as u32 - after, unlaid, size, behind],
+                _ => [unlaid, size, behind, 0],
+            }
         });
         t
     }
@@ -1038,7 +1054,7 @@ impl Heuristic {
                     }
                 }
                 if hand.get(Card::SKIP) > 0 {
-                    if let Some(&t) = Heuristic::ranked_skips(view).first() {
+                    if let Some(&t) = Heuristic::ranked_skips_in(view, style.skip_rule).first() {
                         return Action::Skip(t);
                     }
                     if view.hand.iter().all(|c| c.is_skip()) {
