@@ -12,8 +12,24 @@ fn main() -> AppExit {
     let args = arachne::web::args_from_page();
     // Without --seed, a new deal each start.
     let seed = arachne::spider::table::next_seed(1, wall_clock_nanos());
+    // A bad command line exits with its error; a bad link in the browser (nobody would see
+    // that) opens the default game and says what was wrong with the link.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(unused_mut))]
+    let mut link_error: Option<String> = None;
     let launch = match cli::parse(&args, seed) {
         Ok(l) => l,
+        #[cfg(target_arch = "wasm32")]
+        Err(e) => match cli::parse(&[], seed) {
+            Ok(l) => {
+                link_error = Some(e);
+                l
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                return AppExit::from_code(2);
+            }
+        },
+        #[cfg(not(target_arch = "wasm32"))]
         Err(e) => {
             eprintln!("{e}");
             return AppExit::from_code(2);
@@ -70,6 +86,12 @@ fn main() -> AppExit {
     };
     // Messages about saved files are told in the player's language.
     arachne::core::i18n::set_lang(settings.lang());
+    if let Some(e) = link_error {
+        tell(Some(arachne::core::i18n::tf(
+            "web.bad_link",
+            &[("why", &e)],
+        )));
+    }
     // The themes: the shipped ones, the player's own, and on the desktop the files of the
     // assets directory, watched while the game runs (not by a capture, which shows what ships,
     // unless $ARACHNE_ASSETS names the directory).
@@ -129,6 +151,19 @@ fn main() -> AppExit {
     // Back to the game that was on the table when the player left, unless told otherwise.
     let p10_on_table =
         p10_launched || (settings.phase10.on_table && !launch.chose_deal && phase10.is_some());
+    // With no game to resume, the one the menu switches to is a new deal of each start too
+    // (the game's own default is deal 1, for the headless tests).
+    let phase10 = phase10.or_else(|| {
+        let spec = arachne::phase10::round::P10Spec::standard(
+            4,
+            seed,
+            arachne_engine::phase10::ai::STRONGEST,
+        )
+        .ok()?;
+        arachne::phase10::round::P10Table::new(spec)
+            .ok()
+            .map(|(table, _)| table)
+    });
     let mut app = App::new();
     app.add_plugins(
         engine_plugins()

@@ -7,7 +7,7 @@ use arachne::GameKind;
 use arachne::cards::motion::CardPose;
 use arachne::core::persist::{MemoryStorage, Saves, Storage};
 use arachne::logic_plugin;
-use arachne::phase10::input::{LayChoice, describe_lay};
+use arachne::phase10::input::{HandCursor, LayChoice, describe_lay};
 use arachne::phase10::layout::{P10Layout, Place};
 use arachne::phase10::round::{P10Changed, P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER};
 use arachne::phase10::saves::{GAME_KEY, P10Statistics, load_game, save_text, table_from_text};
@@ -308,6 +308,170 @@ fn a_whole_round_is_played_through_the_table_and_matches_the_engine() {
     until_players_turn(&mut app);
     assert_eq!(game(&app).round(), 2);
     assert_matches_engine(&mut app);
+}
+
+/// The player's turn with the keyboard alone: D takes the stock, F and L lay the phase, the
+/// arrows reach a card and H hits with it (a number where it fits several places), and X
+/// discards the card worth most (a skip's seat by its number).
+fn play_a_turn_by_keys(app: &mut App, w: Entity) {
+    let before = game(app).hand(PLAYER).len();
+    key(app, w, KeyCode::KeyD);
+    settle(app);
+    assert_eq!(
+        game(app).hand(PLAYER).len(),
+        before + 1,
+        "D took the stock's card"
+    );
+    if game(app).laid_phase()[PLAYER].is_none() {
+        key(app, w, KeyCode::KeyF);
+        if !app.world().resource::<Selection>().0.is_empty() {
+            key(app, w, KeyCode::KeyL);
+            if !app.world().resource::<LayChoice>().0.is_empty() {
+                key(app, w, KeyCode::Digit1);
+            }
+            settle(app);
+            assert!(game(app).laid_phase()[PLAYER].is_some(), "found and laid");
+        }
+    }
+    // Moves the keyboard's card to `card` with the arrows, from wherever it is.
+    let reach = |app: &mut App, card: Card| {
+        for _ in 0..40 {
+            let piles = app.world().resource::<P10Piles>().clone();
+            let hand = &piles.hands[PLAYER];
+            let at = app.world().resource::<HandCursor>().at(hand.len());
+            if at.is_some_and(|i| piles.cards[&hand[i]] == card) {
+                return;
+            }
+            key(app, w, KeyCode::ArrowRight);
+        }
+        panic!("the arrows never reached {card}");
+    };
+    loop {
+        if game(app).stage() != Stage::Play
+            || game(app).to_move() != Some(PLAYER)
+            || game(app).hand(PLAYER).len() == 1
+        {
+            break;
+        }
+        let hit = game(app).choices().into_iter().find_map(|a| match a {
+            Action::Hit { card, .. } => Some(card.card),
+            _ => None,
+        });
+        let Some(card) = hit else { break };
+        reach(app, card);
+        let before = game(app).hand(PLAYER).len();
+        key(app, w, KeyCode::KeyH);
+        if !app.world().resource::<LayChoice>().0.is_empty() {
+            key(app, w, KeyCode::Digit1);
+        }
+        settle(app);
+        assert_eq!(
+            game(app).hand(PLAYER).len(),
+            before - 1,
+            "H hit with {card}"
+        );
+        assert_matches_engine(app);
+    }
+    if game(app).to_move() != Some(PLAYER) || game(app).stage() != Stage::Play {
+        return;
+    }
+    let worst = *game(app)
+        .hand(PLAYER)
+        .iter()
+        .max_by_key(|c| (u32::from(!c.is_skip()), c.value().unwrap_or(20)))
+        .unwrap();
+    reach(app, worst);
+    let before = game(app).discard_pile().len();
+    key(app, w, KeyCode::KeyX);
+    if worst.is_skip() && game(app).to_move() == Some(PLAYER) {
+        // Several seats it could go to: the first one the game lists, by its number.
+        let seat = game(app)
+            .choices()
+            .into_iter()
+            .find_map(|a| match a {
+                Action::Skip(s) => Some(s),
+                _ => None,
+            })
+            .unwrap();
+        key(
+            app,
+            w,
+            [
+                KeyCode::Digit2,
+                KeyCode::Digit3,
+                KeyCode::Digit4,
+                KeyCode::Digit5,
+                KeyCode::Digit6,
+            ][seat - 1],
+        );
+    }
+    settle(app);
+    assert!(
+        game(app).to_move() != Some(PLAYER) || game(app).discard_pile().len() != before,
+        "X ended the turn"
+    );
+    assert_matches_engine(app);
+}
+
+#[test]
+fn a_round_is_played_with_the_keyboard_alone() {
+    let (mut app, w) = app(3, 21, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    let mut turns = 0;
+    while game(&app).stage() != Stage::RoundOver && game(&app).stage() != Stage::Over {
+        play_a_turn_by_keys(&mut app, w);
+        until_players_turn(&mut app);
+        assert_matches_engine(&mut app);
+        turns += 1;
+        assert!(turns < 200, "the round never ended");
+    }
+    assert!(turns >= 3, "a round of {turns} turns is no test");
+}
+
+#[test]
+fn a_double_click_on_a_card_already_chosen_takes_the_choice_back_and_keeps_the_card() {
+    let (mut app, w) = app(2, 11, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    key(&mut app, w, KeyCode::KeyD);
+    settle(&mut app);
+    let piles = app.world().resource::<P10Piles>().clone();
+    let e = piles.hands[PLAYER][0];
+    let at = pose_of(&app, e);
+    // Chosen by a first click, some time ago.
+    press(&mut app, w, at);
+    for _ in 0..60 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Selection>().0, [e]);
+    // Two quick clicks: the first takes the choice back, the second chooses it again; nothing
+    // is discarded.
+    let pile = game(&app).discard_pile().len();
+    let at = pose_of(&app, e);
+    press(&mut app, w, at);
+    let at = pose_of(&app, e);
+    press(&mut app, w, at);
+    settle(&mut app);
+    assert_eq!(game(&app).discard_pile().len(), pile);
+    assert_eq!(game(&app).to_move(), Some(PLAYER));
+    assert_eq!(app.world().resource::<Selection>().0, [e]);
+}
+
+#[test]
+fn a_computer_decision_made_for_another_position_is_dropped_without_a_word() {
+    let (mut app, _) = app(2, 11, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    let table = app.world().resource::<P10Table>().clone();
+    // A decision the other seat could make in a game started since (the same deal, another
+    // table): it is not applied, and the player is told nothing.
+    let (other, _) = P10Table::new(table.spec.clone()).unwrap();
+    let log = |app: &App| app.world().resource::<P10Table>().log.text_so_far();
+    let before = log(&app);
+    app.world_mut()
+        .write_message(P10Request::Computer(1, Action::DrawStock, other.position()));
+    app.update();
+    assert_eq!(log(&app), before);
+    let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
+    assert!(notices.is_empty(), "{notices:?}");
 }
 
 #[test]

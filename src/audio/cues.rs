@@ -28,11 +28,15 @@ pub enum Sfx {
     RunCompleted,
     /// The game is won.
     Win,
+    /// A skip card flies to the seat it skips, or is served.
+    Skip,
+    /// The game is over and the player is not among its winners.
+    Lost,
 }
 
 impl Sfx {
     /// Every effect.
-    pub const ALL: [Sfx; 7] = [
+    pub const ALL: [Sfx; 9] = [
         Sfx::Pick,
         Sfx::Drop,
         Sfx::Flip,
@@ -40,13 +44,15 @@ impl Sfx {
         Sfx::Invalid,
         Sfx::RunCompleted,
         Sfx::Win,
+        Sfx::Skip,
+        Sfx::Lost,
     ];
 }
 
 impl Sfx {
     /// Whether the effect is a fanfare (played on [`FanfareChannel`]).
     pub fn is_fanfare(self) -> bool {
-        matches!(self, Sfx::RunCompleted | Sfx::Win)
+        matches!(self, Sfx::RunCompleted | Sfx::Win | Sfx::Lost)
     }
 }
 

@@ -134,6 +134,26 @@ pub fn synthesize(sfx: Sfx) -> Vec<f32> {
             0.11,
             0.9,
         ),
+        // A swish rising in pitch, then a soft tap where the card lands.
+        Sfx::Skip => {
+            let mut lp = 0.0;
+            let mut phase = 0.0;
+            render(0.22, |t, _| {
+                let n = noise.next();
+                lp += 0.2 * (n - lp);
+                let swish = (std::f32::consts::PI * (t / 0.16).min(1.0)).sin().powi(2);
+                phase += (400.0 + 2200.0 * t) / SAMPLE_RATE as f32;
+                let tap = if t > 0.15 {
+                    let u = t - 0.15;
+                    (-u * 60.0).exp() * (TAU * 220.0 * u).sin()
+                } else {
+                    0.0
+                };
+                swish * (0.6 * (n - lp) + 0.25 * tri(phase)) + 0.9 * tap
+            })
+        }
+        // Falling notes of a minor chord: the game is over, and not won.
+        Sfx::Lost => chime(&[659.25, 587.33, 523.25, 440.0], 0.16, 0.7),
     };
     let peak = out.iter().fold(0.0f32, |m, s| m.max(s.abs()));
     if peak > 0.0 {

@@ -172,7 +172,7 @@ impl BackgroundWrites {
                         let next = lock().iter().next().map(|(k, v)| (k.clone(), v.clone()));
                         let Some((key, text)) = next else { break };
                         if let Err(e) = store.write(&key, &text) {
-                            tracing::warn!("could not save {key}: {e}");
+                            save_failed(&key, &e);
                         }
                         let mut q = lock();
                         if q.get(&key) == Some(&text) {
@@ -452,14 +452,44 @@ fn save_settings(
             &*settings,
         )
     {
-        tracing::warn!("could not save the settings: {e}");
+        save_failed("the settings", &e);
+    }
+}
+
+/// The first failure to save since it was last told: what could not be saved, and why.
+static SAVE_FAILED: Mutex<Option<String>> = Mutex::new(None);
+
+/// Writes down that `what` could not be saved (in the log, and for the player: see
+/// [`tell_save_failures`]). Called from any thread, the background writer's included.
+pub fn save_failed(what: &str, e: &dyn std::fmt::Display) {
+    tracing::warn!("could not save {what}: {e}");
+    let mut failed = SAVE_FAILED.lock().unwrap_or_else(|e| e.into_inner());
+    if failed.is_none() {
+        *failed = Some(format!("{what}: {e}"));
+    }
+}
+
+/// A failure to save is told in the game, once a run (a full disk or browser storage would
+/// otherwise lose the player's progress unseen; later failures go to the log only).
+fn tell_save_failures(
+    mut told: bevy::prelude::Local<bool>,
+    mut notices: bevy::prelude::ResMut<crate::core::focus::Notices>,
+) {
+    let failed = SAVE_FAILED.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(why) = failed
+        && !*told
+    {
+        *told = true;
+        notices.push(tf("save.failed", &[("why", &why)]));
     }
 }
 
 /// Saves the settings when they change (after a moment of calm); the storage itself is the
-/// [`Saves`] resource the app inserts.
+/// [`Saves`] resource the app inserts. Tells the player when something could not be saved.
 pub fn plugin(app: &mut bevy::prelude::App) {
     use bevy::prelude::*;
-    app.init_resource::<SaveSettings>()
-        .add_systems(Update, save_settings.in_set(crate::AppSystems::Plan));
+    app.init_resource::<SaveSettings>().add_systems(
+        Update,
+        (save_settings, tell_save_failures).in_set(crate::AppSystems::Plan),
+    );
 }

@@ -14,7 +14,7 @@ use crate::core::settings::Settings;
 use crate::core::theme::Theme;
 use crate::phase10::P10Systems;
 use crate::phase10::input::{
-    LayChoice, chosen_cards, describe_lay, find_lay, lay_chosen, pick_lay,
+    HandCursor, LayChoice, chosen_cards, describe_choice, find_lay, lay_chosen, pick_lay,
 };
 use crate::phase10::layout::P10Layout;
 use crate::phase10::menu::{P10Form, ask_new_game, fresh_seed};
@@ -34,6 +34,9 @@ pub(crate) fn plugin(app: &mut App) {
             bar.run_if(crate::phase10::viewer::not_watching)
                 .in_set(Overlay::Bar),
             lay_question.in_set(Overlay::Top),
+            hand_cursor
+                .run_if(crate::phase10::viewer::not_watching)
+                .in_set(Overlay::Bar),
         )
             .in_set(P10Systems),
     );
@@ -99,16 +102,18 @@ fn seat_labels(
         } else {
             tf("p10.seat.cards", &[("cards", &cards)])
         };
-        let mut text = format!(
-            "{} · {}{gap}{} · {cards_text}",
+        // A waiting skip comes first on its line, so a narrow column never cuts it off.
+        let skipped = if game.skips().get(seat) == Some(&true) {
+            format!("{} · ", t("p10.seat.skipped_next"))
+        } else {
+            String::new()
+        };
+        let text = format!(
+            "{} · {}{gap}{skipped}{} · {cards_text}",
             table.name(seat),
             tf("p10.seat.phase", &[("phase", &game.next_text(seat))]),
             tf("p10.seat.points", &[("points", &st.points)]),
         );
-        if game.skips().get(seat) == Some(&true) {
-            text.push_str(" · ");
-            text.push_str(t("p10.seat.skipped_next"));
-        }
         let lines: Vec<String> = text.lines().map(str::to_string).collect();
         let rich_line = |t: &str| {
             let r = egui::RichText::new(t).size(13.0);
@@ -136,6 +141,42 @@ fn seat_labels(
                 }
             });
     }
+    Ok(())
+}
+
+/// The keyboard's card ([`HandCursor`]) outlined where it is now (it follows the card while
+/// it rises or moves).
+fn hand_cursor(
+    mut contexts: EguiContexts,
+    cursor: Res<HandCursor>,
+    piles: Res<P10Piles>,
+    layout: Option<Res<P10Layout>>,
+    theme: Res<Theme>,
+    poses: Query<&crate::cards::motion::CardPose>,
+    window: Query<&Window, With<PrimaryWindow>>,
+) -> Result {
+    let (Some(layout), Ok(window)) = (layout, window.single()) else {
+        return Ok(());
+    };
+    let hand = piles.hands.get(PLAYER).map_or(&[][..], Vec::as_slice);
+    let Some(pose) = cursor.at(hand.len()).and_then(|i| poses.get(hand[i]).ok()) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let centre = to_screen(pose.translation.truncate(), window);
+    let rect =
+        egui::Rect::from_center_size(centre, egui::vec2(layout.card.x + 6.0, layout.card.y + 6.0));
+    let [r, g, b, _] = theme.selection.to_srgba().to_u8_array();
+    ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Background,
+        egui::Id::new("p10-hand-cursor"),
+    ))
+    .rect_stroke(
+        rect,
+        egui::CornerRadius::same(6),
+        egui::Stroke::new(3.0, egui::Color32::from_rgb(r, g, b)),
+        egui::StrokeKind::Outside,
+    );
     Ok(())
 }
 
@@ -267,14 +308,26 @@ fn bar(
         .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -6.0))
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                // On a narrow screen the status wraps and the buttons wrap onto more rows,
+                // rather than running off the screen's edge (Menu among them); otherwise the
+                // bar is as wide as its text and one row of buttons.
+                let width = ctx.content_rect().width();
+                let narrow = width < NARROW_BAR;
+                ui.style_mut().wrap_mode = Some(if narrow {
+                    egui::TextWrapMode::Wrap
+                } else {
+                    egui::TextWrapMode::Extend
+                });
                 ui.vertical_centered(|ui| {
+                    if narrow {
+                        ui.set_max_width((width - 24.0).max(200.0));
+                    }
                     ui.label(format!(
                         "Pro Spider 10 · {} · {}",
                         tf("p10.round", &[("round", &game.round())]),
                         status(&table, seats.as_deref())
                     ));
-                    ui.horizontal(|ui| {
+                    let buttons = |ui: &mut egui::Ui| {
                         let play = table.players_turn() && game.stage() == Stage::Play;
                         let BarState {
                             piles,
@@ -348,17 +401,27 @@ fn bar(
                         if ui.add(bar_button(t("p10.bar.menu"))).clicked() {
                             windows.menu = !windows.menu;
                         }
-                    });
+                    };
+                    if narrow {
+                        ui.horizontal_wrapped(buttons);
+                    } else {
+                        ui.horizontal(buttons);
+                    }
                 });
             });
         });
     Ok(())
 }
 
+/// Below this window width (logical pixels) the bar wraps its text and buttons: the longest
+/// status line with a full row of buttons needs about this much.
+const NARROW_BAR: f32 = 900.0;
+
 /// The question when the chosen cards make the phase in more than one way (a joker that could
 /// stand for different values): one button per way, or a number key; Esc asks no more.
 fn lay_question(
     mut contexts: EguiContexts,
+    table: Res<P10Table>,
     mut choice: ResMut<LayChoice>,
     mut requests: MessageWriter<P10Request>,
 ) -> Result {
@@ -385,9 +448,16 @@ fn lay_question(
         egui::Vec2::ZERO,
     )
     .show(ctx, |ui| {
-        ui.label(t("p10.lay.question"));
+        match choice.0.first() {
+            Some(Action::Hit { card, .. }) => {
+                ui.label(tf("p10.hit.question", &[("card", &card.card)]));
+            }
+            _ => {
+                ui.label(t("p10.lay.question"));
+            }
+        }
         for (i, way) in choice.0.iter().enumerate() {
-            let text = format!("{}. {}", i + 1, describe_lay(way));
+            let text = format!("{}. {}", i + 1, describe_choice(&table, way));
             let key = keys
                 .get(i)
                 .is_some_and(|&k| ui.input(|inp| inp.key_pressed(k)));

@@ -1,13 +1,16 @@
 //! The player's hands on Pro Spider 10's table, mouse, touch and keyboard: take from the stock or
 //! the discard pile; click cards to choose them and lay the phase (the game checks the choice; "find
 //! it" proposes one); hit by choosing a card and clicking a group; discard by double-clicking a
-//! card (or choosing it and clicking the pile); a skip asks for its seat. During the computer
-//! seats' turns a click hurries them to the player's turn.
+//! card (or choosing it and clicking the pile); a skip asks for its seat. The keyboard does all
+//! of it too: the arrows move to a card of the hand, Space chooses it, H hits with it, X
+//! discards it, a number names a skip's seat. During the computer seats' turns a click or a key
+//! hurries them to the player's turn.
 use arachne_engine::phase10::{Action, Card, Colour, Counts, Declaration, Seat, Stage};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 use crate::AppSystems;
+use crate::audio::cues::{PlaySfx, Sfx};
 use crate::cards::motion::CardPose;
 use crate::cards::pointer::pointer_state;
 use crate::core::focus::{Notices, PointerOnOverlay, TableInput};
@@ -21,6 +24,7 @@ use crate::shell::Windows;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<SkipTarget>()
+        .init_resource::<HandCursor>()
         .init_resource::<LayChoice>()
         .init_resource::<LastClick>()
         .init_resource::<Held>()
@@ -41,12 +45,41 @@ pub(crate) fn plugin(app: &mut App) {
         );
 }
 
-/// A skip was chosen to play: the next click on a seat says in front of whom.
+/// A skip was chosen to play: the next click on a seat (or its number key) says in front of
+/// whom.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct SkipTarget(pub bool);
 
+/// The keyboard's card in the player's hand (its place in the hand, from the left), moved with
+/// the arrow keys; `None` until an arrow key is pressed. The overlay outlines it.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct HandCursor(pub Option<usize>);
+
+impl HandCursor {
+    /// The place it points at in a hand of `len` cards (kept inside the hand as it shrinks).
+    pub fn at(&self, len: usize) -> Option<usize> {
+        self.0.filter(|_| len > 0).map(|i| i.min(len - 1))
+    }
+
+    /// One card left (`-1`) or right (`1`) in a hand of `len` cards, wrapping round; from no
+    /// card, the first (right) or the last (left).
+    pub fn step(&mut self, by: i32, len: usize) {
+        if len == 0 {
+            return;
+        }
+        self.0 = Some(match self.at(len) {
+            None if by < 0 => len - 1,
+            None => 0,
+            Some(i) => (i as i64 + i64::from(by)).rem_euclid(len as i64) as usize,
+        });
+    }
+}
+
+/// The latest click on a card of the hand: the card, when, and whether it chose the card (a
+/// double-click discards only a card its first click chose, so that quickly choosing a card and
+/// taking the choice back never throws it away).
 #[derive(Resource, Default)]
-struct LastClick(Option<(Entity, f64)>);
+struct LastClick(Option<(Entity, f64, bool)>);
 
 /// A card of the player's hand under the pressed button: a click when the button comes up
 /// where it went down, a drag (to the discard pile, onto a group) once it moves.
@@ -147,15 +180,17 @@ fn drag(
         let now = time.elapsed_secs_f64();
         let double = last
             .0
-            .is_some_and(|(prev, t)| prev == h.card && now - t < 0.45);
-        last.0 = Some((h.card, now));
+            .is_some_and(|(prev, t, chose)| prev == h.card && now - t < 0.45 && chose);
         if double {
+            last.0 = None;
             selection.0.retain(|&x| x != h.card);
             discard(card, &table, &mut skip_target, &mut requests, &mut notices);
         } else if let Some(i) = selection.0.iter().position(|&x| x == h.card) {
             selection.0.remove(i);
+            last.0 = Some((h.card, now, false));
         } else {
             selection.0.push(h.card);
+            last.0 = Some((h.card, now, true));
         }
         return;
     }
@@ -177,7 +212,11 @@ fn drag(
                     true
                 }
                 None => {
-                    notices.push(tf("p10.note.no_fit", &[("card", &card)]));
+                    notices.push(if table.game.laid_phase()[PLAYER].is_none() {
+                        t("p10.note.lay_first").to_string()
+                    } else {
+                        tf("p10.note.no_fit", &[("card", &card)])
+                    });
                     false
                 }
             }
@@ -301,13 +340,34 @@ pub fn describe_lay(action: &Action) -> String {
     };
     groups
         .iter()
-        .map(|g| match g.declaration() {
-            Declaration::Set(v) => tf("p10.group.set", &[("value", &v)]),
-            Declaration::Run(low, high) => tf("p10.group.run", &[("low", &low), ("high", &high)]),
-            Declaration::Colour(c) => tf("p10.group.colour", &[("colour", &colour_name(c))]),
-        })
+        .map(|g| describe_group(g.declaration()))
         .collect::<Vec<_>>()
         .join(" + ")
+}
+
+/// A group in words: "set of 9s", "run 3-6", "red group".
+fn describe_group(declaration: Declaration) -> String {
+    match declaration {
+        Declaration::Set(v) => tf("p10.group.set", &[("value", &v)]),
+        Declaration::Run(low, high) => tf("p10.group.run", &[("low", &low), ("high", &high)]),
+        Declaration::Colour(c) => tf("p10.group.colour", &[("colour", &colour_name(c))]),
+    }
+}
+
+/// One of the ways the question offers, in words: a lay by its groups, a hit by the group it
+/// goes on (and what a joker stands for there): "Petra (2): run 3-6, as 7".
+pub fn describe_choice(table: &P10Table, action: &Action) -> String {
+    let Action::Hit { seat, group, card } = action else {
+        return describe_lay(action);
+    };
+    let Some(g) = table.game.laid().get(*seat).and_then(|gs| gs.get(*group)) else {
+        return action.to_string();
+    };
+    let mut text = format!("{}: {}", table.name(*seat), describe_group(g.declaration()));
+    if let Some(v) = card.stands_for {
+        text.push_str(&tf("p10.hit.as", &[("value", &v)]));
+    }
+    text
 }
 
 /// A colour's name.
@@ -519,11 +579,40 @@ fn discard(
     }
 }
 
+/// The card the keys act on: the keyboard's card, else the one chosen card.
+fn key_card(
+    cursor: &HandCursor,
+    selection: &Selection,
+    piles: &P10Piles,
+) -> Option<(Entity, Card)> {
+    let hand = piles.hands.get(PLAYER)?;
+    let e = match cursor.at(hand.len()) {
+        Some(i) => hand[i],
+        None => match selection.0[..] {
+            [e] => e,
+            _ => return None,
+        },
+    };
+    piles.cards.get(&e).map(|&c| (e, c))
+}
+
+/// Every hit `card` can make now, in the order the engine lists them.
+fn hits_of(table: &P10Table, card: Card) -> Vec<Action> {
+    table
+        .game
+        .choices()
+        .into_iter()
+        .filter(|a| matches!(a, Action::Hit { card: h, .. } if h.card == card))
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
 fn keyboard_input(
     keys: Res<ButtonInput<KeyCode>>,
     table: Res<P10Table>,
     piles: Res<P10Piles>,
     mut selection: ResMut<Selection>,
+    mut cursor: ResMut<HandCursor>,
     mut hurry: ResMut<Hurry>,
     mut skip_target: ResMut<SkipTarget>,
     mut lay_choice: ResMut<LayChoice>,
@@ -531,8 +620,10 @@ fn keyboard_input(
     mut notices: ResMut<Notices>,
     mut windows: Option<ResMut<Windows>>,
 ) {
+    let hand_len = piles.hands.get(PLAYER).map_or(0, Vec::len);
     for key in keys.get_just_pressed() {
-        // A question about what a joker stands for: a number picks a way, Esc asks no more.
+        // A question about what a joker stands for (or where a card hits): a number picks a
+        // way, Esc asks no more.
         if !lay_choice.0.is_empty() {
             if let Some(n) = digit(*key) {
                 pick_lay(&mut lay_choice, n, &mut requests);
@@ -546,6 +637,24 @@ fn keyboard_input(
         {
             windows.sheet = true;
             continue;
+        }
+        // The keyboard's card moves whenever the table takes keys, so the hand can be looked
+        // through while the computer seats play.
+        match key {
+            KeyCode::ArrowLeft | KeyCode::ArrowRight => {
+                let by = if *key == KeyCode::ArrowLeft { -1 } else { 1 };
+                cursor.step(by, hand_len);
+                continue;
+            }
+            KeyCode::Home | KeyCode::End if hand_len > 0 => {
+                cursor.0 = Some(if *key == KeyCode::Home {
+                    0
+                } else {
+                    hand_len - 1
+                });
+                continue;
+            }
+            _ => {}
         }
         if !table.players_turn() {
             match key {
@@ -561,6 +670,19 @@ fn keyboard_input(
         let act = |a: Action, requests: &mut MessageWriter<P10Request>| {
             requests.write(P10Request::Act(a));
         };
+        // A skip waiting for its seat: the seat's number plays it.
+        if skip_target.0
+            && let Some(n) = digit(*key)
+        {
+            skip_target.0 = false;
+            let skip = Action::Skip(n - 1);
+            if n >= 2 && table.game.choices().contains(&skip) {
+                act(skip, &mut requests);
+            } else {
+                notices.push(t("p10.note.no_skip"));
+            }
+            continue;
+        }
         match key {
             KeyCode::KeyD | KeyCode::Space if stage == Stage::Draw => {
                 act(Action::DrawStock, &mut requests)
@@ -577,6 +699,45 @@ fn keyboard_input(
             KeyCode::KeyP => {
                 if matches!(stage, Stage::Knock { .. }) {
                     act(Action::Pass, &mut requests);
+                }
+            }
+            // The keyboard's card chosen, or no longer.
+            KeyCode::Space | KeyCode::Enter | KeyCode::NumpadEnter if stage == Stage::Play => {
+                let Some(i) = cursor.at(hand_len) else {
+                    notices.push(t("p10.note.keys_choose"));
+                    continue;
+                };
+                let e = piles.hands[PLAYER][i];
+                match selection.0.iter().position(|&x| x == e) {
+                    Some(k) => {
+                        selection.0.remove(k);
+                    }
+                    None => selection.0.push(e),
+                }
+            }
+            KeyCode::KeyX | KeyCode::Delete | KeyCode::Backspace if stage == Stage::Play => {
+                match key_card(&cursor, &selection, &piles) {
+                    Some((e, card)) => {
+                        selection.0.retain(|&x| x != e);
+                        discard(card, &table, &mut skip_target, &mut requests, &mut notices);
+                    }
+                    None => notices.push(t("p10.note.keys_choose")),
+                }
+            }
+            KeyCode::KeyH if stage == Stage::Play => {
+                let Some((_, card)) = key_card(&cursor, &selection, &piles) else {
+                    notices.push(t("p10.note.keys_choose"));
+                    continue;
+                };
+                let mut hits = hits_of(&table, card);
+                match hits.len() {
+                    0 if table.game.laid_phase()[PLAYER].is_none() => {
+                        notices.push(t("p10.note.lay_first"))
+                    }
+                    0 => notices.push(tf("p10.note.no_hit", &[("card", &card)])),
+                    1 => act(hits.swap_remove(0), &mut requests),
+                    // Several groups (or ends) take it: the question asks which.
+                    _ => lay_choice.0 = hits,
                 }
             }
             KeyCode::KeyF => match find_lay(&table, &piles) {
@@ -599,9 +760,22 @@ fn keyboard_input(
     }
 }
 
-fn tell_refusals(mut refused: MessageReader<P10Rejected>, mut notices: ResMut<Notices>) {
+/// A move the rules refuse is told in words and with the error sound, as in Spider.
+fn tell_refusals(
+    mut refused: MessageReader<P10Rejected>,
+    mut notices: ResMut<Notices>,
+    mut sfx: MessageWriter<PlaySfx>,
+) {
+    let mut any = false;
     for P10Rejected(why) in refused.read() {
         notices.push(tf("p10.note.not_allowed", &[("why", why)]));
+        any = true;
+    }
+    if any {
+        sfx.write(PlaySfx {
+            sfx: Sfx::Invalid,
+            pitch: 1.0,
+        });
     }
 }
 

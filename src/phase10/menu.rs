@@ -133,6 +133,8 @@ fn window_keys(
     mut form: ResMut<P10Form>,
     choice: Res<LayChoice>,
     viewer: Option<Res<crate::phase10::viewer::P10Viewer>>,
+    selection: Res<crate::phase10::view::Selection>,
+    skip_target: Res<crate::phase10::input::SkipTarget>,
 ) {
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
@@ -147,6 +149,7 @@ fn window_keys(
         form.reset_stats = None;
     } else if windows.settings
         || windows.stats
+        || windows.replays
         || windows.help
         || windows.sheet
         || windows.themes
@@ -156,8 +159,12 @@ fn window_keys(
         windows.themes = false;
         windows.tuner = false;
         windows.stats = false;
+        windows.replays = false;
         windows.help = false;
         windows.sheet = false;
+    } else if !windows.menu && viewer.is_none() && (!selection.0.is_empty() || skip_target.0) {
+        // The table's Esc clears the chosen cards or the skip waiting for its seat first
+        // (`input::keyboard_input`); the menu opens on the next Esc.
     } else if viewer.is_none() || windows.menu {
         // While watching a replay, Esc with no window open closes the viewer (its own keys).
         windows.menu = !windows.menu;

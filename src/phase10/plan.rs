@@ -231,11 +231,11 @@ pub(crate) fn plan_event(
             piles.skips[*target] = Some(e);
             let to = layout.position(&piles.shape(), Place::Skip(*target));
             plan.glide(e, Motion::Move, plan.cursor, move_s * 1.4, to, Some(true));
-            plan.sound(plan.cursor + move_s * 1.2, Sfx::Invalid, 0.8);
+            plan.sound(plan.cursor + move_s * 0.2, Sfx::Skip, 1.0);
             plan.cursor += move_s * 1.2;
         }
         Event::SkipServed { seat, up_card } => {
-            plan.sound(plan.cursor, Sfx::Invalid, 0.7);
+            plan.sound(plan.cursor, Sfx::Skip, 0.8);
             if *up_card {
                 // The up-card skip stays on the pile.
                 return;
@@ -298,7 +298,7 @@ pub(crate) fn plan_event(
             let sfx = if winners.contains(&PLAYER) {
                 Sfx::Win
             } else {
-                Sfx::RunCompleted
+                Sfx::Lost
             };
             plan.sound(plan.cursor, sfx, 1.0);
         }

@@ -107,7 +107,17 @@ pub struct P10Table {
     pub player_decisions: u32,
     /// Whether the game has been counted in the statistics (it is over, or was left).
     pub counted: bool,
+    /// Where the game is ([`P10Table::position`]): this table's number (new for every table
+    /// made, kept by its copies) and the changes made to it since.
+    position: Position,
 }
+
+/// A point in one table's game: a computer's decision applies only at the position it was made
+/// for, never to a game started or put back on the table meanwhile.
+pub type Position = (u64, u64);
+
+/// Numbers the tables made.
+static TABLES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl std::fmt::Debug for P10Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -136,6 +146,10 @@ impl P10Table {
             passes: 0,
             player_decisions: 0,
             counted: false,
+            position: (
+                TABLES.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+                0,
+            ),
         };
         Ok((table, events))
     }
@@ -162,7 +176,13 @@ impl P10Table {
         Ok(events)
     }
 
+    /// Where the game is: it moves on with every decision and every new round.
+    pub fn position(&self) -> Position {
+        self.position
+    }
+
     fn record(&mut self, events: &[Event]) {
+        self.position.1 += 1;
         self.log.record(events);
         self.sheet.record(events);
     }
@@ -192,8 +212,9 @@ impl P10Table {
 pub enum P10Request {
     /// The player's decision.
     Act(Action),
-    /// A computer seat's decision (from [`seats`](crate::phase10::seats)).
-    Computer(Seat, Action),
+    /// A computer seat's decision (from [`seats`](crate::phase10::seats)), made at this
+    /// position of the game (dropped if the game is elsewhere by then).
+    Computer(Seat, Action, Position),
     /// Deal the next round (the round is over).
     NextRound,
     /// Start this game.
@@ -282,7 +303,13 @@ pub(crate) fn apply_requests(
                     table.apply(action.clone()).map_err(|e| e.to_string())
                 }
             }
-            P10Request::Computer(seat, action) => {
+            P10Request::Computer(seat, action, at) => {
+                if *at != table.position() {
+                    // Decided for a game that is no longer on the table, or for an earlier
+                    // point of this one: nobody needs to hear of it.
+                    tracing::debug!("a computer decision for another position dropped");
+                    continue;
+                }
                 if table.game.to_move() != Some(*seat) || *seat == PLAYER {
                     Err(format!("seat {} does not decide now", seat + 1))
                 } else {

@@ -346,7 +346,7 @@ fn autosave(mut changes: MessageReader<P10Changed>, table: Res<P10Table>, saves:
         return;
     }
     if let Err(e) = saves.0.write(GAME_KEY, &save_text(&table)) {
-        tracing::warn!("could not save the Pro Spider 10 game: {e}");
+        crate::core::persist::save_failed("the Pro Spider 10 game", &e);
     }
 }
 
@@ -376,10 +376,10 @@ fn record(stats: &mut P10Statistics, game: &P10Ended) {
 fn count_ended(storage: &dyn Storage, stats: &mut P10Statistics, game: &P10Ended) {
     record(stats, game);
     if let Err(e) = save_replay(storage, &game.log) {
-        tracing::warn!("could not keep the game's log: {e}");
+        crate::core::persist::save_failed("the game's log", &e);
     }
     if let Err(e) = save(storage, STATS_KEY, stats) {
-        tracing::warn!("could not save the Pro Spider 10 statistics: {e}");
+        crate::core::persist::save_failed("the Pro Spider 10 statistics", &e);
     }
 }
 

@@ -47,8 +47,8 @@ pub struct Seats {
     table: u64,
     /// By seat; `None` for the player's seat and for a seat whose player is deciding.
     players: Vec<Option<Mutex<Box<dyn Player + Send>>>>,
-    /// The seat deciding, and its decision under way.
-    deciding: Option<(Seat, Deciding)>,
+    /// The seat deciding, and its decision under way (for the game at this position).
+    deciding: Option<(Seat, Deciding, crate::phase10::round::Position)>,
     /// Seconds of the pause left before the next computer decision.
     wait: f32,
     /// The browser's worker failed once: the players here decide from then on (the worker's
@@ -93,7 +93,7 @@ impl Seats {
 
     /// Whether a computer seat is deciding now.
     pub fn deciding(&self) -> Option<Seat> {
-        self.deciding.as_ref().map(|(s, _)| *s)
+        self.deciding.as_ref().map(|(s, _, _)| *s)
     }
 }
 
@@ -122,8 +122,8 @@ fn think(
         // Every change is seen to land, then a pause, before the next computer decision.
         seats.wait = settings.phase10.pause_secs(&settings.animation);
     }
-    if let Some((seat, deciding)) = seats.deciding.as_mut() {
-        let seat = *seat;
+    if let Some((seat, deciding, at)) = seats.deciding.as_mut() {
+        let (seat, at) = (*seat, *at);
         let decided = match deciding {
             Deciding::Task(task) => check_ready(task).map(|decided| (decided, false)),
             #[cfg(target_arch = "wasm32")]
@@ -133,7 +133,7 @@ fn think(
             seats.local |= failed;
             seats.deciding = None;
             seats.players[seat] = Some(Mutex::new(player));
-            requests.write(P10Request::Computer(seat, action));
+            requests.write(P10Request::Computer(seat, action, at));
         }
         return;
     }
@@ -179,7 +179,7 @@ fn think(
     } else {
         match web::Decision::post(&ask, &table.log.text_so_far(), player, view) {
             Ok(decision) => {
-                seats.deciding = Some((seat, Deciding::Worker(decision)));
+                seats.deciding = Some((seat, Deciding::Worker(decision), table.position()));
                 return;
             }
             Err((e, player, view)) => {
@@ -193,7 +193,7 @@ fn think(
         let action = player.decide(&view);
         (player, action)
     });
-    seats.deciding = Some((seat, Deciding::Task(task)));
+    seats.deciding = Some((seat, Deciding::Task(task), table.position()));
 }
 
 /// A decision asked of the browser's worker.

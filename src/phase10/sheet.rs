@@ -97,6 +97,22 @@ fn sheet_window(
                 ("seed", &game.seed()),
             ],
         ));
+        // How the round just finished ended: who went out, or that nobody could.
+        if (round_over || game.is_over())
+            && let Some(row) = sheet.rows.last()
+        {
+            ui.label(
+                egui::RichText::new(match row.out {
+                    Some(PLAYER) => tf("p10.sheet.you_out", &[("round", &row.round)]),
+                    Some(seat) => tf(
+                        "p10.sheet.out",
+                        &[("round", &row.round), ("who", &table.name(seat))],
+                    ),
+                    None => tf("p10.sheet.nobody_out", &[("round", &row.round)]),
+                })
+                .strong(),
+            );
+        }
         egui::ScrollArea::both()
             .max_width(width)
             .max_height((screen.y - 220.0).max(120.0))

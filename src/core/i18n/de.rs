@@ -43,11 +43,11 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "p10.status.lay",
-        "Karten wählen und auslegen (L), oder abwerfen: Karte doppelt anklicken",
+        "Karten wählen und auslegen (L), oder abwerfen: Karte doppelt anklicken (X)",
     ),
     (
         "p10.status.hit",
-        "Anlegen: Karte wählen, Gruppe anklicken. Ende: Karte zum Abwerfen doppelt anklicken",
+        "Anlegen: Karte wählen, Gruppe anklicken (H). Ende: Karte zum Abwerfen doppelt anklicken (X)",
     ),
     ("p10.round", "Durchgang {round}"),
     ("p10.bar.lay", "Phase auslegen"),
@@ -92,7 +92,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.colour.yellow", "Gelb"),
     (
         "p10.note.no_skip",
-        "Kein Aussetzen gespielt: klicke die Karten des Spielers an, der aussetzen soll",
+        "Kein Aussetzen gespielt: klicke die Karten des Spielers an, der aussetzen soll, oder drücke seine Nummer",
     ),
     (
         "p10.note.how_to_hit",
@@ -103,12 +103,25 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Lege zuerst deine eigene Phase aus, dann kannst du anlegen",
     ),
     (
+        "p10.note.keys_choose",
+        "Wähle zuerst mit Links und Rechts eine Karte deiner Hand (die Leertaste wählt sie aus)",
+    ),
+    (
+        "p10.note.no_hit",
+        "{card} passt an keine Gruppe auf dem Tisch",
+    ),
+    (
+        "p10.hit.question",
+        "{card} passt an mehr als eine Gruppe. Anlegen an:",
+    ),
+    ("p10.hit.as", ", als {value}"),
+    (
         "p10.note.how_to_discard",
         "Wähle eine Karte und klicke dann den Ablagestapel an (oder klicke die Karte doppelt an)",
     ),
     (
         "p10.note.skip_whom",
-        "Aussetzen: klicke die Karten des Spielers an, der seinen nächsten Zug verliert",
+        "Aussetzen: klicke die Karten des Spielers an, der seinen nächsten Zug verliert, oder drücke seine Nummer",
     ),
     (
         "p10.note.top_not_taken",
@@ -208,6 +221,15 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.sheet.total", "Summe"),
     ("p10.sheet.phase", "Phase"),
     (
+        "p10.sheet.you_out",
+        "Durchgang {round}: du bist ausgegangen",
+    ),
+    ("p10.sheet.out", "Durchgang {round}: {who} ist ausgegangen"),
+    (
+        "p10.sheet.nobody_out",
+        "Durchgang {round} endete, ohne dass jemand ausging: keine Karte war mehr aufzunehmen, oder niemand konnte je ausgehen",
+    ),
+    (
         "p10.sheet.legend",
         "Je Durchgang: die Minuspunkte und X mit der ausgelegten Phase. Die wenigsten Punkte gewinnen.",
     ),
@@ -297,7 +319,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.end.title", "Das Ende des Durchgangs"),
     (
         "p10.rules.end.text",
-        "Der Durchgang endet, wenn jemand keine Karte mehr hat. Alle zählen die Karten auf ihrer Hand: 1 bis 9 zählen 5, 10 bis 12 zählen 10, Aussetzen 15, Joker 20. Wer eine Phase ausgelegt hat, rückt zur nächsten vor; die anderen versuchen dieselbe Phase noch einmal.",
+        "Der Durchgang endet, wenn jemand keine Karte mehr hat, oder ohne dass jemand ausgeht, wenn keine Karte mehr aufzunehmen ist oder niemand je ausgehen kann. Alle zählen die Karten auf ihrer Hand: 1 bis 9 zählen 5, 10 bis 12 zählen 10, Aussetzen 15, Joker 20. Wer eine Phase ausgelegt hat, rückt zur nächsten vor; die anderen versuchen dieselbe Phase noch einmal.",
     ),
     ("p10.rules.variants.title", "Varianten"),
     (
@@ -307,7 +329,15 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Tasten"),
     (
         "p10.rules.keys.text",
-        "D Aufnahmestapel · T Ablagestapel · L auslegen · F Auslage finden · Esc Auswahl aufheben oder Menü · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Jede Taste oder ein Klick macht die Computerspieler schneller.",
+        "D Aufnahmestapel · T Ablagestapel · Links/Rechts eine Karte deiner Hand · Leertaste sie wählen · L auslegen · F Auslage finden · H mit ihr anlegen · X sie ablegen (ein Aussetzen: dann die Nummer des Spielers) · Esc Auswahl aufheben oder Menü · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Jede Taste oder ein Klick macht die Computerspieler schneller.",
+    ),
+    (
+        "web.bad_link",
+        "Die Angaben dieses Links waren nicht zu verstehen ({why}): hier ist das Standardspiel",
+    ),
+    (
+        "save.failed",
+        "Speichern fehlgeschlagen: {why}. Dein Spielstand bleibt vielleicht nicht erhalten: prüfe die Festplatte oder den Speicher des Browsers",
     ),
     // Spider.
     ("spider.bar.stock_empty", "Talon leer"),

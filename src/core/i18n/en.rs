@@ -40,11 +40,11 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "p10.status.lay",
-        "Choose cards and Lay (L), or discard: double-click a card",
+        "Choose cards and Lay (L), or discard: double-click a card (X)",
     ),
     (
         "p10.status.hit",
-        "Hit: choose a card, click a group. End: double-click a card to discard",
+        "Hit: choose a card, click a group (H). End: double-click a card to discard (X)",
     ),
     ("p10.round", "round {round}"),
     ("p10.bar.lay", "Lay phase"),
@@ -89,7 +89,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.colour.yellow", "yellow"),
     (
         "p10.note.no_skip",
-        "No skip played: click a computer seat's cards to skip it",
+        "No skip played: click a computer seat's cards, or press its number, to skip it",
     ),
     (
         "p10.note.how_to_hit",
@@ -97,12 +97,22 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("p10.note.lay_first", "Lay your own phase before you hit"),
     (
+        "p10.note.keys_choose",
+        "Left and Right pick a card of your hand first (Space chooses it)",
+    ),
+    ("p10.note.no_hit", "{card} fits no group on the table"),
+    (
+        "p10.hit.question",
+        "{card} fits more than one group. Hit it on:",
+    ),
+    ("p10.hit.as", ", as {value}"),
+    (
         "p10.note.how_to_discard",
         "Choose one card, then click the pile to discard it (or double-click the card)",
     ),
     (
         "p10.note.skip_whom",
-        "Skip: click the cards of the seat that loses its next turn",
+        "Skip: click the cards of the seat that loses its next turn, or press its number",
     ),
     (
         "p10.note.top_not_taken",
@@ -195,6 +205,12 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.sheet.now", "{round} (now)"),
     ("p10.sheet.total", "Total"),
     ("p10.sheet.phase", "Phase"),
+    ("p10.sheet.you_out", "Round {round}: you went out"),
+    ("p10.sheet.out", "Round {round}: {who} went out"),
+    (
+        "p10.sheet.nobody_out",
+        "Round {round} ended with nobody out: no card was left to draw, or nobody could ever go out",
+    ),
     (
         "p10.sheet.legend",
         "Each round: the points added, and X with the phase laid. Fewest points win.",
@@ -282,7 +298,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.end.title", "The round's end"),
     (
         "p10.rules.end.text",
-        "The round ends when somebody has no card left. Everybody counts the cards left in hand: 1 to 9 score 5, 10 to 12 score 10, a skip 15, a joker 20. Who laid a phase goes on to the next one; the others try the same phase again.",
+        "The round ends when somebody has no card left, or with nobody out when no card is left to draw or nobody can ever go out. Everybody counts the cards left in hand: 1 to 9 score 5, 10 to 12 score 10, a skip 15, a joker 20. Who laid a phase goes on to the next one; the others try the same phase again.",
     ),
     ("p10.rules.variants.title", "Variants"),
     (
@@ -292,7 +308,15 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Keys"),
     (
         "p10.rules.keys.text",
-        "D stock · T discard pile · L lay · F find a lay · Esc clear the choice, or the menu · S score sheet · Enter next round · F1 these rules. Any key or click hurries the computer players.",
+        "D stock · T discard pile · Left/Right a card of your hand · Space choose it · L lay · F find a lay · H hit with it · X discard it (a skip: then the seat's number) · Esc clear the choice, or the menu · S score sheet · Enter next round · F1 these rules. Any key or click hurries the computer players.",
+    ),
+    (
+        "web.bad_link",
+        "This link's options were not understood ({why}): here is the default game",
+    ),
+    (
+        "save.failed",
+        "Could not save {why}. Your progress may not be kept: check the disk or the browser's storage",
     ),
     // Spider.
     ("spider.bar.stock_empty", "stock empty"),
