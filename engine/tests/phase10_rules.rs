@@ -441,6 +441,44 @@ fn a_knock_is_remembered_into_the_next_round() {
 }
 
 #[test]
+fn a_turn_lost_to_the_up_card_skip_forgets_a_knock() {
+    // Seat 2 ends round 1 in a turn begun with a knock; round 2's up-card is a skip, which
+    // costs seat 2 (the dealer's left) its first turn: like any lost turn, that one was not
+    // begun with a knock, so seat 2 may knock at the next discard.
+    let v = variant(
+        "(number: 1, groups: [Set(3)]), (number: 2, groups: [Set(3)])",
+        3,
+        "knocking: true",
+    );
+    let (mut g, _) = game_with(v, &["r1 b1 y5", "r8 b8 y2", "r4 b4 y6"], "y12");
+    draw(&mut g, "g8");
+    g.apply(Action::Discard(card("g8"))).unwrap();
+    g.apply(Action::Knock(card("g8"))).unwrap();
+    g.apply(lay(1, &["set:8 r8 b8 g8"])).unwrap();
+    g.apply(Action::Discard(card("y2"))).unwrap();
+    assert_eq!(g.stage(), Stage::RoundOver);
+    let ev = g
+        .start_round_with(
+            vec![cards("r1 b1 y5"), cards("r9 b9 y3"), cards("r4 b4 y6")],
+            Card::SKIP,
+        )
+        .unwrap();
+    assert!(ev.contains(&Event::SkipServed {
+        seat: 1,
+        up_card: true
+    }));
+    assert_eq!((g.stage(), g.turn()), (Stage::Draw, 2));
+    draw(&mut g, "g10");
+    g.apply(Action::Discard(card("g10"))).unwrap();
+    let mut asked = Vec::new();
+    while let Stage::Knock { asking, .. } = g.stage() {
+        asked.push(asking);
+        g.apply(Action::Pass).unwrap();
+    }
+    assert_eq!(asked, [0, 1]);
+}
+
+#[test]
 fn any_order_lays_any_open_phase_and_lists_the_rest() {
     let v = by_id("pro-spider-10-any-order").unwrap().clone();
     let (mut g, _) = game_with(v, &["r1 b2 g3 y4 r5 b6 g7 y11 y12 W", H2], "r9");

@@ -407,7 +407,9 @@ impl Game {
         self.rng = rng;
         let first = (dealer + 1) % n;
         if up.is_skip() {
-            // The up-card skip costs the first player its turn and stays on the pile.
+            // The up-card skip costs the first player its turn and stays on the pile (a turn
+            // lost, as to any skip, is a turn not begun with a knock).
+            self.knocked_last[first] = false;
             events.push(Event::SkipServed {
                 seat: first,
                 up_card: true,
