@@ -338,7 +338,7 @@ fn play_a_turn_by_keys(app: &mut App, w: Entity) {
         for _ in 0..40 {
             let piles = app.world().resource::<P10Piles>().clone();
             let hand = &piles.hands[PLAYER];
-            let at = app.world().resource::<HandCursor>().at(hand.len());
+            let at = app.world().resource::<HandCursor>().at(hand);
             if at.is_some_and(|i| piles.cards[&hand[i]] == card) {
                 return;
             }

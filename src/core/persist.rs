@@ -172,7 +172,7 @@ impl BackgroundWrites {
                         let next = lock().iter().next().map(|(k, v)| (k.clone(), v.clone()));
                         let Some((key, text)) = next else { break };
                         if let Err(e) = store.write(&key, &text) {
-                            save_failed(&key, &e);
+                            save_failed("save.what.file", &format!("{key}: {e}"));
                         }
                         let mut q = lock();
                         if q.get(&key) == Some(&text) {
@@ -452,20 +452,22 @@ fn save_settings(
             &*settings,
         )
     {
-        save_failed("the settings", &e);
+        save_failed("save.what.settings", &e);
     }
 }
 
-/// The first failure to save since it was last told: what could not be saved, and why.
-static SAVE_FAILED: Mutex<Option<String>> = Mutex::new(None);
+/// The first failure to save since it was last told: what could not be saved (a text key)
+/// and why.
+static SAVE_FAILED: Mutex<Option<(&'static str, String)>> = Mutex::new(None);
 
-/// Writes down that `what` could not be saved (in the log, and for the player: see
-/// [`tell_save_failures`]). Called from any thread, the background writer's included.
-pub fn save_failed(what: &str, e: &dyn std::fmt::Display) {
-    tracing::warn!("could not save {what}: {e}");
+/// Writes down that `what` (a text key, `save.what.*`) could not be saved (in the log, and for
+/// the player: see [`tell_save_failures`]). Called from any thread, the background writer's
+/// included.
+pub fn save_failed(what: &'static str, e: &dyn std::fmt::Display) {
+    tracing::warn!("could not save ({what}): {e}");
     let mut failed = SAVE_FAILED.lock().unwrap_or_else(|e| e.into_inner());
     if failed.is_none() {
-        *failed = Some(format!("{what}: {e}"));
+        *failed = Some((what, e.to_string()));
     }
 }
 
@@ -476,11 +478,14 @@ fn tell_save_failures(
     mut notices: bevy::prelude::ResMut<crate::core::focus::Notices>,
 ) {
     let failed = SAVE_FAILED.lock().unwrap_or_else(|e| e.into_inner()).take();
-    if let Some(why) = failed
+    if let Some((what, why)) = failed
         && !*told
     {
         *told = true;
-        notices.push(tf("save.failed", &[("why", &why)]));
+        notices.push(tf(
+            "save.failed",
+            &[("what", &crate::core::i18n::t(what)), ("why", &why)],
+        ));
     }
 }
 

@@ -159,7 +159,7 @@ fn hand_cursor(
         return Ok(());
     };
     let hand = piles.hands.get(PLAYER).map_or(&[][..], Vec::as_slice);
-    let Some(pose) = cursor.at(hand.len()).and_then(|i| poses.get(hand[i]).ok()) else {
+    let Some(pose) = cursor.at(hand).and_then(|i| poses.get(hand[i]).ok()) else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;

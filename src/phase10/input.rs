@@ -50,28 +50,47 @@ pub(crate) fn plugin(app: &mut App) {
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct SkipTarget(pub bool);
 
-/// The keyboard's card in the player's hand (its place in the hand, from the left), moved with
-/// the arrow keys; `None` until an arrow key is pressed. The overlay outlines it.
+/// The keyboard's card in the player's hand, moved with the arrow keys (and by a click, once the
+/// keyboard is in use); `None` until an arrow key is pressed. It follows its card when the hand
+/// is sorted again; when the card leaves the hand, it stays at that place in the hand. The
+/// overlay outlines it.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct HandCursor(pub Option<usize>);
+pub struct HandCursor(pub Option<(Entity, usize)>);
 
 impl HandCursor {
-    /// The place it points at in a hand of `len` cards (kept inside the hand as it shrinks).
-    pub fn at(&self, len: usize) -> Option<usize> {
-        self.0.filter(|_| len > 0).map(|i| i.min(len - 1))
+    /// Where it points in `hand` (the player's hand, left to right).
+    pub fn at(&self, hand: &[Entity]) -> Option<usize> {
+        let (card, place) = self.0?;
+        if hand.is_empty() {
+            return None;
+        }
+        Some(
+            hand.iter()
+                .position(|&e| e == card)
+                .unwrap_or(place.min(hand.len() - 1)),
+        )
     }
 
-    /// One card left (`-1`) or right (`1`) in a hand of `len` cards, wrapping round; from no
-    /// card, the first (right) or the last (left).
-    pub fn step(&mut self, by: i32, len: usize) {
+    /// Points at place `i` of `hand`.
+    pub fn set(&mut self, hand: &[Entity], i: usize) {
+        if let Some(&e) = hand.get(i) {
+            self.0 = Some((e, i));
+        }
+    }
+
+    /// One card left (`-1`) or right (`1`), wrapping round; from no card, the first (right) or
+    /// the last (left).
+    pub fn step(&mut self, by: i32, hand: &[Entity]) {
+        let len = hand.len();
         if len == 0 {
             return;
         }
-        self.0 = Some(match self.at(len) {
+        let i = match self.at(hand) {
             None if by < 0 => len - 1,
             None => 0,
             Some(i) => (i as i64 + i64::from(by)).rem_euclid(len as i64) as usize,
-        });
+        };
+        self.set(hand, i);
     }
 }
 
@@ -110,7 +129,7 @@ fn drag(
     mut held: ResMut<Held>,
     mut selection: ResMut<Selection>,
     mut skip_target: ResMut<SkipTarget>,
-    mut last: ResMut<LastClick>,
+    (mut cursor, mut last): (ResMut<HandCursor>, ResMut<LastClick>),
     mut requests: MessageWriter<P10Request>,
     mut notices: ResMut<Notices>,
 ) {
@@ -177,6 +196,14 @@ fn drag(
         return;
     };
     if !h.moved {
+        // Once the keyboard is in use, its card follows the mouse's clicks too, so that X and
+        // H act on the card the player last pointed at either way.
+        if cursor.0.is_some()
+            && let Some(hand) = piles.hands.get(PLAYER)
+            && let Some(i) = hand.iter().position(|&e| e == h.card)
+        {
+            cursor.set(hand, i);
+        }
         let now = time.elapsed_secs_f64();
         let double = last
             .0
@@ -553,6 +580,8 @@ fn discard(
     notices: &mut Notices,
 ) {
     if !card.is_skip() {
+        // A skip that was waiting for its seat is not played after all.
+        skip_target.0 = false;
         requests.write(P10Request::Act(Action::Discard(card)));
         return;
     }
@@ -586,7 +615,7 @@ fn key_card(
     piles: &P10Piles,
 ) -> Option<(Entity, Card)> {
     let hand = piles.hands.get(PLAYER)?;
-    let e = match cursor.at(hand.len()) {
+    let e = match cursor.at(hand) {
         Some(i) => hand[i],
         None => match selection.0[..] {
             [e] => e,
@@ -620,7 +649,7 @@ fn keyboard_input(
     mut notices: ResMut<Notices>,
     mut windows: Option<ResMut<Windows>>,
 ) {
-    let hand_len = piles.hands.get(PLAYER).map_or(0, Vec::len);
+    let hand: &[Entity] = piles.hands.get(PLAYER).map_or(&[], Vec::as_slice);
     for key in keys.get_just_pressed() {
         // A question about what a joker stands for (or where a card hits): a number picks a
         // way, Esc asks no more.
@@ -643,15 +672,16 @@ fn keyboard_input(
         match key {
             KeyCode::ArrowLeft | KeyCode::ArrowRight => {
                 let by = if *key == KeyCode::ArrowLeft { -1 } else { 1 };
-                cursor.step(by, hand_len);
+                cursor.step(by, hand);
                 continue;
             }
-            KeyCode::Home | KeyCode::End if hand_len > 0 => {
-                cursor.0 = Some(if *key == KeyCode::Home {
+            KeyCode::Home | KeyCode::End if !hand.is_empty() => {
+                let i = if *key == KeyCode::Home {
                     0
                 } else {
-                    hand_len - 1
-                });
+                    hand.len() - 1
+                };
+                cursor.set(hand, i);
                 continue;
             }
             _ => {}
@@ -684,9 +714,9 @@ fn keyboard_input(
             continue;
         }
         match key {
-            KeyCode::KeyD | KeyCode::Space if stage == Stage::Draw => {
-                act(Action::DrawStock, &mut requests)
-            }
+            // (Space chooses a card, and never draws: a player looking through the hand before
+            // drawing must not take the stock by it.)
+            KeyCode::KeyD if stage == Stage::Draw => act(Action::DrawStock, &mut requests),
             KeyCode::KeyT if stage == Stage::Draw => match table.game.discard_pile().last() {
                 Some(&top) if !top.is_skip() => act(Action::DrawDiscard(top), &mut requests),
                 _ => notices.push(t("p10.note.top_not_taken")),
@@ -703,11 +733,11 @@ fn keyboard_input(
             }
             // The keyboard's card chosen, or no longer.
             KeyCode::Space | KeyCode::Enter | KeyCode::NumpadEnter if stage == Stage::Play => {
-                let Some(i) = cursor.at(hand_len) else {
+                let Some(i) = cursor.at(hand) else {
                     notices.push(t("p10.note.keys_choose"));
                     continue;
                 };
-                let e = piles.hands[PLAYER][i];
+                let e = hand[i];
                 match selection.0.iter().position(|&x| x == e) {
                     Some(k) => {
                         selection.0.remove(k);
@@ -779,10 +809,20 @@ fn tell_refusals(
     }
 }
 
-/// A question about a lay does not outlive the table it was asked on.
-fn forget_lay_choice(mut changed: MessageReader<P10Changed>, mut choice: ResMut<LayChoice>) {
-    if changed.read().count() > 0 && !choice.0.is_empty() {
-        choice.0.clear();
+/// A question about a lay, or a skip waiting for its seat, does not outlive the table it was
+/// asked on.
+fn forget_lay_choice(
+    mut changed: MessageReader<P10Changed>,
+    mut choice: ResMut<LayChoice>,
+    mut skip_target: ResMut<SkipTarget>,
+) {
+    if changed.read().count() > 0 {
+        if !choice.0.is_empty() {
+            choice.0.clear();
+        }
+        if skip_target.0 {
+            skip_target.0 = false;
+        }
     }
 }
 

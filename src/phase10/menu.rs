@@ -26,7 +26,14 @@ pub(crate) fn plugin(app: &mut App) {
             EguiPrimaryContextPass,
             (menu.in_set(Overlay::Windows), confirm.in_set(Overlay::Top)).in_set(P10Systems),
         )
-        .add_systems(OnExit(GameKind::ProSpider10), close_windows);
+        .add_systems(OnExit(GameKind::ProSpider10), close_windows)
+        .add_systems(OnEnter(GameKind::ProSpider10), close_spiders_windows);
+}
+
+/// Spider's win window is Spider's: left open under the menu when the player switched, it
+/// would hold the table's input here with nothing on screen to close it.
+fn close_spiders_windows(mut windows: ResMut<Windows>) {
+    windows.won = false;
 }
 
 /// The new-game form, filled from the game on the table when the menu first shows.
@@ -133,8 +140,8 @@ fn window_keys(
     mut form: ResMut<P10Form>,
     choice: Res<LayChoice>,
     viewer: Option<Res<crate::phase10::viewer::P10Viewer>>,
-    selection: Res<crate::phase10::view::Selection>,
-    skip_target: Res<crate::phase10::input::SkipTarget>,
+    mut selection: ResMut<crate::phase10::view::Selection>,
+    mut skip_target: ResMut<crate::phase10::input::SkipTarget>,
 ) {
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
@@ -163,8 +170,10 @@ fn window_keys(
         windows.help = false;
         windows.sheet = false;
     } else if !windows.menu && viewer.is_none() && (!selection.0.is_empty() || skip_target.0) {
-        // The table's Esc clears the chosen cards or the skip waiting for its seat first
-        // (`input::keyboard_input`); the menu opens on the next Esc.
+        // Esc clears the chosen cards or the skip waiting for its seat first (whether or not
+        // the table takes keys just now); the menu opens on the next Esc.
+        selection.0.clear();
+        skip_target.0 = false;
     } else if viewer.is_none() || windows.menu {
         // While watching a replay, Esc with no window open closes the viewer (its own keys).
         windows.menu = !windows.menu;

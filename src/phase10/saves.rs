@@ -346,7 +346,7 @@ fn autosave(mut changes: MessageReader<P10Changed>, table: Res<P10Table>, saves:
         return;
     }
     if let Err(e) = saves.0.write(GAME_KEY, &save_text(&table)) {
-        crate::core::persist::save_failed("the Pro Spider 10 game", &e);
+        crate::core::persist::save_failed("save.what.p10_game", &e);
     }
 }
 
@@ -376,10 +376,10 @@ fn record(stats: &mut P10Statistics, game: &P10Ended) {
 fn count_ended(storage: &dyn Storage, stats: &mut P10Statistics, game: &P10Ended) {
     record(stats, game);
     if let Err(e) = save_replay(storage, &game.log) {
-        crate::core::persist::save_failed("the game's log", &e);
+        crate::core::persist::save_failed("save.what.p10_log", &e);
     }
     if let Err(e) = save(storage, STATS_KEY, stats) {
-        crate::core::persist::save_failed("the Pro Spider 10 statistics", &e);
+        crate::core::persist::save_failed("save.what.p10_stats", &e);
     }
 }
 

@@ -329,7 +329,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Tasten"),
     (
         "p10.rules.keys.text",
-        "D Aufnahmestapel · T Ablagestapel · Links/Rechts eine Karte deiner Hand · Leertaste sie wählen · L auslegen · F Auslage finden · H mit ihr anlegen · X sie ablegen (ein Aussetzen: dann die Nummer des Spielers) · Esc Auswahl aufheben oder Menü · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Jede Taste oder ein Klick macht die Computerspieler schneller.",
+        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden · H mit ihr anlegen · X oder Entf sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · 1-9 eine Frage beantworten · Esc Auswahl aufheben oder Menü · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
     ),
     (
         "web.bad_link",
@@ -337,9 +337,22 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "save.failed",
-        "Speichern fehlgeschlagen: {why}. Dein Spielstand bleibt vielleicht nicht erhalten: prüfe die Festplatte oder den Speicher des Browsers",
+        "Speichern fehlgeschlagen: {what} ({why}). Dein Spielstand bleibt vielleicht nicht erhalten: prüfe die Festplatte oder den Speicher des Browsers",
     ),
+    ("save.what.file", "eine Datei"),
+    ("save.what.settings", "die Einstellungen"),
+    ("save.what.stats", "die Statistik"),
+    ("save.what.replay", "die Wiederholung des beendeten Spiels"),
+    ("save.what.game", "das laufende Spiel"),
+    ("save.what.p10_game", "das Pro-Spider-10-Spiel"),
+    ("save.what.p10_log", "das Protokoll des beendeten Spiels"),
+    ("save.what.p10_stats", "die Pro-Spider-10-Statistik"),
     // Spider.
+    (
+        "spider.note.stuck",
+        "Kein Zug mehr möglich: nimm Züge zurück oder beginne ein neues Spiel",
+    ),
+    ("spider.note.not_allowed", "Nicht erlaubt: {why}"),
     ("spider.bar.stock_empty", "Talon leer"),
     ("spider.bar.one_deal_left", "noch 1 Austeilen"),
     ("spider.bar.deals_left", "noch {deals}-mal Austeilen"),

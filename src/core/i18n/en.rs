@@ -308,7 +308,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Keys"),
     (
         "p10.rules.keys.text",
-        "D stock · T discard pile · Left/Right a card of your hand · Space choose it · L lay · F find a lay · H hit with it · X discard it (a skip: then the seat's number) · Esc clear the choice, or the menu · S score sheet · Enter next round · F1 these rules. Any key or click hurries the computer players.",
+        "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay · H hit with it · X or Delete discard it (a skip: then the seat's number) · 1-9 answer a question · Esc clear the choice, or the menu · S score sheet · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
     ),
     (
         "web.bad_link",
@@ -316,9 +316,22 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "save.failed",
-        "Could not save {why}. Your progress may not be kept: check the disk or the browser's storage",
+        "Could not save {what} ({why}). Your progress may not be kept: check the disk or the browser's storage",
     ),
+    ("save.what.file", "a file"),
+    ("save.what.settings", "the settings"),
+    ("save.what.stats", "the statistics"),
+    ("save.what.replay", "the finished game's replay"),
+    ("save.what.game", "the game in progress"),
+    ("save.what.p10_game", "the Pro Spider 10 game"),
+    ("save.what.p10_log", "the finished game's log"),
+    ("save.what.p10_stats", "the Pro Spider 10 statistics"),
     // Spider.
+    (
+        "spider.note.stuck",
+        "No moves left: undo, or start a new deal",
+    ),
+    ("spider.note.not_allowed", "Not allowed: {why}"),
     ("spider.bar.stock_empty", "stock empty"),
     ("spider.bar.one_deal_left", "1 deal left"),
     ("spider.bar.deals_left", "{deals} deals left"),

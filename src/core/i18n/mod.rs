@@ -232,8 +232,8 @@ mod tests {
         }
     }
 
-    /// Every `t("…")`, `tf("…"` and `lookup(…, "…")` in the game's source names a key the
-    /// tables have.
+    /// Every `t("…")`, `tf("…"`, `save_failed("…"` and `lookup(…, "…")` in the game's source
+    /// names a key the tables have.
     #[test]
     fn every_key_the_code_asks_for_is_in_the_tables() {
         let en_keys = keys(Lang::En);
@@ -253,7 +253,7 @@ mod tests {
                     continue;
                 }
                 let text = std::fs::read_to_string(&path).unwrap();
-                for open in ["t(\"", "tf(\"", "tr(\""] {
+                for open in ["t(\"", "tf(\"", "tr(\"", "save_failed(\""] {
                     for (i, _) in text.match_indices(open) {
                         // Only the calls themselves, not names ending in `t` or `tf`.
                         let before = text[..i].chars().next_back();
