@@ -259,7 +259,8 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         capture,
         mute,
         theme,
-        chose_deal,
+        // A deal asked for Pro Spider 10 (its seed) leaves Spider's saved game where it is.
+        chose_deal: chose_deal && phase10.is_none(),
         replay,
         open,
         window,
@@ -444,6 +445,9 @@ mod tests {
             1,
         )
         .unwrap();
+        // Its seed is Pro Spider 10's deal: Spider's saved game is not given up for it.
+        assert!(!launch.chose_deal);
+        assert!(parse(&args("--seed 9"), 1).unwrap().chose_deal);
         let t = launch.phase10.expect("a Pro Spider 10 game");
         assert_eq!(t.spec.players, 3);
         assert_eq!(t.spec.seed, 9);

@@ -392,6 +392,15 @@ fn statistics_count_a_win_once_and_an_abandoned_game_as_a_loss() {
         (s.played, s.won, s.current_streak, s.current_loss_streak),
         (2, 1, 0, 1)
     );
+    // A move undone back to the deal is still a move made: leaving the deal is a loss too.
+    let moves = app.world().resource::<Table>().game.legal_moves();
+    request(&mut app, Request::Move(moves[0]));
+    request(&mut app, Request::Undo);
+    assert_eq!(app.world().resource::<Table>().game.move_count(), 0);
+    request(&mut app, Request::NewDeal);
+    request(&mut app, Request::Confirm(true));
+    let s = app.world().resource::<Statistics>().variants["will-o-the-wisp"].clone();
+    assert_eq!((s.played, s.current_loss_streak), (3, 2));
     // And they were saved.
     assert_eq!(
         load::<Statistics>(storage.as_ref(), STATS_KEY),

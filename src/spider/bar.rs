@@ -121,9 +121,13 @@ fn bar(
                         buttons(ui);
                     });
                 } else {
+                    // On a phone's width even two rows may not fit: they wrap rather than run
+                    // off the screen (the Menu button with them).
+                    let width = ctx.content_rect().width();
                     ui.vertical_centered(|ui| {
-                        ui.horizontal(|ui| bar_facts(ui, &table, &record, &outlook));
-                        ui.horizontal(|ui| buttons(ui));
+                        ui.set_max_width((width - 24.0).max(200.0));
+                        ui.horizontal_wrapped(|ui| bar_facts(ui, &table, &record, &outlook));
+                        ui.horizontal_wrapped(|ui| buttons(ui));
                     });
                 }
             });

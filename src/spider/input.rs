@@ -36,6 +36,7 @@ pub(crate) fn plugin(app: &mut App) {
                     cancel_stale_drag,
                     drop_drag_without_input.run_if(not(input_enabled)),
                     rejected_sound,
+                    tell_stuck,
                 )
                     .in_set(AppSystems::Plan),
             )
@@ -456,9 +457,32 @@ fn drop_drag_without_input(
     }
 }
 
-fn rejected_sound(mut rejected: MessageReader<Rejected>, mut sfx: MessageWriter<PlaySfx>) {
+/// A game with no move left (not won) says so after the change that left it there: undo or a
+/// new deal are all that remain, and a buzz at the next click would not tell the player why.
+fn tell_stuck(
+    mut changed: MessageReader<crate::spider::table::TableChanged>,
+    table: Res<Table>,
+    watching: Res<Watching>,
+    mut notices: ResMut<crate::core::focus::Notices>,
+) {
+    if changed.read().count() > 0 && !watching.0 && table.game.is_stuck() {
+        notices.push(crate::core::i18n::t("spider.note.stuck"));
+    }
+}
+
+/// A request the rules refused: the error sound, and the reason in words (a deal with an empty
+/// column, nothing left to undo, a won game...), not only a buzz.
+fn rejected_sound(
+    mut rejected: MessageReader<Rejected>,
+    mut sfx: MessageWriter<PlaySfx>,
+    mut notices: ResMut<crate::core::focus::Notices>,
+) {
     for r in rejected.read() {
         tracing::debug!("rejected: {}", r.0);
+        notices.push(crate::core::i18n::tf(
+            "spider.note.not_allowed",
+            &[("why", &r.0)],
+        ));
         sfx.write(PlaySfx {
             sfx: Sfx::Invalid,
             pitch: 1.0,

@@ -28,7 +28,14 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (menu.in_set(Overlay::Windows), confirm.in_set(Overlay::Top)).in_set(SpiderSystems),
-        );
+        )
+        .add_systems(OnEnter(crate::GameKind::Spider), close_phase10_windows);
+}
+
+/// Pro Spider 10's score sheet is its own (`--open sheet` could set it with Spider on the
+/// table): Spider never draws it, and it would hold the table's input with nothing on screen.
+fn close_phase10_windows(mut windows: ResMut<Windows>) {
+    windows.sheet = false;
 }
 
 /// The menu's form and the other windows' state.
@@ -68,6 +75,8 @@ pub(crate) fn window_keys(
     mut pending: ResMut<PendingConfirm>,
     thinking: Option<Res<Thinking>>,
     mut asks: MessageWriter<Ask>,
+    mut hint: Option<ResMut<crate::spider::hint::HintTask>>,
+    mut controls: MessageWriter<Control>,
 ) {
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
@@ -94,10 +103,16 @@ pub(crate) fn window_keys(
         windows.replays = false;
         windows.help = false;
         windows.won = false;
-    } else if playback.is_some_and(|p| p.kind.watching()) && !windows.menu {
+    } else if playback.as_ref().is_some_and(|p| p.kind.watching()) && !windows.menu {
         // The viewer closes with Esc (its own key handler).
     } else if windows.menu {
         windows.menu = false;
+    } else if let Some(h) = hint.as_mut() {
+        // Esc cancels the hint's search (the table's Esc does too), and the menu stays shut.
+        h.cancel();
+    } else if playback.is_some_and(|p| p.kind == crate::spider::playback::Kind::AutoComplete) {
+        // Any key stops auto-complete (`playback::stop_on_player_input`); Esc does only that.
+        controls.write(Control::Close);
     } else if thinking.is_some() {
         asks.write(Ask::Cancel);
     } else {

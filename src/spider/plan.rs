@@ -301,6 +301,8 @@ pub(crate) fn plan_events(
                     (sweep, stagger),
                     &place,
                 );
+                // The run's sweep played lower, as it goes back.
+                plan.sound(plan.cursor, Sfx::RunCompleted, 0.75);
                 plan.cursor += sweep + stagger * (entities.len() - 1) as f32;
             }
             Event::Won => {

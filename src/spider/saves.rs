@@ -153,7 +153,7 @@ fn count_games(
         && let Some(saves) = saves
         && let Err(e) = save(saves.0.as_ref(), STATS_KEY, &*stats)
     {
-        crate::core::persist::save_failed("the statistics", &e);
+        crate::core::persist::save_failed("save.what.stats", &e);
     }
 }
 
@@ -167,7 +167,7 @@ fn count_finished(
     if let Some(storage) = storage
         && let Err(e) = save_replay(storage, &f.replay)
     {
-        crate::core::persist::save_failed("the finished game's replay", &e);
+        crate::core::persist::save_failed("save.what.replay", &e);
     }
     stats
         .variants
@@ -199,7 +199,7 @@ fn autosave(
     }
     *saved_clock = clock;
     if let Err(e) = saves.0.write(GAME_KEY, &record.replay_of(&table).to_ron()) {
-        crate::core::persist::save_failed("the game", &e);
+        crate::core::persist::save_failed("save.what.game", &e);
     }
 }
 
@@ -282,7 +282,7 @@ pub fn give_up_saved_game(storage: &dyn Storage, stats: &mut Statistics) -> Opti
     };
     count_finished(Some(storage), stats, &finished);
     if let Err(e) = save(storage, STATS_KEY, stats) {
-        crate::core::persist::save_failed("the statistics", &e);
+        crate::core::persist::save_failed("save.what.stats", &e);
     }
     let variant = &table.spec.variant;
     let moves = match table.game.move_count() {

@@ -249,7 +249,9 @@ pub fn tick_clock(
 /// The end of `table`'s game, won or given up, to count once: `None` when it was counted
 /// already or, given up, had no move. Marks the record counted (and stops a won game's clock).
 pub fn finished(table: &Table, record: &mut GameRecord, won: bool) -> Option<GameFinished> {
-    if record.counted || (!won && table.game.move_count() == 0) {
+    // A move undone is still a move made: undoing back to the deal does not make leaving it
+    // free.
+    if record.counted || (!won && table.game.steps().is_empty()) {
         return None;
     }
     record.counted = true;
@@ -372,9 +374,9 @@ fn apply_requests(
     }
 }
 
-/// A game with moves made and not won: leaving it counts as a loss.
+/// A game with moves made (even if undone since) and not won: leaving it counts as a loss.
 pub fn in_progress(table: &Table) -> bool {
-    table.game.move_count() > 0 && !table.game.is_won()
+    !table.game.steps().is_empty() && !table.game.is_won()
 }
 
 /// A new deal number in 1..=1e9, different from the last, mixed with the time the game has
