@@ -415,3 +415,58 @@ fn dir_storage_lists_and_removes_entries() {
     s.remove("a").unwrap();
     assert_eq!(s.keys().unwrap(), vec!["b".to_string()]);
 }
+
+/// Storage that holds at most `room` entries, like a browser's full localStorage.
+struct Full {
+    inner: MemoryStorage,
+    room: usize,
+}
+
+impl Storage for Full {
+    fn read(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.inner.read(key)
+    }
+    fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
+        let keys = self.inner.keys()?;
+        if !keys.iter().any(|k| k == key) && keys.len() >= self.room {
+            return Err(std::io::Error::other("quota exceeded"));
+        }
+        self.inner.write(key, text)
+    }
+    fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.inner.set_aside(key)
+    }
+    fn keys(&self) -> std::io::Result<Vec<String>> {
+        self.inner.keys()
+    }
+    fn remove(&self, key: &str) -> std::io::Result<()> {
+        self.inner.remove(key)
+    }
+}
+
+#[test]
+fn a_full_storage_makes_room_for_a_new_replay_by_the_oldest() {
+    use arachne::core::persist::{numbered_keys, save_numbered};
+    let full = Full {
+        inner: MemoryStorage::default(),
+        room: 3,
+    };
+    full.inner.write("settings", "s").unwrap();
+    for i in 1..=2 {
+        save_numbered(&full, "replay-", &format!("game {i}"), 50).unwrap();
+    }
+    // The storage is full; the next replay still goes in, in the oldest one's place.
+    let key = save_numbered(&full, "replay-", "game 3", 50).unwrap();
+    assert_eq!(key, "replay-000003");
+    assert_eq!(
+        numbered_keys(&full, "replay-").unwrap(),
+        ["replay-000002", "replay-000003"]
+    );
+    assert_eq!(full.read("settings").unwrap().as_deref(), Some("s"));
+    // With no replay to give up, the failure is told.
+    let none = Full {
+        inner: MemoryStorage::default(),
+        room: 0,
+    };
+    assert!(save_numbered(&none, "replay-", "game", 50).is_err());
+}

@@ -390,9 +390,23 @@ pub fn save_numbered(
         .and_then(|k| k[prefix.len()..].parse::<u64>().ok())
         .map_or(1, |n| n + 1);
     let key = format!("{prefix}{next:06}");
-    storage.write(&key, text)?;
+    // A full storage (the browser's quota) would refuse every new one for ever: the oldest kept
+    // one makes room, once, and the write is tried again.
+    let mut made_room = 0;
+    if let Err(e) = storage.write(&key, text) {
+        let Some(oldest) = existing.first() else {
+            return Err(e);
+        };
+        storage.remove(oldest)?;
+        made_room = 1;
+        storage.write(&key, text)?;
+    }
     let excess = (existing.len() + 1).saturating_sub(kept);
-    for old in existing.iter().take(excess) {
+    for old in existing
+        .iter()
+        .skip(made_room)
+        .take(excess.saturating_sub(made_room))
+    {
         storage.remove(old)?;
     }
     Ok(key)

@@ -52,9 +52,65 @@ impl Settings {
             .unwrap_or_else(crate::core::i18n::Lang::system)
     }
 
-    /// Parses settings; the error names the file, line, column and field.
+    /// Parses settings; the error names the file, line, column and field, also for a number
+    /// out of its range ([`Settings::out_of_range`]).
     pub fn from_ron(text: &str, source: &str) -> Result<Settings, String> {
-        ron::from_str(text).map_err(|e| ron_error(source, text, &e))
+        let s: Settings = ron::from_str(text).map_err(|e| ron_error(source, text, &e))?;
+        if let Some((field, why)) = s.out_of_range() {
+            // The line that sets the field, when the text has one.
+            let line = text.lines().position(|l| {
+                let l = l.trim_start();
+                l.strip_prefix(field)
+                    .is_some_and(|rest| rest.trim_start().starts_with(':'))
+            });
+            return Err(match line {
+                Some(i) => format!("{source}:{}: field `{field}`: {why}", i + 1),
+                None => format!("{source}: field `{field}`: {why}"),
+            });
+        }
+        Ok(s)
+    }
+
+    /// The first number that would make the table unusable (cards of no size, a squeeze below
+    /// its own floor, a silent or deafening volume past any use, a speed that stops motion),
+    /// with why; `None` when every one is in its range.
+    pub fn out_of_range(&self) -> Option<(&'static str, String)> {
+        let l = &self.layout;
+        let a = &self.animation;
+        let checks: [(&'static str, f32, f32, f32); 14] = [
+            ("aspect", l.aspect, 0.5, 3.0),
+            ("margin", l.margin, 0.0, 2.0),
+            ("gap", l.gap, 0.0, 2.0),
+            ("max_card_width", l.max_card_width, 20.0, 1000.0),
+            ("face_down_fan", l.face_down_fan, 0.01, 1.0),
+            ("face_up_fan", l.face_up_fan, 0.01, 1.0),
+            (
+                "min_face_down_fan",
+                l.min_face_down_fan,
+                0.005,
+                l.face_down_fan,
+            ),
+            ("min_face_up_fan", l.min_face_up_fan, 0.005, l.face_up_fan),
+            ("pile_offset", l.pile_offset, 0.0, 2.0),
+            ("drag_fan", l.drag_fan, 0.0, 1.0),
+            ("speed", a.speed, 0.1, 10.0),
+            (
+                "effects_volume_db",
+                self.sound.effects_volume_db,
+                -80.0,
+                12.0,
+            ),
+            (
+                "fanfare_volume_db",
+                self.sound.fanfare_volume_db,
+                -80.0,
+                12.0,
+            ),
+            ("celebration_ms", a.celebration_ms as f32, 0.0, 60_000.0),
+        ];
+        checks.into_iter().find_map(|(field, v, low, high)| {
+            (!(low..=high).contains(&v)).then(|| (field, format!("{v} is not in {low} to {high}")))
+        })
     }
 }
 
@@ -379,6 +435,29 @@ mod tests {
         assert_eq!(s.theme, "classic");
         assert!(!s.animation.instant);
         assert_eq!(s.animation.secs(1000), 1.0);
+    }
+
+    #[test]
+    fn a_number_out_of_its_range_is_named_with_its_line() {
+        // A face-down step below its own floor (the squeeze would have panicked), and cards
+        // of no shape.
+        let text = DEFAULT_SETTINGS.replace("face_down_fan: 0.11", "face_down_fan: 0.02");
+        let e = Settings::from_ron(&text, "settings.ron").unwrap_err();
+        let line = text
+            .lines()
+            .position(|l| l.trim_start().starts_with("min_face_down_fan:"))
+            .unwrap()
+            + 1;
+        assert_eq!(
+            e,
+            format!(
+                "settings.ron:{line}: field `min_face_down_fan`: 0.035 is not in 0.005 to 0.02"
+            )
+        );
+        let text = DEFAULT_SETTINGS.replace("aspect: 1.4", "aspect: NaN");
+        let e = Settings::from_ron(&text, "settings.ron").unwrap_err();
+        assert!(e.contains("field `aspect`: NaN is not in"), "{e}");
+        assert_eq!(Settings::default().out_of_range(), None);
     }
 
     #[test]

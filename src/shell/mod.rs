@@ -35,6 +35,7 @@ pub(crate) fn plugin(app: &mut App) {
             PreUpdate,
             share_pointer.after(bevy_egui::EguiPreUpdateSet::ProcessInput),
         )
+        .add_systems(Update, studio::drop_draft_on_close)
         .add_systems(
             EguiPrimaryContextPass,
             (

@@ -224,7 +224,10 @@ pub(crate) fn settings_window(
             });
             ui.label(egui::RichText::new(t("settings.next_game")).small());
             if ui.button(t("settings.defaults")).clicked() {
+                // Which game is on the table is not a setting to reset: it stays.
+                let on_table = s.phase10.on_table;
                 s = Settings::default();
+                s.phase10.on_table = on_table;
             }
         });
     });

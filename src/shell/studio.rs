@@ -287,8 +287,10 @@ pub(crate) fn theme_editor(
                 .show(ui, |ui| {
                     ui.label(egui::RichText::new(t("studio.themes.share_hint")).small());
                     ui.add(
+                        // Not `code_editor()`: it locks the focus, so Tab would type a tab
+                        // and never reach the buttons below.
                         egui::TextEdit::multiline(&mut studio.text)
-                            .code_editor()
+                            .font(egui::TextStyle::Monospace)
                             .desired_rows(8)
                             .desired_width(360.0),
                     );
@@ -340,6 +342,23 @@ pub(crate) fn theme_editor(
         windows.themes = false;
     }
     Ok(())
+}
+
+/// The theme editor closed (its ×, Esc, or the menu) with changes not saved: they are dropped,
+/// and the table shows the saved theme again, rather than a look that would be gone at the next
+/// start without a word. The player is told.
+pub(crate) fn drop_draft_on_close(
+    windows: Res<Windows>,
+    mut was_open: Local<bool>,
+    mut draft: ResMut<ThemeDraft>,
+    mut notices: ResMut<crate::core::focus::Notices>,
+) {
+    let open = windows.themes;
+    if *was_open && !open && draft.0.is_some() {
+        draft.0 = None;
+        notices.push(t("studio.themes.dropped"));
+    }
+    *was_open = open;
 }
 
 /// A window of the studio: movable, as tall as its content, scrolling when the screen is not.

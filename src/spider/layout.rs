@@ -232,7 +232,11 @@ fn fan(len: usize, down: usize, avail: f32, h: f32, s: &LayoutSettings) -> Fan {
         // Squeeze the face-down cards first, then the face-up ones.
         let min_down = h * s.min_face_down_fan;
         if down_steps > 0.0 {
-            fan.down = ((avail - up_steps * fan.up) / down_steps).clamp(min_down, fan.down);
+            // Not `clamp`: a floor above the step itself (settings edited by hand) must not
+            // panic; the step is the bound then.
+            fan.down = ((avail - up_steps * fan.up) / down_steps)
+                .max(min_down)
+                .min(fan.down);
         }
         if need(&fan) > avail && up_steps > 0.0 {
             fan.up = ((avail - down_steps * fan.down) / up_steps).max(h * s.min_face_up_fan);

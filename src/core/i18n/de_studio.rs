@@ -9,6 +9,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Bis die Datei berichtigt ist, gelten ihre letzten gültigen Werte.",
     ),
     // Der Design-Editor.
+    (
+        "studio.themes.dropped",
+        "Der Design-Editor wurde ohne Speichern geschlossen: seine Änderungen sind verworfen",
+    ),
     ("studio.themes.title", "Design-Editor"),
     ("studio.themes.name", "Name"),
     (
@@ -46,13 +50,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("studio.themes.share", "Als Text teilen (Export und Import)"),
     (
         "studio.themes.share_hint",
-        "Export schreibt das Design hierher (und kopiert es); ein hier eingefügtes Design zeigt Import.",
+        "Export schreibt das Design als Text hierher; Import zeigt das hier geschriebene Design. Dieser Build hat keine Zwischenablage, der Text lässt sich also weder kopieren noch einfügen: auf dem Desktop teilt man ein Design als Datei (eine Datei in assets/themes/ wird von selbst geladen).",
     ),
     ("studio.themes.export", "Export"),
-    (
-        "studio.themes.exported",
-        "Das Design steht im Feld und ist kopiert.",
-    ),
+    ("studio.themes.exported", "Das Design steht im Feld."),
     ("studio.themes.import", "Import"),
     ("studio.themes.import_source", "eingefügter Text"),
     (

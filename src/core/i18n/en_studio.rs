@@ -9,6 +9,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "The last good values stay in use until the file is fixed.",
     ),
     // The theme editor.
+    (
+        "studio.themes.dropped",
+        "The theme editor closed without saving: its changes are dropped",
+    ),
     ("studio.themes.title", "Theme editor"),
     ("studio.themes.name", "Name"),
     (
@@ -43,13 +47,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("studio.themes.share", "Share as text (export and import)"),
     (
         "studio.themes.share_hint",
-        "Export writes the theme here (and copies it); paste a theme here and Import shows it.",
+        "Export writes the theme here as text; Import shows the theme written here. This build has no clipboard, so the text cannot be copied or pasted: on the desktop, share a theme as its file (a file in assets/themes/ loads by itself).",
     ),
     ("studio.themes.export", "Export"),
-    (
-        "studio.themes.exported",
-        "The theme is in the box and copied.",
-    ),
+    ("studio.themes.exported", "The theme is in the box."),
     ("studio.themes.import", "Import"),
     ("studio.themes.import_source", "imported text"),
     (
