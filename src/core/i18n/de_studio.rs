@@ -50,10 +50,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("studio.themes.share", "Als Text teilen (Export und Import)"),
     (
         "studio.themes.share_hint",
-        "Export schreibt das Design als Text hierher; Import zeigt das hier geschriebene Design. Dieser Build hat keine Zwischenablage, der Text lässt sich also weder kopieren noch einfügen: auf dem Desktop teilt man ein Design als Datei (eine Datei in assets/themes/ wird von selbst geladen).",
+        "Export schreibt das Design hierher und kopiert es; ein hier eingefügtes Design (Strg+V) zeigt Import.",
     ),
     ("studio.themes.export", "Export"),
-    ("studio.themes.exported", "Das Design steht im Feld."),
+    ("studio.themes.exported", "Das Design steht im Feld und ist kopiert."),
     ("studio.themes.import", "Import"),
     ("studio.themes.import_source", "eingefügter Text"),
     (

@@ -47,10 +47,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("studio.themes.share", "Share as text (export and import)"),
     (
         "studio.themes.share_hint",
-        "Export writes the theme here as text; Import shows the theme written here. This build has no clipboard, so the text cannot be copied or pasted: on the desktop, share a theme as its file (a file in assets/themes/ loads by itself).",
+        "Export writes the theme here and copies it; paste a theme here (Ctrl+V) and Import shows it.",
     ),
     ("studio.themes.export", "Export"),
-    ("studio.themes.exported", "The theme is in the box."),
+    ("studio.themes.exported", "The theme is in the box and copied."),
     ("studio.themes.import", "Import"),
     ("studio.themes.import_source", "imported text"),
     (
