@@ -53,7 +53,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Export schreibt das Design hierher und kopiert es; ein hier eingefügtes Design (Strg+V) zeigt Import.",
     ),
     ("studio.themes.export", "Export"),
-    ("studio.themes.exported", "Das Design steht im Feld und ist kopiert."),
+    (
+        "studio.themes.exported",
+        "Das Design steht im Feld und ist kopiert.",
+    ),
     ("studio.themes.import", "Import"),
     ("studio.themes.import_source", "eingefügter Text"),
     (

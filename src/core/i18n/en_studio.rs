@@ -50,7 +50,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Export writes the theme here and copies it; paste a theme here (Ctrl+V) and Import shows it.",
     ),
     ("studio.themes.export", "Export"),
-    ("studio.themes.exported", "The theme is in the box and copied."),
+    (
+        "studio.themes.exported",
+        "The theme is in the box and copied.",
+    ),
     ("studio.themes.import", "Import"),
     ("studio.themes.import_source", "imported text"),
     (
