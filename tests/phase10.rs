@@ -282,16 +282,7 @@ fn play_a_turn(app: &mut App, w: Entity) {
 #[test]
 fn a_whole_round_is_played_through_the_table_and_matches_the_engine() {
     let (mut app, w) = app(2, 11, "petra", GameKind::ProSpider10);
-    until_players_turn(&mut app);
-    assert_matches_engine(&mut app);
-    let mut turns = 0;
-    while game(&app).stage() != Stage::RoundOver && game(&app).stage() != Stage::Over {
-        play_a_turn(&mut app, w);
-        until_players_turn(&mut app);
-        assert_matches_engine(&mut app);
-        turns += 1;
-        assert!(turns < 200, "the round never ended");
-    }
+    let turns = play_the_round(&mut app, w, play_a_turn);
     assert_eq!(game(&app).round(), 1);
     eprintln!(
         "round 1 over after {turns} turns of the player; laid: {:?}; points {:?}",
@@ -416,16 +407,24 @@ fn play_a_turn_by_keys(app: &mut App, w: Entity) {
 #[test]
 fn a_round_is_played_with_the_keyboard_alone() {
     let (mut app, w) = app(3, 21, "petra", GameKind::ProSpider10);
-    until_players_turn(&mut app);
+    let turns = play_the_round(&mut app, w, play_a_turn_by_keys);
+    assert!(turns >= 3, "a round of {turns} turns is no test");
+}
+
+/// Plays the round to its end, the player's turns by `turn`, the table matching the engine
+/// after every one; returns the player's turns.
+fn play_the_round(app: &mut App, w: Entity, turn: fn(&mut App, Entity)) -> usize {
+    until_players_turn(app);
+    assert_matches_engine(app);
     let mut turns = 0;
-    while game(&app).stage() != Stage::RoundOver && game(&app).stage() != Stage::Over {
-        play_a_turn_by_keys(&mut app, w);
-        until_players_turn(&mut app);
-        assert_matches_engine(&mut app);
+    while game(app).stage() != Stage::RoundOver && game(app).stage() != Stage::Over {
+        turn(app, w);
+        until_players_turn(app);
+        assert_matches_engine(app);
         turns += 1;
         assert!(turns < 200, "the round never ended");
     }
-    assert!(turns >= 3, "a round of {turns} turns is no test");
+    turns
 }
 
 #[test]
