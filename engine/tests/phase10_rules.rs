@@ -376,15 +376,21 @@ fn knocking_goes_in_seat_order_and_never_twice_in_a_row() {
     // The up-card cannot be claimed: nobody was asked before seat 1's first draw.
 }
 
+/// A knocking variant of three-card hands whose two phases are a set of 3 each: a seat can lay
+/// and go out in one turn, so a round ends in a few moves.
+fn knocking_sets_of_three() -> Arc<P10Variant> {
+    variant(
+        "(number: 1, groups: [Set(3)]), (number: 2, groups: [Set(3)])",
+        3,
+        "knocking: true",
+    )
+}
+
 #[test]
 fn a_knock_is_remembered_into_the_next_round() {
     // Seat 3 ends round 1 in a turn it began with a knock; its next turn is in round 2, and it
     // may not begin that one with a knock either ("never twice in a row" knows no rounds).
-    let v = variant(
-        "(number: 1, groups: [Set(3)]), (number: 2, groups: [Set(3)])",
-        3,
-        "knocking: true",
-    );
+    let v = knocking_sets_of_three();
     let (mut g, _) = game_with(v, &["r1 b1 y5", "r4 b4 y6", "r8 b8 y2"], "y12");
     assert_eq!(g.to_move(), Some(0));
     draw(&mut g, "g8");
@@ -445,11 +451,7 @@ fn a_turn_lost_to_the_up_card_skip_forgets_a_knock() {
     // Seat 2 ends round 1 in a turn begun with a knock; round 2's up-card is a skip, which
     // costs seat 2 (the dealer's left) its first turn: like any lost turn, that one was not
     // begun with a knock, so seat 2 may knock at the next discard.
-    let v = variant(
-        "(number: 1, groups: [Set(3)]), (number: 2, groups: [Set(3)])",
-        3,
-        "knocking: true",
-    );
+    let v = knocking_sets_of_three();
     let (mut g, _) = game_with(v, &["r1 b1 y5", "r8 b8 y2", "r4 b4 y6"], "y12");
     draw(&mut g, "g8");
     g.apply(Action::Discard(card("g8"))).unwrap();

@@ -57,16 +57,10 @@ impl Settings {
     pub fn from_ron(text: &str, source: &str) -> Result<Settings, String> {
         let s: Settings = ron::from_str(text).map_err(|e| ron_error(source, text, &e))?;
         if let Some((field, why)) = s.out_of_range() {
-            // The line that sets the field, when the text has one.
-            let line = text.lines().position(|l| {
-                let l = l.trim_start();
-                l.strip_prefix(field)
-                    .is_some_and(|rest| rest.trim_start().starts_with(':'))
-            });
-            return Err(match line {
-                Some(i) => format!("{source}:{}: field `{field}`: {why}", i + 1),
-                None => format!("{source}: field `{field}`: {why}"),
-            });
+            return Err(format!(
+                "{}: field `{field}`: {why}",
+                field_at(source, text, field)
+            ));
         }
         Ok(s)
     }
@@ -112,6 +106,19 @@ impl Settings {
             (!(low..=high).contains(&v)).then(|| (field, format!("{v} is not in {low} to {high}")))
         })
     }
+}
+
+/// Where `field` is written in a RON `text`: `source:line` (the first line that starts with
+/// `field:`), or `source` alone when no line does. For errors found after parsing (a value out of
+/// its range), which RON's own errors cannot place.
+pub fn field_at(source: &str, text: &str, field: &str) -> String {
+    text.lines()
+        .position(|l| {
+            l.trim_start()
+                .strip_prefix(field)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+        .map_or_else(|| source.to_string(), |i| format!("{source}:{}", i + 1))
 }
 
 /// A RON error as `file:line:column: field `name`: message`. RON names the field itself only

@@ -113,15 +113,7 @@ impl Theme {
         let f: ThemeFile =
             ron::from_str(text).map_err(|e| crate::core::settings::ron_error(source, text, &e))?;
         // Where a field is written: `file:line`, or the file alone if the line is not found.
-        let at = |field: &str| {
-            text.lines()
-                .position(|l| {
-                    l.trim_start()
-                        .strip_prefix(field)
-                        .is_some_and(|rest| rest.trim_start().starts_with(':'))
-                })
-                .map_or_else(|| source.to_string(), |i| format!("{source}:{}", i + 1))
-        };
+        let at = |field: &str| crate::core::settings::field_at(source, text, field);
         let c = |field: &str, value: &str| -> Result<Color, String> {
             Srgba::hex(value).map(Color::from).map_err(|_| {
                 format!(

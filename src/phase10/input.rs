@@ -239,11 +239,7 @@ fn drag(
                     true
                 }
                 None => {
-                    notices.push(if table.game.laid_phase()[PLAYER].is_none() {
-                        t("p10.note.lay_first").to_string()
-                    } else {
-                        tf("p10.note.no_fit", &[("card", &card)])
-                    });
+                    notices.push(no_fit(&table, card));
                     false
                 }
             }
@@ -464,6 +460,16 @@ fn pick_hit(
     hits.into_iter().next().map(|(_, a)| a)
 }
 
+/// Why `card` cannot hit the group the player pointed at (clicked or dropped on): the player's
+/// own phase is not laid yet, or the card does not fit it.
+fn no_fit(table: &P10Table, card: Card) -> String {
+    if table.game.laid_phase()[PLAYER].is_none() {
+        t("p10.note.lay_first").to_string()
+    } else {
+        tf("p10.note.no_fit", &[("card", &card)])
+    }
+}
+
 /// The topmost card under `p`.
 fn card_under(
     p: Vec2,
@@ -553,10 +559,7 @@ fn pointer_input(
             };
             match pick_hit(&table, &piles, &layout, (seat, group), card, at) {
                 Some(action) => act(action, &mut requests),
-                None if table.game.laid_phase()[PLAYER].is_none() => {
-                    notices.push(t("p10.note.lay_first"))
-                }
-                None => notices.push(tf("p10.note.no_fit", &[("card", &card)])),
+                None => notices.push(no_fit(&table, card)),
             }
         }
         (Stage::Play, Some((_, Place::Discard(_), _))) => {
