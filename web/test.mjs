@@ -421,6 +421,8 @@ function largest(xs) {
 async function solverChecks(page, attr, waitReady, log) {
   const problems = [];
   const report = {};
+  // Each search's frame gaps, all of them (the report keeps the first 30).
+  const allGaps = new Map();
   const wait = (what, test, arg, timeout = 120_000) =>
     page.waitForFunction(test, arg, { timeout, polling: 50 }).catch(async (e) => {
       const attrs = await page.evaluate(() =>
@@ -456,7 +458,9 @@ async function solverChecks(page, attr, waitReady, log) {
     const gaps = started ? await frames.stop(range.from, range.to) : await frames.stop();
     if (!started && !optional) problems.push(`${name}: no search ran`);
     if (started && gaps.length === 0) problems.push(`${name}: no frame was drawn during the search`);
-    return { searched: started, ms: Date.now() - t0, frames: gaps.length, gaps_ms: gaps.slice(0, 30).map(round1), max_gap_ms: round1(largest(gaps)), median_gap_ms: round1(median(gaps)) };
+    const r = { searched: started, ms: Date.now() - t0, frames: gaps.length, gaps_ms: gaps.slice(0, 30).map(round1), max_gap_ms: round1(largest(gaps)), median_gap_ms: round1(median(gaps)) };
+    allGaps.set(r, gaps);
+    return r;
   };
 
   // A 4-suit deal; the first "still winnable?" search runs as it appears.
@@ -584,14 +588,26 @@ async function solverChecks(page, attr, waitReady, log) {
     problems.push("the cancelled search is still listed");
   }
 
-  // The page's thread runs no search: no frame during one is more than 50 ms slower than the
-  // slowest frame while a plain busy worker takes a core the same way. Whether each is also
-  // within 50 ms of the idle median (which a busy worker is not, on this machine) is reported.
+  // The page's thread runs no search. Measured against the control, a plain busy worker taking
+  // a core the same way (its slowest frame + 50 ms):
+  // - one frame in 20 may be slower than that, and no more. The control's slowest frame is the
+  //   largest of some 35; a search of 6 s draws 80 frames or more, and the largest of those is
+  //   not comparable (this machine's rare hiccup of 200 ms once failed a search that kept pace
+  //   in all its other 80 frames);
+  // - no frame may be slower than twice that: a search on the page's thread stops its frames
+  //   for its whole length (half a second for the shortest here, an auto-complete).
+  // Whether each is also within 50 ms of the idle median (which a busy worker is not, on this
+  // machine) is reported.
   for (const name of ["outlook", "hint", "winnable", "autocomplete"]) {
     const r = report[name];
+    const gaps = allGaps.get(r) ?? [];
     r.within_idle_median_plus_50 = r.max_gap_ms <= round1(limit);
-    if (r.max_gap_ms > control) {
-      problems.push(`${name}: a frame gap of ${r.max_gap_ms} ms during the search, over ${round1(control)} ms (the busy worker's slowest frame + 50)`);
+    r.over_control = gaps.filter((g) => g > control).length;
+    if (r.over_control > Math.floor(gaps.length / 20)) {
+      problems.push(`${name}: ${r.over_control} of ${gaps.length} frame gaps during the search over ${round1(control)} ms (the busy worker's slowest frame + 50); ${Math.floor(gaps.length / 20)} allowed (one in 20)`);
+    }
+    if (r.max_gap_ms > 2 * control) {
+      problems.push(`${name}: a frame gap of ${r.max_gap_ms} ms during the search, over ${round1(2 * control)} ms (twice the busy worker's slowest frame + 50)`);
     }
   }
 
