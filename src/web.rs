@@ -105,10 +105,43 @@ pub struct LocalStorage;
 
 const PREFIX: &str = "arachne/";
 
+/// Copies set aside of one entry that are kept (the newest).
+const KEEP_BAD: usize = 3;
+
 impl LocalStorage {
     fn store() -> io::Result<JsValue> {
         global("localStorage")
     }
+
+    /// Every key of the page's storage (with the prefix).
+    fn raw_keys() -> io::Result<Vec<String>> {
+        let store = Self::store()?;
+        let len = js_sys::Reflect::get(&store, &JsValue::from_str("length"))
+            .map_err(js_error)?
+            .as_f64()
+            .unwrap_or(0.0) as u32;
+        let mut keys = Vec::new();
+        for i in 0..len {
+            if let Some(k) = call(&store, "key", &[JsValue::from(i)])?.as_string() {
+                keys.push(k);
+            }
+        }
+        Ok(keys)
+    }
+
+    /// The numbers of the copies of `key` set aside (`KEY.bad-N`), lowest first.
+    fn bad_copies(&self, key: &str) -> io::Result<Vec<u32>> {
+        let mut copies = bad_numbers(&format!("{PREFIX}{key}.bad-"), &Self::raw_keys()?);
+        copies.sort_unstable();
+        Ok(copies)
+    }
+}
+
+/// The numbers `N` of the keys that are `prefix` followed by `N`.
+fn bad_numbers(prefix: &str, keys: &[String]) -> Vec<u32> {
+    keys.iter()
+        .filter_map(|k| k.strip_prefix(prefix)?.parse().ok())
+        .collect()
 }
 
 impl Storage for LocalStorage {
@@ -138,34 +171,26 @@ impl Storage for LocalStorage {
         let Some(text) = self.read(key)? else {
             return Ok(None);
         };
-        let mut n = 1;
-        let backup = loop {
-            let candidate = format!("{key}.bad-{n}");
-            if self.read(&candidate)?.is_none() {
-                break candidate;
-            }
-            n += 1;
-        };
+        // The page's storage is small (about 5 MB): only the newest few copies set aside of
+        // each entry are kept, so damaged saves cannot fill it up over the months.
+        let mut copies = self.bad_copies(key)?;
+        let n = copies.last().map_or(1, |&n| n + 1);
+        while copies.len() >= KEEP_BAD {
+            let oldest = copies.remove(0);
+            self.remove(&format!("{key}.bad-{oldest}"))?;
+        }
+        let backup = format!("{key}.bad-{n}");
         self.write(&backup, &text)?;
         self.remove(key)?;
         Ok(Some(format!("localStorage {PREFIX}{backup}")))
     }
 
     fn keys(&self) -> io::Result<Vec<String>> {
-        let store = Self::store()?;
-        let len = js_sys::Reflect::get(&store, &JsValue::from_str("length"))
-            .map_err(js_error)?
-            .as_f64()
-            .unwrap_or(0.0) as u32;
-        let mut keys = Vec::new();
-        for i in 0..len {
-            if let Some(k) = call(&store, "key", &[JsValue::from(i)])?.as_string()
-                && let Some(k) = k.strip_prefix(PREFIX)
-                && !k.contains(".bad-")
-            {
-                keys.push(k.to_string());
-            }
-        }
+        let mut keys: Vec<String> = Self::raw_keys()?
+            .into_iter()
+            .filter_map(|k| Some(k.strip_prefix(PREFIX)?.to_string()))
+            .filter(|k| !k.contains(".bad-"))
+            .collect();
         keys.sort();
         Ok(keys)
     }
@@ -180,6 +205,42 @@ impl Storage for LocalStorage {
     }
 }
 
+/// Settings still waiting for a moment of calm are saved when the page is hidden or closed:
+/// a hidden page draws no more frames, and a closed one never will
+/// (`persist::UnsavedSettings`).
+fn save_when_hidden(unsaved: crate::core::persist::UnsavedSettings) {
+    use js_sys::wasm_bindgen::closure::Closure;
+    let Ok(document) = global("document") else {
+        return;
+    };
+    let doc = document.clone();
+    let handler = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+        let kind = js_sys::Reflect::get(&event, &JsValue::from_str("type"))
+            .ok()
+            .and_then(|t| t.as_string());
+        let hidden = js_sys::Reflect::get(&doc, &JsValue::from_str("visibilityState"))
+            .ok()
+            .and_then(|v| v.as_string())
+            .is_some_and(|v| v == "hidden");
+        if kind.as_deref() == Some("pagehide") || hidden {
+            unsaved.save_now(&LocalStorage);
+        }
+    });
+    let f: &JsValue = handler.as_ref();
+    let window: JsValue = js_sys::global().into();
+    for (target, event) in [(&document, "visibilitychange"), (&window, "pagehide")] {
+        if let Err(e) = call(
+            target,
+            "addEventListener",
+            &[JsValue::from_str(event), f.clone()],
+        ) {
+            tracing::warn!("cannot save the settings when the page closes: {e}");
+        }
+    }
+    // The page keeps the handler for its whole life.
+    handler.forget();
+}
+
 /// Each frame's gap to the workers' pacer (`core::worker::frame`).
 fn pace_workers(time: Res<Time<Real>>) {
     crate::core::worker::frame(time.delta());
@@ -189,6 +250,12 @@ fn pace_workers(time: Res<Time<Real>>) {
 /// `data-arachne-ready` is 1 while the table is at rest (after the first deal) and 0 while
 /// anything moves. Also hands each frame's gap to the workers' pacer.
 pub fn plugin(app: &mut App) {
+    if let Some(pending) = app
+        .world()
+        .get_resource::<crate::core::persist::SaveSettings>()
+    {
+        save_when_hidden(pending.unsaved());
+    }
     app.add_systems(Last, (publish, publish_studio, pace_workers))
         .add_systems(
             Last,
@@ -358,6 +425,7 @@ fn publish_search(
         Outlook::Winnable(_) => "winnable",
         Outlook::Lost => "lost",
         Outlook::Unknown => "unknown",
+        Outlook::Failed(_) => "failed",
     };
     write_changed([
         ("data-arachne-search", Some(running.join(","))),

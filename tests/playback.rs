@@ -522,6 +522,46 @@ fn settings_are_saved_after_a_moment_and_load_back() {
 }
 
 #[test]
+fn settings_waiting_for_calm_are_saved_when_the_game_closes() {
+    let mut app = app(table("spider-2suit", 2), false);
+    let storage = Arc::new(MemoryStorage::default());
+    app.insert_resource(Saves(storage.clone()));
+    app.world_mut().resource_mut::<Settings>().theme = "midnight".into();
+    app.world_mut().resource_mut::<SaveSettings>().soon();
+    app.update();
+    // The browser's page hidden: written from outside the frames, at once.
+    let other = MemoryStorage::default();
+    app.world()
+        .resource::<SaveSettings>()
+        .unsaved()
+        .save_now(&other);
+    let loaded = load::<Settings>(&other, SETTINGS_KEY);
+    assert_eq!(
+        loaded,
+        persist::Loaded::Ok(app.world().resource::<Settings>().clone())
+    );
+    // The desktop app closing a frame after another change: written in that frame.
+    app.world_mut().resource_mut::<Settings>().theme = "classic".into();
+    app.world_mut().resource_mut::<SaveSettings>().soon();
+    app.update();
+    assert_eq!(storage.read(SETTINGS_KEY).unwrap(), None, "not at once");
+    app.world_mut().write_message(AppExit::Success);
+    app.update();
+    let loaded = load::<Settings>(storage.as_ref(), SETTINGS_KEY);
+    let persist::Loaded::Ok(saved) = loaded else {
+        panic!("not saved on exit: {loaded:?}");
+    };
+    assert_eq!(saved.theme, "classic");
+    // Nothing waits any more: closing again writes nothing.
+    let empty = MemoryStorage::default();
+    app.world()
+        .resource::<SaveSettings>()
+        .unsaved()
+        .save_now(&empty);
+    assert_eq!(empty.read(SETTINGS_KEY).unwrap(), None);
+}
+
+#[test]
 fn settings_missing_newer_fields_still_load() {
     // A file from before the card, game and effect options existed.
     let old = arachne::core::settings::DEFAULT_SETTINGS

@@ -81,6 +81,9 @@ const ready = fetch(new URL("arachne_solver.wasm", import.meta.url))
 const setRest = (ms) => {
   if (typeof ms === "number" && ms >= 0) rest = Math.min(ms, MAX_REST_MS);
 };
+// A module that cannot load is told with each request's answer (below), so its failure is
+// no unhandled error of the page's.
+ready.catch(() => {});
 let queue = Promise.resolve();
 let module = ready;
 self.onmessage = (event) => {

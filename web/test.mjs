@@ -54,9 +54,16 @@ try {
   const [width, height] = (process.env.ARACHNE_WEB_SIZE ?? "1280x720").split("x").map(Number);
   const page = await browser.newPage({ viewport: { width, height } });
   const log = [];
+  // Console errors a step provokes on purpose (it checks what the player is told instead).
+  let expectedError = null;
+  let expectedErrors = 0;
   page.on("console", (m) => {
     log.push(`${m.type()}: ${m.text()}`);
-    if (m.type() === "error") problems.push(`console error: ${m.text()}`);
+    if (m.type() === "error" && expectedError?.test(m.text())) {
+      expectedErrors++;
+    } else if (m.type() === "error") {
+      problems.push(`console error: ${m.text()}`);
+    }
     if (/panicked at/.test(m.text())) problems.push(`panic: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
@@ -157,14 +164,39 @@ try {
   }
   await page.screenshot({ path: join(shots, "3-resumed.png") });
 
-  // 4. A damaged entry is set aside and the game still starts.
-  await page.evaluate(() => localStorage.setItem("arachne/game", "(version: 1, garbage"));
+  // 4. A damaged entry is set aside and the game still starts. Five older copies set aside
+  // are already there: only the newest three of them all stay (the page's storage is small).
+  await page.evaluate(() => {
+    for (let n = 1; n <= 5; n++) localStorage.setItem(`arachne/game.bad-${n}`, `old ${n}`);
+    localStorage.setItem("arachne/game", "(version: 1, garbage");
+  });
   await page.reload();
   await waitReady("with a damaged save");
-  const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(".bad-")));
-  if (kept.length === 0) problems.push("the damaged save was not set aside");
+  const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(".bad-")).sort());
+  const keptWanted = ["arachne/game.bad-4", "arachne/game.bad-5", "arachne/game.bad-6"];
+  if (JSON.stringify(kept) !== JSON.stringify(keptWanted)) {
+    problems.push(`copies set aside: ${JSON.stringify(kept)}, expected ${JSON.stringify(keptWanted)}`);
+  } else if (await page.evaluate(() => localStorage.getItem("arachne/game.bad-6")) !== "(version: 1, garbage") {
+    problems.push("the damaged save was not set aside as game.bad-6");
+  }
   if (Number(await attr("data-arachne-moves")) !== 0) problems.push("a damaged save gave moves");
   // Setting the damaged entry aside is reported in the game, not as an error.
+
+  // 4b. A solver worker that cannot load its module: "still winnable?" says the search could
+  // not run, not that it ran out of time.
+  const blocked = "**/arachne_solver.wasm";
+  expectedError = /the solver could not search: Failed to fetch/;
+  await page.context().route(blocked, (route) => route.abort());
+  await page.reload();
+  await waitReady("with the solver's module unreachable");
+  const failedOutlook = await page
+    .waitForFunction(() => ["failed", "unknown", "winnable", "lost"].includes(document.body.getAttribute("data-arachne-outlook")), null, { timeout: 60_000, polling: 100 })
+    .then(() => attr("data-arachne-outlook"), () => "(no answer in 60 s)");
+  await page.screenshot({ path: join(shots, "4b-solver-unreachable.png") });
+  if (failedOutlook !== "failed") problems.push(`with the solver's module unreachable, "still winnable?" ended as ${failedOutlook}, expected failed`);
+  await page.context().unroute(blocked);
+  expectedError = null;
+  if (expectedErrors === 0) problems.push("the unreachable solver module was not logged");
 
   // 5. The solver runs in a Web Worker (issue 19): the page keeps drawing through a hint,
   // "still winnable?", auto-complete and "winnable deals only" of a 4-suit deal, Esc cancels

@@ -331,15 +331,19 @@ impl<T: Default> Loaded<T> {
 
 /// Writes `value` under `key`.
 pub fn save<T: Serialize>(storage: &dyn Storage, key: &str, value: &T) -> io::Result<()> {
-    let text = ron::ser::to_string_pretty(
+    storage.write(key, &to_text(value)?)
+}
+
+/// `value` as an entry's text (what [`save`] writes).
+fn to_text<T: Serialize>(value: &T) -> io::Result<String> {
+    ron::ser::to_string_pretty(
         &Envelope {
             version: SAVE_VERSION,
             data: value,
         },
         ron::ser::PrettyConfig::default(),
     )
-    .map_err(io::Error::other)?;
-    storage.write(key, &text)
+    .map_err(io::Error::other)
 }
 
 /// Reads `key`; anything unusable is set aside and reported, never a panic.
@@ -431,17 +435,48 @@ pub struct Saves(pub std::sync::Arc<dyn Storage>);
 /// Settings the player changed, saved after half a second of calm (a slider being dragged
 /// is not saved at every step).
 #[derive(bevy::prelude::Resource, Debug, Default)]
-pub struct SaveSettings(Option<f32>);
+pub struct SaveSettings {
+    /// Seconds of calm left before the save, while one waits.
+    wait: Option<f32>,
+    unsaved: UnsavedSettings,
+}
 
 impl SaveSettings {
     /// Saves the settings shortly.
     pub fn soon(&mut self) {
-        self.0 = Some(0.5);
+        self.wait = Some(0.5);
     }
 
     /// Whether a save is waiting.
     pub fn pending(&self) -> bool {
-        self.0.is_some()
+        self.wait.is_some()
+    }
+
+    /// The settings' text while their save waits, to be written when the game closes first.
+    pub fn unsaved(&self) -> UnsavedSettings {
+        self.unsaved.clone()
+    }
+}
+
+/// The settings' text while their save waits for calm (shared: the browser's page is closed or
+/// hidden outside the game's frames, so the text is kept ready for that moment).
+#[derive(Debug, Default, Clone)]
+pub struct UnsavedSettings(std::sync::Arc<Mutex<Option<String>>>);
+
+impl UnsavedSettings {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes the settings now if their save is waiting (the game closing): when the desktop
+    /// app exits, and when the browser's page is hidden or closed.
+    pub fn save_now(&self, storage: &dyn Storage) {
+        let text = self.lock().take();
+        if let Some(text) = text
+            && let Err(e) = storage.write(crate::core::settings::SETTINGS_KEY, &text)
+        {
+            save_failed("save.what.settings", &e);
+        }
     }
 }
 
@@ -451,22 +486,43 @@ fn save_settings(
     settings: bevy::prelude::Res<crate::core::settings::Settings>,
     saves: Option<bevy::prelude::Res<Saves>>,
 ) {
-    let Some(left) = pending.0.as_mut() else {
+    let Some(left) = pending.wait.as_mut() else {
+        return;
+    };
+    let Some(saves) = saves else {
+        pending.wait = None;
         return;
     };
     *left -= time.delta_secs();
     if *left > 0.0 {
+        // Ready for a close before the calm is over.
+        let mut unsaved = pending.unsaved.lock();
+        if bevy::prelude::DetectChanges::is_changed(&settings) || unsaved.is_none() {
+            *unsaved = to_text(&*settings).ok();
+        }
         return;
     }
-    pending.0 = None;
-    if let Some(saves) = saves
-        && let Err(e) = save(
-            saves.0.as_ref(),
-            crate::core::settings::SETTINGS_KEY,
-            &*settings,
-        )
-    {
+    pending.wait = None;
+    *pending.unsaved.lock() = None;
+    if let Err(e) = save(
+        saves.0.as_ref(),
+        crate::core::settings::SETTINGS_KEY,
+        &*settings,
+    ) {
         save_failed("save.what.settings", &e);
+    }
+}
+
+/// The app is exiting: settings still waiting for calm are saved now.
+fn save_settings_on_exit(
+    mut exits: bevy::prelude::MessageReader<bevy::prelude::AppExit>,
+    pending: bevy::prelude::Res<SaveSettings>,
+    saves: Option<bevy::prelude::Res<Saves>>,
+) {
+    if exits.read().count() > 0
+        && let Some(saves) = saves
+    {
+        pending.unsaved.save_now(saves.0.as_ref());
     }
 }
 
@@ -507,8 +563,10 @@ fn tell_save_failures(
 /// [`Saves`] resource the app inserts. Tells the player when something could not be saved.
 pub fn plugin(app: &mut bevy::prelude::App) {
     use bevy::prelude::*;
-    app.init_resource::<SaveSettings>().add_systems(
-        Update,
-        (save_settings, tell_save_failures).in_set(crate::AppSystems::Plan),
-    );
+    app.init_resource::<SaveSettings>()
+        .add_systems(
+            Update,
+            (save_settings, tell_save_failures).in_set(crate::AppSystems::Plan),
+        )
+        .add_systems(Last, save_settings_on_exit.after(bevy::window::ExitSystems));
 }

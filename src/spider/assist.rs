@@ -74,6 +74,8 @@ pub enum Outlook {
     Lost,
     /// The search ran out of time.
     Unknown,
+    /// The search could not run (in the browser: its worker failed); why.
+    Failed(String),
 }
 
 /// A search the player is waiting for (the bar shows it and offers Cancel).
@@ -423,11 +425,15 @@ fn follow_table(
         }
     }
     if let Some(report) = search.task.as_mut().and_then(Search::poll) {
-        search.task = None;
-        *outlook = match report.verdict {
-            Verdict::Solved(line) => Outlook::Winnable(line),
-            Verdict::Unwinnable => Outlook::Lost,
-            Verdict::Unknown => Outlook::Unknown,
+        let failure = search
+            .task
+            .take()
+            .and_then(|s| s.failure().map(str::to_string));
+        *outlook = match (report.verdict, failure) {
+            (Verdict::Solved(line), _) => Outlook::Winnable(line),
+            (Verdict::Unwinnable, _) => Outlook::Lost,
+            (Verdict::Unknown, Some(why)) => Outlook::Failed(why),
+            (Verdict::Unknown, None) => Outlook::Unknown,
         };
     }
 }

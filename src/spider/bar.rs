@@ -250,6 +250,14 @@ fn bar_controls(
 }
 
 fn outlook_label(ui: &mut egui::Ui, outlook: &Outlook) {
+    if let Outlook::Failed(why) = outlook {
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 100, 90),
+            tr("spider.outlook.failed"),
+        )
+        .on_hover_text(tf("spider.outlook.failed_hover", &[("why", why)]));
+        return;
+    }
     let (text, colour, tip) = match outlook {
         Outlook::Off => return,
         Outlook::Checking => (
@@ -267,7 +275,7 @@ fn outlook_label(ui: &mut egui::Ui, outlook: &Outlook) {
             egui::Color32::from_rgb(230, 100, 90),
             "spider.outlook.lost_hover",
         ),
-        Outlook::Unknown => (
+        Outlook::Unknown | Outlook::Failed(_) => (
             "spider.outlook.unknown",
             egui::Color32::from_rgb(220, 190, 90),
             "spider.outlook.unknown_hover",

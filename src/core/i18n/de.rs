@@ -416,6 +416,11 @@ pub const STRINGS: &[(&str, &str)] = &[
         "spider.outlook.unknown_hover",
         "Dem Löser ist für diese Stellung die Zeit ausgegangen",
     ),
+    ("spider.outlook.failed", "nicht geprüft"),
+    (
+        "spider.outlook.failed_hover",
+        "Der Löser konnte nicht laufen ({why}); nach deinem nächsten Zug versucht er es wieder",
+    ),
     ("spider.viewer.close", "Schließen"),
     ("spider.viewer.to_start", "Zum Austeilen (Pos1)"),
     ("spider.viewer.back", "Einen Zug zurück (Links)"),

@@ -386,6 +386,11 @@ pub const STRINGS: &[(&str, &str)] = &[
         "spider.outlook.unknown_hover",
         "The solver ran out of time on this position",
     ),
+    ("spider.outlook.failed", "not searched"),
+    (
+        "spider.outlook.failed_hover",
+        "The solver could not run ({why}); it tries again after your next move",
+    ),
     ("spider.viewer.close", "Close"),
     ("spider.viewer.to_start", "To the deal (Home)"),
     ("spider.viewer.back", "One move back (Left)"),
