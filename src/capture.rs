@@ -42,7 +42,8 @@ impl Capture {
 /// Adds the capture systems for `path`.
 pub fn plugin(app: &mut App, path: PathBuf) {
     app.insert_resource(Capture::new(path))
-        .add_systems(Last, capture);
+        // Before the exit systems: the frame that asks to exit still runs the exit's own work.
+        .add_systems(Last, capture.before(bevy::window::ExitSystems));
 }
 
 fn capture(

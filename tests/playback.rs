@@ -552,12 +552,20 @@ fn settings_waiting_for_calm_are_saved_when_the_game_closes() {
         panic!("not saved on exit: {loaded:?}");
     };
     assert_eq!(saved.theme, "classic");
+    // An exit that runs no last frame (a desktop's own quit): written as the app is dropped.
+    app.world_mut().resource_mut::<Settings>().theme = "midnight".into();
+    app.world_mut().resource_mut::<SaveSettings>().soon();
+    app.update();
+    let unsaved = app.world().resource::<SaveSettings>().unsaved();
+    drop(app);
+    let loaded = load::<Settings>(storage.as_ref(), SETTINGS_KEY);
+    let persist::Loaded::Ok(saved) = loaded else {
+        panic!("not saved on drop: {loaded:?}");
+    };
+    assert_eq!(saved.theme, "midnight");
     // Nothing waits any more: closing again writes nothing.
     let empty = MemoryStorage::default();
-    app.world()
-        .resource::<SaveSettings>()
-        .unsaved()
-        .save_now(&empty);
+    unsaved.save_now(&empty);
     assert_eq!(empty.read(SETTINGS_KEY).unwrap(), None);
 }
 

@@ -17,8 +17,14 @@ const types = {
   ".wasm": "application/wasm",
 };
 
+// Files the server answers 404 for, as a broken host would (step 4b).
+const missing = new Set();
 const server = createServer(async (req, res) => {
   const path = new URL(req.url, "http://x").pathname;
+  if (missing.has(path)) {
+    res.writeHead(404, { "cache-control": "no-store" }).end();
+    return;
+  }
   const file = join(root, path === "/" ? "index.html" : path);
   if (!file.startsWith(root)) {
     res.writeHead(403).end();
@@ -184,9 +190,9 @@ try {
 
   // 4b. A solver worker that cannot load its module: "still winnable?" says the search could
   // not run, not that it ran out of time.
-  const blocked = "**/arachne_solver.wasm";
-  expectedError = /the solver could not search: Failed to fetch/;
-  await page.context().route(blocked, (route) => route.abort());
+  // The server answers 404 for it (the worker's module then fails to load).
+  expectedError = /the solver could not search: arachne_solver\.wasm: HTTP 404|Failed to load resource.*404/;
+  missing.add("/arachne_solver.wasm");
   await page.reload();
   await waitReady("with the solver's module unreachable");
   const failedOutlook = await page
@@ -194,7 +200,7 @@ try {
     .then(() => attr("data-arachne-outlook"), () => "(no answer in 60 s)");
   await page.screenshot({ path: join(shots, "4b-solver-unreachable.png") });
   if (failedOutlook !== "failed") problems.push(`with the solver's module unreachable, "still winnable?" ended as ${failedOutlook}, expected failed`);
-  await page.context().unroute(blocked);
+  missing.delete("/arachne_solver.wasm");
   expectedError = null;
   if (expectedErrors === 0) problems.push("the unreachable solver module was not logged");
 
@@ -622,10 +628,10 @@ async function solverChecks(page, attr, waitReady, log) {
 
   // The page's thread runs no search. Measured against the control, a plain busy worker taking
   // a core the same way (its slowest frame + 50 ms):
-  // - one frame in 20 may be slower than that, and no more. The control's slowest frame is the
-  //   largest of some 35; a search of 6 s draws 80 frames or more, and the largest of those is
-  //   not comparable (this machine's rare hiccup of 200 ms once failed a search that kept pace
-  //   in all its other 80 frames);
+  // - one frame in 20 may be slower than that (one at least), and no more. The control's
+  //   slowest frame is the largest of some 35, one number measured once; a search's largest is
+  //   of 5 to 80 or more, and this machine's rare hiccup of 200 ms once failed a search that
+  //   kept pace in all its other 80 frames;
   // - no frame may be slower than twice that: a search on the page's thread stops its frames
   //   for its whole length (half a second for the shortest here, an auto-complete).
   // Whether each is also within 50 ms of the idle median (which a busy worker is not, on this
@@ -635,8 +641,9 @@ async function solverChecks(page, attr, waitReady, log) {
     const gaps = allGaps.get(r) ?? [];
     r.within_idle_median_plus_50 = r.max_gap_ms <= round1(limit);
     r.over_control = gaps.filter((g) => g > control).length;
-    if (r.over_control > Math.floor(gaps.length / 20)) {
-      problems.push(`${name}: ${r.over_control} of ${gaps.length} frame gaps during the search over ${round1(control)} ms (the busy worker's slowest frame + 50); ${Math.floor(gaps.length / 20)} allowed (one in 20)`);
+    const allowed = Math.max(1, Math.floor(gaps.length / 20));
+    if (r.over_control > allowed) {
+      problems.push(`${name}: ${r.over_control} of ${gaps.length} frame gaps during the search over ${round1(control)} ms (the busy worker's slowest frame + 50); ${allowed} allowed (one in 20, one at least)`);
     }
     if (r.max_gap_ms > 2 * control) {
       problems.push(`${name}: a frame gap of ${r.max_gap_ms} ms during the search, over ${round1(2 * control)} ms (twice the busy worker's slowest frame + 50)`);

@@ -495,11 +495,6 @@ fn save_settings(
     };
     *left -= time.delta_secs();
     if *left > 0.0 {
-        // Ready for a close before the calm is over.
-        let mut unsaved = pending.unsaved.lock();
-        if bevy::prelude::DetectChanges::is_changed(&settings) || unsaved.is_none() {
-            *unsaved = to_text(&*settings).ok();
-        }
         return;
     }
     pending.wait = None;
@@ -511,6 +506,47 @@ fn save_settings(
     ) {
         save_failed("save.what.settings", &e);
     }
+}
+
+/// While a save waits for calm, keeps the settings' text ready for a close (at the end of the
+/// frame: the settings window changes them after `Update`).
+fn keep_unsaved_ready(
+    pending: bevy::prelude::Res<SaveSettings>,
+    settings: bevy::prelude::Res<crate::core::settings::Settings>,
+) {
+    if !pending.pending() {
+        return;
+    }
+    let mut unsaved = pending.unsaved.lock();
+    if bevy::prelude::DetectChanges::is_changed(&settings) || unsaved.is_none() {
+        *unsaved = to_text(&*settings).ok();
+    }
+}
+
+/// Writes the settings still waiting for calm when the app's world is dropped: the last
+/// resort for an exit that runs no last frame (a desktop's own quit, a logout).
+#[derive(bevy::prelude::Resource)]
+struct SaveOnDrop {
+    unsaved: UnsavedSettings,
+    storage: std::sync::Arc<dyn Storage>,
+}
+
+impl Drop for SaveOnDrop {
+    fn drop(&mut self) {
+        self.unsaved.save_now(self.storage.as_ref());
+    }
+}
+
+/// Arms [`SaveOnDrop`] for the storage the app saves to (once it is there).
+fn arm_save_on_drop(
+    mut commands: bevy::prelude::Commands,
+    pending: bevy::prelude::Res<SaveSettings>,
+    saves: bevy::prelude::Res<Saves>,
+) {
+    commands.insert_resource(SaveOnDrop {
+        unsaved: pending.unsaved(),
+        storage: saves.0.clone(),
+    });
 }
 
 /// The app is exiting: settings still waiting for calm are saved now.
@@ -568,5 +604,12 @@ pub fn plugin(app: &mut bevy::prelude::App) {
             Update,
             (save_settings, tell_save_failures).in_set(crate::AppSystems::Plan),
         )
-        .add_systems(Last, save_settings_on_exit.after(bevy::window::ExitSystems));
+        .add_systems(PreUpdate, arm_save_on_drop.run_if(resource_added::<Saves>))
+        .add_systems(
+            Last,
+            (keep_unsaved_ready, save_settings_on_exit)
+                .chain()
+                .in_set(bevy::app::OnAppExitSystems)
+                .after(bevy::window::ExitSystems),
+        );
 }

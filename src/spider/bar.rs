@@ -250,38 +250,37 @@ fn bar_controls(
 }
 
 fn outlook_label(ui: &mut egui::Ui, outlook: &Outlook) {
-    if let Outlook::Failed(why) = outlook {
-        ui.colored_label(
-            egui::Color32::from_rgb(230, 100, 90),
-            tr("spider.outlook.failed"),
-        )
-        .on_hover_text(tf("spider.outlook.failed_hover", &[("why", why)]));
-        return;
-    }
+    let amber = egui::Color32::from_rgb(220, 190, 90);
     let (text, colour, tip) = match outlook {
         Outlook::Off => return,
         Outlook::Checking => (
             "spider.outlook.checking",
             egui::Color32::GRAY,
-            "spider.outlook.checking_hover",
+            tr("spider.outlook.checking_hover").to_string(),
         ),
         Outlook::Winnable(_) => (
             "spider.outlook.winnable",
             egui::Color32::from_rgb(90, 200, 110),
-            "spider.outlook.winnable_hover",
+            tr("spider.outlook.winnable_hover").to_string(),
         ),
         Outlook::Lost => (
             "spider.outlook.lost",
             egui::Color32::from_rgb(230, 100, 90),
-            "spider.outlook.lost_hover",
+            tr("spider.outlook.lost_hover").to_string(),
         ),
-        Outlook::Unknown | Outlook::Failed(_) => (
+        Outlook::Unknown => (
             "spider.outlook.unknown",
-            egui::Color32::from_rgb(220, 190, 90),
-            "spider.outlook.unknown_hover",
+            amber,
+            tr("spider.outlook.unknown_hover").to_string(),
+        ),
+        // Amber like "unknown": nothing is known about the game, it is not lost.
+        Outlook::Failed(why) => (
+            "spider.outlook.failed",
+            amber,
+            tf("spider.outlook.failed_hover", &[("why", why)]),
         ),
     };
-    ui.colored_label(colour, tr(text)).on_hover_text(tr(tip));
+    ui.colored_label(colour, tr(text)).on_hover_text(tip);
 }
 
 fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter<Control>) {
