@@ -16,7 +16,7 @@ use crate::phase10::P10Systems;
 use crate::phase10::input::{
     HandCursor, LayChoice, chosen_cards, describe_choice, find_lay, lay_chosen, pick_lay,
 };
-use crate::phase10::layout::P10Layout;
+use crate::phase10::layout::{BarBand, P10Layout};
 use crate::phase10::menu::{P10Form, ask_new_game, fresh_seed};
 use crate::phase10::plan::sort_hand;
 use crate::phase10::round::{P10Request, P10Spec, P10Table, PLAYER};
@@ -38,6 +38,12 @@ pub(crate) fn plugin(app: &mut App) {
                 .run_if(crate::phase10::viewer::not_watching)
                 .in_set(Overlay::Bar),
         )
+            .in_set(P10Systems),
+    )
+    .add_systems(
+        Update,
+        keep_clear_of_bar
+            .in_set(crate::AppSystems::Plan)
             .in_set(P10Systems),
     );
 }
@@ -193,7 +199,9 @@ fn all_phases_fit(layout: &P10Layout, row: f32, lines: usize) -> bool {
     top - floor >= row * lines as f32
 }
 
-/// The ten phases, with the seats now at each one.
+/// The ten phases, with the seats now at each one. The list lies to the right of the discard
+/// pile where it has room; in a narrow window (a phone held upright) it lies above the stock
+/// and the discard pile, centred, and in a low one it shows only the phases some seat is at.
 fn phases(
     mut contexts: EguiContexts,
     table: Res<P10Table>,
@@ -207,12 +215,51 @@ fn phases(
     let ctx = contexts.ctx_mut()?;
     let game = &table.game;
     let colour = text_colour(&theme);
-    let at = Vec2::new(
-        layout.discard.x + layout.card.x * 0.9,
-        layout.stock.y + layout.card.y / 2.0,
-    );
-    let row = ctx.fonts_mut(|f| f.row_height(&egui::FontId::proportional(PHASE_TEXT)));
-    let all = all_phases_fit(&layout, row, game.variant().phases.len());
+    let font = egui::FontId::proportional(PHASE_TEXT);
+    let row = ctx.fonts_mut(|f| f.row_height(&font));
+    // Each phase's line, whether the player is at it, and whether any seat is.
+    let lines: Vec<(String, bool, bool)> = game
+        .variant()
+        .phases
+        .iter()
+        .enumerate()
+        .map(|(i, phase)| {
+            let here: Vec<String> = (0..game.players())
+                .filter(|&s| game.phases_open(s).first().is_some_and(|(k, _)| *k == i))
+                .map(|s| {
+                    if s == PLAYER {
+                        t("p10.phases.you").to_string()
+                    } else {
+                        (s + 1).to_string()
+                    }
+                })
+                .collect();
+            let mut line = format!("{:>2}  {}", phase.number, describe(phase));
+            if !here.is_empty() {
+                line.push_str(&format!("   - {}", here.join(", ")));
+            }
+            let mine = here.first().is_some_and(|h| h == t("p10.phases.you"));
+            (line, mine, !here.is_empty())
+        })
+        .collect();
+    let widest = |only_seats: bool| {
+        lines
+            .iter()
+            .filter(|l| !only_seats || l.2)
+            .map(|(text, _, _)| {
+                ctx.fonts_mut(|f| {
+                    f.layout_no_wrap(text.clone(), font.clone(), colour)
+                        .size()
+                        .x
+                })
+            })
+            .fold(0.0f32, f32::max)
+    };
+    let count = |only_seats: bool| lines.iter().filter(|l| !only_seats || l.2).count();
+    let (full, few) = ((widest(false), count(false)), (widest(true), count(true)));
+    let Some((at, only_seats)) = phase_list_spot(&layout, row, full, few) else {
+        return Ok(());
+    };
     egui::Area::new(egui::Id::new("p10-phases"))
         .order(egui::Order::Background)
         .fixed_pos(to_screen(at, window))
@@ -220,26 +267,11 @@ fn phases(
         .show(ctx, |ui| {
             ui.spacing_mut().item_spacing.y = 0.0;
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-            for (i, phase) in game.variant().phases.iter().enumerate() {
-                let here: Vec<String> = (0..game.players())
-                    .filter(|&s| game.phases_open(s).first().is_some_and(|(k, _)| *k == i))
-                    .map(|s| {
-                        if s == PLAYER {
-                            t("p10.phases.you").to_string()
-                        } else {
-                            (s + 1).to_string()
-                        }
-                    })
-                    .collect();
-                if !all && here.is_empty() {
+            for (line, mine, seats) in &lines {
+                if only_seats && !seats {
                     continue;
                 }
-                let mut line = format!("{:>2}  {}", phase.number, describe(phase));
-                if !here.is_empty() {
-                    line.push_str(&format!("   - {}", here.join(", ")));
-                }
-                let mine = here.first().is_some_and(|h| h == t("p10.phases.you"));
-                let rich = egui::RichText::new(line).size(PHASE_TEXT).color(if mine {
+                let rich = egui::RichText::new(line).size(PHASE_TEXT).color(if *mine {
                     egui::Color32::from_rgb(255, 224, 74)
                 } else {
                     colour
@@ -248,6 +280,54 @@ fn phases(
             }
         });
     Ok(())
+}
+
+/// Where the phase list's top left corner lies (table coordinates), and whether it shows only
+/// the phases some seat is at, for a list of `full` = (widest line, lines) or `few` when only
+/// those phases are listed; `None` where it fits nowhere.
+///
+/// Tried in order: the whole list right of the discard pile (between the stock's top edge and
+/// the player's hand, as far as the window's right edge); the whole list centred above the
+/// stock and the discard pile (below the computer seats' groups); then the short list in the
+/// same two places.
+fn phase_list_spot(
+    layout: &P10Layout,
+    row: f32,
+    full: (f32, usize),
+    few: (f32, usize),
+) -> Option<(Vec2, bool)> {
+    const GAP: f32 = 6.0;
+    let card = layout.card;
+    let half_w = layout.window.x / 2.0;
+    let stock_top = layout.stock.y + card.y / 2.0;
+    // Right of the discard pile.
+    let right_x = layout.discard.x + card.x * 0.9;
+    let right_fits = |(width, lines): (f32, usize)| {
+        right_x + width <= half_w - GAP && all_phases_fit(layout, row, lines)
+    };
+    // Above the middle: below the lowest of the computer seats' groups (two rows of them).
+    let ceiling = layout
+        .seats
+        .iter()
+        .enumerate()
+        .filter(|&(s, _)| s != PLAYER)
+        .map(|(_, spot)| spot.groups.y - card.y * 0.45 - card.y / 2.0)
+        .fold(layout.window.y / 2.0, f32::min);
+    let above = |(width, lines): (f32, usize)| {
+        let height = row * lines as f32;
+        (width <= 2.0 * (half_w - GAP) && ceiling - GAP - (stock_top + GAP) >= height)
+            .then(|| Vec2::new(-width / 2.0, stock_top + GAP + height))
+    };
+    if right_fits(full) {
+        return Some((Vec2::new(right_x, stock_top), false));
+    }
+    if let Some(at) = above(full) {
+        return Some((at, false));
+    }
+    if right_fits(few) {
+        return Some((Vec2::new(right_x, stock_top), true));
+    }
+    above(few).map(|at| (at, true))
 }
 
 /// What the player may do now, in words.
@@ -301,11 +381,12 @@ fn bar(
     mut bar: BarState,
     mut requests: MessageWriter<P10Request>,
     time: Res<Time<Real>>,
+    mut band: ResMut<BarBand>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &table.game;
-    egui::Area::new(egui::Id::new("p10-bar"))
-        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -6.0))
+    let shown = egui::Area::new(egui::Id::new("p10-bar"))
+        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -BAR_LIFT))
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 // On a narrow screen the status wraps and the buttons wrap onto more rows,
@@ -410,8 +491,40 @@ fn bar(
                 });
             });
         });
+    // The table keeps clear of the bar however many rows it wraps onto. (Measured once the bar
+    // sits on its anchor: egui places an area first where it fits, before it knows its size.)
+    let screen = ctx.content_rect();
+    let rect = shown.response.rect;
+    if (rect.bottom() - (screen.bottom() - BAR_LIFT)).abs() < 1.0 {
+        band.measured(
+            Vec2::new(screen.width(), screen.height()),
+            rect.height() + BAR_LIFT,
+        );
+    }
     Ok(())
 }
+
+/// Lays the table out again above the bar once the bar's band has changed and the cards are at
+/// rest (a deal under way finishes first).
+fn keep_clear_of_bar(
+    mut band: ResMut<BarBand>,
+    moving: Query<
+        (),
+        (
+            With<bevy_tweening::TweenAnim>,
+            With<crate::phase10::view::P10Card>,
+        ),
+    >,
+    mut requests: MessageWriter<P10Request>,
+) {
+    if band.stale && moving.is_empty() {
+        band.stale = false;
+        requests.write(P10Request::Relayout);
+    }
+}
+
+/// The bar's gap to the window's bottom edge.
+const BAR_LIFT: f32 = 6.0;
 
 /// Below this window width (logical pixels) the bar wraps its text and buttons: the longest
 /// status line with a full row of buttons needs about this much.
@@ -480,6 +593,44 @@ fn lay_question(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_phase_list_lies_where_it_has_room() {
+        // Widest line and lines: the whole list, and only the phases seats are at.
+        let (full, few) = ((260.0, 10), (250.0, 2));
+        let spot = |players: usize, w: f32, h: f32, band: f32| {
+            let layout = P10Layout::compute(players, Vec2::new(w, h), band);
+            (layout.clone(), phase_list_spot(&layout, 13.0, full, few))
+        };
+        // A wide window: right of the discard pile, whole.
+        let (layout, at) = spot(4, 1280.0, 720.0, 74.0);
+        let (at, only) = at.unwrap();
+        assert!(!only);
+        assert!(at.x >= layout.discard.x + layout.card.x / 2.0);
+        assert!(at.x + full.0 <= 640.0);
+        // A phone held upright: above the stock and the discard pile, whole, in the window,
+        // clear of the middle's cards and of the computer seats' groups.
+        for players in 2..=6 {
+            let (layout, at) = spot(players, 390.0, 844.0, 250.0);
+            let (at, only) = at.unwrap_or_else(|| panic!("{players} seats: no room"));
+            assert!(!only, "{players} seats");
+            assert!(
+                at.x >= -195.0 && at.x + full.0 <= 195.0,
+                "{players} seats: {at}"
+            );
+            let bottom = at.y - 13.0 * full.1 as f32;
+            assert!(
+                bottom >= layout.stock.y + layout.card.y / 2.0,
+                "{players} seats"
+            );
+            for spot in &layout.seats[1..] {
+                assert!(at.y <= spot.groups.y - layout.card.y, "{players} seats");
+            }
+        }
+        // A low window: only the phases seats are at.
+        let (_, at) = spot(4, 640.0, 360.0, 74.0);
+        assert!(at.unwrap().1);
+    }
 
     #[test]
     fn a_low_window_lists_only_the_phases_seats_are_at() {

@@ -86,9 +86,56 @@ pub mod z {
 }
 
 /// The band at the bottom the bar keeps for itself: two rows (what to do, then the buttons).
+/// The least band; a narrow window's bar wraps onto more rows ([`BarBand`]).
 pub const BAR_BAND: f32 = 74.0;
 
+/// The band at the bottom the bar takes, as measured: in a narrow window (a phone) its text
+/// and buttons wrap onto more rows, and the table is laid out above them.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct BarBand {
+    /// Pixels at the bottom of the window kept for the bar.
+    pub band: f32,
+    /// The window's width when it was measured.
+    width: f32,
+    /// The band changed since the table was laid out: the table is laid out again once its
+    /// cards are at rest.
+    pub stale: bool,
+}
+
+impl Default for BarBand {
+    fn default() -> Self {
+        BarBand {
+            band: BAR_BAND,
+            width: 0.0,
+            stale: false,
+        }
+    }
+}
+
+impl BarBand {
+    /// The bar reaches `height` pixels up from the window's bottom edge in a window of
+    /// `window`. In one window width the band only grows (a status line that wraps now and
+    /// then does not move the table up and down); a new width measures afresh. It keeps at
+    /// least [`BAR_BAND`], and at most 45% of the window for the bar.
+    pub fn measured(&mut self, window: Vec2, height: f32) {
+        let want = (height.ceil() + 4.0).min(window.y * 0.45).max(BAR_BAND);
+        let band = if window.x == self.width {
+            self.band.max(want)
+        } else {
+            want
+        };
+        self.width = window.x;
+        if (band - self.band).abs() >= 1.0 {
+            self.band = band;
+            self.stale = true;
+        }
+    }
+}
+
 const MARGIN: f32 = 10.0;
+/// Room kept above the stock for the phase list in a window taller than wide (a phone held
+/// upright), where the list has no room beside the discard pile: ten lines of its text.
+pub const PHASE_LIST_ROOM: f32 = 150.0;
 /// Room above a computer seat's hand for its label's two lines.
 const LABEL: f32 = 36.0;
 
@@ -97,9 +144,10 @@ impl P10Layout {
     /// pixels at the bottom to the bar.
     pub fn compute(players: usize, window: Vec2, band: f32) -> P10Layout {
         let (w, h) = (window.x, window.y);
+        let list_room = if h > w { PHASE_LIST_ROOM } else { 0.0 };
         // Five card heights stacked: computer hands, their groups, the middle, the player's
-        // groups and hand.
-        let ch = ((h - band - 2.0 * MARGIN - LABEL - 40.0) / 5.0).clamp(42.0, 130.0);
+        // groups and hand (and the phase list's room, upright).
+        let ch = ((h - band - 2.0 * MARGIN - LABEL - 40.0 - list_room) / 5.0).clamp(42.0, 130.0);
         let opponents = players.saturating_sub(1).max(1);
         let region = (w - 2.0 * MARGIN) / opponents as f32;
         // Narrow windows with many seats: the cards shrink to leave each seat room to fan.
@@ -134,8 +182,9 @@ impl P10Layout {
                 });
             }
         }
-        // The middle lies between the computer seats' groups and the player's.
-        let upper = top - ch * 0.6 - ch * 0.45 - ch / 2.0;
+        // The middle lies between the computer seats' groups and the player's (below the
+        // phase list's room, upright).
+        let upper = top - ch * 0.6 - ch * 0.45 - ch / 2.0 - list_room;
         let lower = bottom + ch + 14.0 + ch / 2.0;
         let mid = (upper + lower) / 2.0;
         P10Layout {
@@ -243,6 +292,9 @@ mod tests {
             (1280.0, 720.0, 44.0),
             (800.0, 600.0, 74.0),
             (1920.0, 1080.0, 44.0),
+            // Phones held upright: the bar wraps onto four or five rows.
+            (390.0, 844.0, 250.0),
+            (360.0, 640.0, 230.0),
         ] {
             for players in 2..=6 {
                 let layout = P10Layout::compute(players, Vec2::new(w, h), band);
@@ -284,5 +336,26 @@ mod tests {
                 "{players}"
             );
         }
+    }
+
+    #[test]
+    fn the_bar_band_grows_in_one_width_and_starts_afresh_in_another() {
+        let mut band = BarBand::default();
+        let phone = Vec2::new(390.0, 844.0);
+        band.measured(phone, 240.0);
+        assert_eq!((band.band, band.stale), (244.0, true));
+        band.stale = false;
+        // A status line one row shorter: the table stays where it is.
+        band.measured(phone, 220.0);
+        assert_eq!((band.band, band.stale), (244.0, false));
+        band.measured(phone, 262.0);
+        assert_eq!(band.band, 266.0);
+        // Turned sideways: measured afresh, never below the least band.
+        band.stale = false;
+        band.measured(Vec2::new(844.0, 390.0), 30.0);
+        assert_eq!((band.band, band.stale), (BAR_BAND, true));
+        // Never more than 45% of the window.
+        band.measured(Vec2::new(300.0, 400.0), 400.0);
+        assert_eq!(band.band, 180.0);
     }
 }

@@ -14,7 +14,7 @@ use crate::cards::motion::{CardPose, Plan, Segment, SegmentKind, build, commit, 
 use crate::cards::pointer::window_size;
 use crate::core::settings::{Motion, Settings};
 use crate::phase10::P10Systems;
-use crate::phase10::layout::{P10Layout, P10Shape, Place};
+use crate::phase10::layout::{BarBand, P10Layout, P10Shape, Place};
 use crate::phase10::plan::{order_groups, plan_event, settle_plan, sort_hand, spawn_card};
 use crate::phase10::round::{P10Changed, P10Table, PLAYER};
 use crate::phase10::seats::Hurry;
@@ -22,6 +22,7 @@ use crate::{AppSystems, GameKind};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<P10Piles>()
+        .init_resource::<BarBand>()
         .init_resource::<Selection>()
         .add_message::<WindowResized>()
         .add_systems(OnEnter(GameKind::ProSpider10), show_table)
@@ -173,21 +174,23 @@ fn track_window(
     window: Query<&Window, With<PrimaryWindow>>,
     table: Res<P10Table>,
     layout: Option<ResMut<P10Layout>>,
+    band: Option<Res<BarBand>>,
 ) {
     if resized.read().count() == 0 {
         return;
     }
     if let Some(mut layout) = layout {
-        let new = compute_layout(&table, window_size(&window));
+        let new = compute_layout(&table, window_size(&window), band.as_deref());
         if *layout != new {
             *layout = new;
         }
     }
 }
 
-/// The layout for the table in a window of `size`.
-pub fn compute_layout(table: &P10Table, size: Vec2) -> P10Layout {
-    P10Layout::compute(table.spec.players, size, crate::phase10::layout::BAR_BAND)
+/// The layout for the table in a window of `size`, above the bar's `band` as measured.
+pub fn compute_layout(table: &P10Table, size: Vec2, band: Option<&BarBand>) -> P10Layout {
+    let band = band.map_or(crate::phase10::layout::BAR_BAND, |b| b.band);
+    P10Layout::compute(table.spec.players, size, band)
 }
 
 /// Spawns one entity per card where the engine has it, at rest.
@@ -237,7 +240,7 @@ pub fn place_all(world: &mut World, drop_motion: bool) {
         .map_or(Vec2::new(1280.0, 720.0), |w| {
             Vec2::new(w.width(), w.height())
         });
-    let layout = compute_layout(&table, size);
+    let layout = compute_layout(&table, size, world.get_resource::<BarBand>());
     let shape = piles.shape();
     let selection = world.resource::<Selection>().0.clone();
     for (e, place) in piles.placed() {
@@ -274,6 +277,7 @@ pub(crate) fn show_changes(
     window: Query<&Window, With<PrimaryWindow>>,
     mut cards: Query<(Entity, &mut P10Card, &mut CardPose, Has<TweenAnim>)>,
     mut sounds: ResMut<PendingSounds>,
+    band: Option<Res<BarBand>>,
 ) {
     if changes.is_empty() {
         return;
@@ -283,7 +287,7 @@ pub(crate) fn show_changes(
         settings.animation.instant = true;
     }
     let a = &settings.animation;
-    let layout = compute_layout(&table, window_size(&window));
+    let layout = compute_layout(&table, window_size(&window), band.as_deref());
     let sort_by_colour = settings.phase10.sort_by_colour;
     for change in changes.read() {
         // A decision during an animation: the running motion finishes at once first.
