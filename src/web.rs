@@ -207,8 +207,11 @@ impl Storage for LocalStorage {
 
 /// Settings still waiting for a moment of calm are saved when the page is hidden or closed:
 /// a hidden page draws no more frames, and a closed one never will
-/// (`persist::UnsavedSettings`).
-fn save_when_hidden(unsaved: crate::core::persist::UnsavedSettings) {
+/// (`persist::UnsavedSettings`), into the storage the game saves to.
+fn save_when_hidden(
+    unsaved: crate::core::persist::UnsavedSettings,
+    storage: std::sync::Arc<dyn Storage>,
+) {
     use js_sys::wasm_bindgen::closure::Closure;
     let Ok(document) = global("document") else {
         return;
@@ -223,7 +226,7 @@ fn save_when_hidden(unsaved: crate::core::persist::UnsavedSettings) {
             .and_then(|v| v.as_string())
             .is_some_and(|v| v == "hidden");
         if kind.as_deref() == Some("pagehide") || hidden {
-            unsaved.save_now(&LocalStorage);
+            unsaved.save_now(storage.as_ref());
         }
     });
     let f: &JsValue = handler.as_ref();
@@ -250,11 +253,12 @@ fn pace_workers(time: Res<Time<Real>>) {
 /// `data-arachne-ready` is 1 while the table is at rest (after the first deal) and 0 while
 /// anything moves. Also hands each frame's gap to the workers' pacer.
 pub fn plugin(app: &mut App) {
-    if let Some(pending) = app
-        .world()
-        .get_resource::<crate::core::persist::SaveSettings>()
-    {
-        save_when_hidden(pending.unsaved());
+    let world = app.world();
+    if let (Some(pending), Some(saves)) = (
+        world.get_resource::<crate::core::persist::SaveSettings>(),
+        world.get_resource::<crate::core::persist::Saves>(),
+    ) {
+        save_when_hidden(pending.unsaved(), saves.0.clone());
     }
     app.add_systems(Last, (publish, publish_studio, pace_workers))
         .add_systems(
