@@ -1,6 +1,7 @@
 // The browser test (make test-web): serves dist/ on 127.0.0.1, drives Debian's Chromium with
 // playwright-core, and checks that the game starts without errors, draws the deal, plays a real
-// mouse move, and resumes it from localStorage after a reload. Screenshots go to
+// mouse move, and resumes it from localStorage after a reload (and more: the numbered steps
+// below; step 9, a screen of two device pixels to the CSS pixel, is in hidpi.mjs). Screenshots go to
 // artifacts/web/; the timing and sizes print as one JSON line for BENCHMARKS.md.
 import { createServer } from "node:http";
 import { readFile, mkdir, stat } from "node:fs/promises";
@@ -8,6 +9,7 @@ import { gzipSync } from "node:zlib";
 import { extname, join, resolve } from "node:path";
 import { execFileSync } from "node:child_process";
 import { chromium } from "playwright-core";
+import { hidpiChecks } from "./hidpi.mjs";
 
 const root = resolve(process.argv[2] ?? "dist");
 const shots = resolve("artifacts/web");
@@ -42,7 +44,7 @@ await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const url = `http://127.0.0.1:${server.address().port}/`;
 
 const problems = [];
-const browser = await chromium.launch({
+const launchArgs = {
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
   args: [
@@ -51,7 +53,8 @@ const browser = await chromium.launch({
     "--enable-unsafe-swiftshader",
     "--disable-background-networking",
   ],
-});
+};
+const browser = await chromium.launch(launchArgs);
 let failed = false;
 try {
   await mkdir(shots, { recursive: true });
@@ -310,6 +313,11 @@ try {
   await studioOpen("?theme=sea&open=tuner", "sea", "tuner");
   await page.screenshot({ path: join(shots, "8-tuner.png") });
 
+  // 9. Two device pixels to the CSS pixel (a phone, a Retina Mac): a crisp canvas, cards drawn
+  // where they are hit, a click in Spider and taps in Pro Spider 10 on a phone (web/hidpi.mjs).
+  const hidpi = await hidpiChecks(chromium, launchArgs, url, shots);
+  problems.push(...hidpi.problems);
+
   const wasm = join(root, "arachne_bg.wasm");
   const raw = (await stat(wasm)).size;
   const gz = gzipSync(await readFile(wasm), { level: 9 }).length;
@@ -328,6 +336,7 @@ try {
       pro_spider_10_turns: p10Turns,
       pro_spider_10_resumed: p10After,
       saved_theme_table_share: seaShare,
+      hidpi: hidpi.report,
       solver: solver.report,
       wasm_bytes: raw,
       wasm_gzip_bytes: gz,
