@@ -75,12 +75,15 @@ pub mod z {
     pub const STOCK: f32 = 1.0;
     /// The discard pile's first card.
     pub const DISCARD: f32 = 10.0;
-    /// Laid groups.
+    /// The player's laid groups (above the hand, clear of it).
     pub const GROUPS: f32 = 30.0;
-    /// Skips in front of a seat.
-    pub const SKIP: f32 = 50.0;
     /// Hands.
     pub const HAND: f32 = 60.0;
+    /// Skips in front of a seat: one lies at the end of the hand, over its last card's edge.
+    pub const SKIP: f32 = 65.0;
+    /// A computer seat's laid groups: in front of its face-down hand and its skips, which may
+    /// overlap their top edge, where each card's index is (a narrow seat, a phone).
+    pub const SEAT_GROUPS: f32 = 70.0;
     /// Step between the cards of a pile.
     pub const STEP: f32 = 0.05;
 }
@@ -237,7 +240,7 @@ impl P10Layout {
                     Vec3::new(
                         spot.groups.x + i as f32 * step,
                         spot.groups.y - g as f32 * self.card.y * 0.45,
-                        z::GROUPS + (g * 20 + i) as f32 * z::STEP,
+                        z::SEAT_GROUPS + (g * 20 + i) as f32 * z::STEP,
                     )
                 }
             }
@@ -314,6 +317,71 @@ mod tests {
                     assert!(p.x + half.x <= w / 2.0 + 0.5, "{ctx}");
                     assert!(p.y + half.y <= h / 2.0 + 0.5, "{ctx}");
                     assert!(p.y - half.y >= -h / 2.0 + band - 0.5, "{ctx}");
+                }
+            }
+        }
+    }
+
+    /// Every laid card's index (its top-left corner, as far as the next card of its group
+    /// leaves it) and every skip lies under no other card: what a seat has laid can be read
+    /// whatever covers its hand, on a phone too.
+    #[test]
+    fn laid_cards_and_skips_show_their_index() {
+        for (w, h, band) in [
+            (1280.0, 720.0, 44.0),
+            (800.0, 600.0, 74.0),
+            (390.0, 844.0, 250.0),
+            (360.0, 640.0, 230.0),
+        ] {
+            for players in 2..=6 {
+                let layout = P10Layout::compute(players, Vec2::new(w, h), band);
+                let (cw, ch) = (layout.card.x, layout.card.y);
+                // Short groups (a hand of 11 fans widest) and long ones.
+                for sizes in [vec![3, 3], vec![9, 3], vec![4, 4, 2]] {
+                    let shape = P10Shape {
+                        hands: vec![11; players],
+                        groups: vec![sizes.clone(); players],
+                        stock: 40,
+                        discard: 10,
+                    };
+                    let mut all = vec![Place::Stock(39), Place::Discard(9)];
+                    for s in 0..players {
+                        all.extend((0..11).map(|i| Place::Hand(s, i)));
+                        for (g, &n) in sizes.iter().enumerate() {
+                            all.extend((0..n).map(|i| Place::Group(s, g, i)));
+                        }
+                        all.push(Place::Skip(s));
+                    }
+                    let at: Vec<Vec3> = all.iter().map(|&p| layout.position(&shape, p)).collect();
+                    for (k, &place) in all.iter().enumerate() {
+                        let p = at[k];
+                        let spots: Vec<Vec2> = match place {
+                            Place::Group(s, g, i) => {
+                                // How far right the next card of the group leaves this one.
+                                let shown = if i + 1 < sizes[g] {
+                                    layout.position(&shape, Place::Group(s, g, i + 1)).x - p.x
+                                } else {
+                                    cw
+                                };
+                                let x = p.x - cw / 2.0 + (shown / 2.0).min(0.15 * cw);
+                                vec![Vec2::new(x, p.y + ch / 2.0 - 0.1 * ch)]
+                            }
+                            Place::Skip(_) => vec![p.truncate()],
+                            _ => continue,
+                        };
+                        for spot in spots {
+                            for (j, other) in all.iter().enumerate() {
+                                let q = at[j];
+                                let above = q.z > p.z && *other != place;
+                                // The next card of the same group is allowed its share (above).
+                                let next = matches!((place, *other), (Place::Group(s, g, i), Place::Group(t, h, n)) if s == t && g == h && n == i + 1);
+                                assert!(
+                                    !(above && !next && layout.hits(q.truncate(), spot)),
+                                    "{players} seats at {w}x{h}, groups {sizes:?}: {place:?} at {p} covered at {spot} by {other:?} at {q}"
+                                );
+                            }
+                        }
+                    }
                 }
             }
         }
