@@ -97,30 +97,39 @@ fn seat_labels(
     let ctx = contexts.ctx_mut()?;
     let game = &table.game;
     let colour = text_colour(&theme);
+    // A computer seat's column; the player's line has the window's width when the phase list
+    // lies above the stock (a window taller than wide), else the left half (the list may lie
+    // right of the discard pile, at the label's height).
+    let column = layout.window.x / (layout.seats.len() - 1).max(1) as f32 - 8.0;
+    let player_width = if layout.window.y > layout.window.x {
+        layout.window.x - 20.0
+    } else {
+        layout.window.x / 2.0
+    };
     for (seat, spot) in layout.seats.iter().enumerate() {
         let st = &game.standings()[seat];
         let cards = piles.hands.get(seat).map_or(0, Vec::len);
         let to_move = game.to_move() == Some(seat);
-        // A computer seat's column may be narrow: its label takes two lines.
-        let gap = if seat == PLAYER { " · " } else { "\n" };
         let cards_text = if cards == 1 {
             t("p10.seat.card_one").to_string()
         } else {
             tf("p10.seat.cards", &[("cards", &cards)])
         };
-        // A waiting skip comes first on its line, so a narrow column never cuts it off.
-        let skipped = if game.skips().get(seat) == Some(&true) {
-            format!("{} · ", t("p10.seat.skipped_next"))
-        } else {
-            String::new()
-        };
-        let text = format!(
-            "{} · {}{gap}{skipped}{} · {cards_text}",
-            table.name(seat),
-            tf("p10.seat.phase", &[("phase", &game.next_text(seat))]),
-            tf("p10.seat.points", &[("points", &st.points)]),
+        let skipped = (game.skips().get(seat) == Some(&true)).then(|| t("p10.seat.skipped_next"));
+        let narrow = seat != PLAYER && column < NARROW_COLUMN;
+        let lines = seat_label_lines(
+            &if narrow {
+                table.short_name(seat)
+            } else {
+                table.name(seat)
+            },
+            &tf("p10.seat.phase", &[("phase", &game.next_text(seat))]),
+            &tf("p10.seat.points", &[("points", &st.points)]),
+            &cards_text,
+            skipped,
+            seat == PLAYER,
+            narrow,
         );
-        let lines: Vec<String> = text.lines().map(str::to_string).collect();
         let rich_line = |t: &str| {
             let r = egui::RichText::new(t).size(13.0);
             if to_move {
@@ -136,11 +145,7 @@ fn seat_labels(
             .show(ctx, |ui| {
                 // Two lines for a computer seat; a line too long for its column is cut short.
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-                ui.set_max_width(if seat == PLAYER {
-                    layout.window.x / 2.0
-                } else {
-                    layout.window.x / (layout.seats.len() - 1).max(1) as f32 - 8.0
-                });
+                ui.set_max_width(if seat == PLAYER { player_width } else { column });
                 ui.spacing_mut().item_spacing.y = 0.0;
                 for line in &lines {
                     ui.label(rich_line(line));
@@ -148,6 +153,35 @@ fn seat_labels(
             });
     }
     Ok(())
+}
+
+/// A computer seat's column narrower than this (six seats on a phone) shows only its number,
+/// name and cards: the phase list tells each seat's phase, the score sheet its points.
+const NARROW_COLUMN: f32 = 140.0;
+
+/// A seat's label: the player's on one line; a computer seat's on two (its column may be
+/// narrow), in a narrow column only its name and cards. A waiting skip comes first on its
+/// line, so a narrow column never cuts it off.
+fn seat_label_lines(
+    name: &str,
+    phase: &str,
+    points: &str,
+    cards: &str,
+    skipped: Option<&str>,
+    player: bool,
+    narrow: bool,
+) -> Vec<String> {
+    let skipped = skipped.map(|s| format!("{s} · ")).unwrap_or_default();
+    if player {
+        vec![format!("{name} · {phase} · {skipped}{points} · {cards}")]
+    } else if narrow {
+        vec![name.to_string(), format!("{skipped}{cards}")]
+    } else {
+        vec![
+            format!("{name} · {phase}"),
+            format!("{skipped}{points} · {cards}"),
+        ]
+    }
 }
 
 /// The keyboard's card ([`HandCursor`]) outlined where it is now (it follows the card while
@@ -593,6 +627,39 @@ fn lay_question(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seat_labels_keep_what_a_narrow_column_can_show() {
+        let lines = |skipped, player, narrow| {
+            seat_label_lines(
+                "Petra (3)",
+                "phase 4",
+                "35 pts",
+                "7 cards",
+                skipped,
+                player,
+                narrow,
+            )
+        };
+        assert_eq!(
+            lines(None, false, false),
+            ["Petra (3) · phase 4", "35 pts · 7 cards"]
+        );
+        assert_eq!(
+            lines(Some("skipped next"), false, false),
+            ["Petra (3) · phase 4", "skipped next · 35 pts · 7 cards"]
+        );
+        // Narrow: the name (its number first, given so) and the cards; the skip first.
+        assert_eq!(lines(None, false, true), ["Petra (3)", "7 cards"]);
+        assert_eq!(
+            lines(Some("skipped next"), false, true),
+            ["Petra (3)", "skipped next · 7 cards"]
+        );
+        assert_eq!(
+            lines(Some("skipped next"), true, false),
+            ["Petra (3) · phase 4 · skipped next · 35 pts · 7 cards"]
+        );
+    }
 
     #[test]
     fn the_phase_list_lies_where_it_has_room() {

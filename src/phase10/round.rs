@@ -197,13 +197,27 @@ impl P10Table {
         if seat == PLAYER {
             crate::core::i18n::t("p10.you").into()
         } else {
-            let level = &self.spec.levels[seat - 1];
-            let mut name = level.clone();
-            if let Some(first) = name.get_mut(0..1) {
-                first.make_ascii_uppercase();
-            }
-            format!("{name} ({})", seat + 1)
+            format!("{} ({})", self.level_name(seat), seat + 1)
         }
+    }
+
+    /// A seat's name for a narrow column, its number first (the phase list names seats by
+    /// number): "2 · Michaela".
+    pub fn short_name(&self, seat: Seat) -> String {
+        if seat == PLAYER {
+            self.name(seat)
+        } else {
+            format!("{} · {}", seat + 1, self.level_name(seat))
+        }
+    }
+
+    /// A computer seat's level, capitalised ("Michaela").
+    fn level_name(&self, seat: Seat) -> String {
+        let mut name = self.spec.levels[seat - 1].clone();
+        if let Some(first) = name.get_mut(0..1) {
+            first.make_ascii_uppercase();
+        }
+        name
     }
 }
 
