@@ -7,12 +7,14 @@
 // `devicePixelContentBoxSize` in CSS pixels, which no real screen does, so winit sizes the
 // canvas at half the screen's pixels and Bevy draws everything twice as large (it looks like
 // bevyengine/bevy#25306). With the flag, Chromium reports device pixels, as for a real screen.
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 const RATIO = 2;
 
-/// Runs the checks against the game served at `url`; returns { problems, report }.
-export async function hidpiChecks(chromium, launchArgs, url, shots) {
+/// Runs the checks against the game served at `url`; returns { problems, report }. `plain` is
+/// the test's own browser (one CSS pixel to the device pixel), for a picture to compare with.
+export async function hidpiChecks(chromium, launchArgs, url, shots, plain) {
   const problems = [];
   const report = {};
   const browser = await chromium.launch({
@@ -55,22 +57,43 @@ export async function hidpiChecks(chromium, launchArgs, url, shots) {
       }
     };
 
-    // Spider at 1280x720 CSS px: the top card the game says a click moves is drawn under that
-    // spot (mostly card-white around it), and a mouse click there plays the move.
-    const spider = await open({ width: 1280, height: 720 }, "?variant=spider-2suit&seed=3", false);
-    await wait(spider, "Spider ready", () => document.body.getAttribute("data-arachne-ready") === "1");
-    const spot = await wait(spider, "a clickable move", () =>
-      document.body.getAttribute("data-arachne-click"),
-    ).then((h) => h.jsonValue());
+    // Spider at 1280x720 CSS px, the same deal at one and at two device pixels to the CSS
+    // pixel: the game publishes the same click spot (it lays the table out in CSS pixels) and
+    // draws the same picture, only finer; a mouse click at the spot plays the move.
+    const deal = "?variant=spider-2suit&seed=3";
+    const atRest = async (page) => {
+      await wait(page, "Spider ready", () => document.body.getAttribute("data-arachne-ready") === "1");
+      const spot = await wait(page, "a clickable move", () =>
+        document.body.getAttribute("data-arachne-click"),
+      ).then((h) => h.jsonValue());
+      // The outlook's search done, so that both bars say the same.
+      await wait(page, "the outlook", () =>
+        ["winnable", "lost", "unknown", "failed"].includes(document.body.getAttribute("data-arachne-outlook")),
+      );
+      return spot;
+    };
+    // A fresh context: nothing the test's earlier steps saved (a theme, a game) on the page.
+    const plainContext = await plain.newContext({ viewport: { width: 1280, height: 720 } });
+    const reference = await plainContext.newPage();
+    await reference.goto(url + deal);
+    const referenceSpot = await atRest(reference);
+    const referencePng = await reference.screenshot({ timeout: 120_000 });
+    await plainContext.close();
+    const spider = await open({ width: 1280, height: 720 }, deal, false);
+    const spot = await atRest(spider);
     const c = await canvas(spider);
     crisp("Spider", c);
+    if (spot !== referenceSpot) {
+      problems.push(`HiDPI Spider: the click spot is ${spot}, at one device pixel to the CSS pixel ${referenceSpot}`);
+    }
     const [xy, move] = spot.split(" ");
     const [x, y] = xy.split(",").map(Number);
-    const white = await lightAround(spider, x, y, 12);
-    if (!(white > 0.5)) {
-      problems.push(`HiDPI Spider: around the click spot ${xy} only ${white.toFixed(2)} is card-white: the card is drawn elsewhere`);
+    const hidpiPng = await spider.screenshot({ timeout: 120_000 });
+    const differing = await differingShare(spider, hidpiPng, referencePng);
+    if (!(differing < 0.05)) {
+      problems.push(`HiDPI Spider: ${(differing * 100).toFixed(1)}% of the picture differs from the same deal at one device pixel to the CSS pixel`);
     }
-    await spider.screenshot({ path: join(shots, "9-hidpi-spider.png") });
+    await writeFile(join(shots, "9-hidpi-spider.png"), hidpiPng);
     const before = Number(await attr(spider, "data-arachne-moves"));
     await spider.mouse.click(x, y);
     await wait(
@@ -79,7 +102,7 @@ export async function hidpiChecks(chromium, launchArgs, url, shots) {
       (n) => Number(document.body.getAttribute("data-arachne-moves")) === n + 1,
       before,
     ).catch((e) => problems.push(e.message.split("\n")[0]));
-    Object.assign(report, { spider_canvas: c.buffer.join("x"), spider_spot_white: white });
+    Object.assign(report, { spider_canvas: c.buffer.join("x"), spider_differing_share: differing });
     await spider.close();
 
     // Pro Spider 10 on a phone held upright, played with taps: the stock, a card, the pile.
@@ -123,7 +146,8 @@ export async function hidpiChecks(chromium, launchArgs, url, shots) {
     );
     await ready("draw").catch(() => {});
     await phone.screenshot({ path: join(shots, "9-hidpi-phone-after-turn.png") });
-    Object.assign(report, { phone_canvas: pc.buffer.join("x"), phone_turns: 1 });
+    const turns = Number(await attr(phone, "data-p10-turns")) - ended + 1;
+    Object.assign(report, { phone_canvas: pc.buffer.join("x"), phone_taps_turns: turns });
     await phone.close();
   } catch (e) {
     problems.push(String(e.message ?? e));
@@ -133,29 +157,35 @@ export async function hidpiChecks(chromium, launchArgs, url, shots) {
   return { problems, report };
 }
 
-// The share of near-white pixels in a square of `r` CSS px either side of (x, y), read from a
-// screenshot at the screen's pixels (WebGL's buffer cannot be read back from the page).
-async function lightAround(page, x, y, r) {
-  const png = (await page.screenshot({ timeout: 120_000 })).toString("base64");
+// The share of pixels differing (by more than 40 in a channel) between two screenshots of one
+// CSS size, `fine` taken at twice the device pixels of `plain` and scaled down to it (WebGL's
+// buffer cannot be read back from the page: the screenshots are decoded there).
+async function differingShare(page, fine, plain) {
   return page.evaluate(
-    async ([data, x, y, r]) => {
-      const img = new Image();
-      img.src = "data:image/png;base64," + data;
-      await img.decode();
-      const k = img.width / window.innerWidth;
-      const copy = document.createElement("canvas");
-      copy.width = img.width;
-      copy.height = img.height;
-      const g = copy.getContext("2d");
-      g.drawImage(img, 0, 0);
-      const side = Math.round(2 * r * k);
-      const d = g.getImageData(Math.round((x - r) * k), Math.round((y - r) * k), side, side).data;
-      let light = 0;
-      for (let i = 0; i < d.length; i += 4) {
-        if (d[i] > 225 && d[i + 1] > 225 && d[i + 2] > 215) light++;
+    async ([a, b]) => {
+      const decode = async (data) => {
+        const img = new Image();
+        img.src = "data:image/png;base64," + data;
+        await img.decode();
+        return img;
+      };
+      const [hi, lo] = [await decode(a), await decode(b)];
+      const pixels = (img) => {
+        const c = document.createElement("canvas");
+        c.width = lo.width;
+        c.height = lo.height;
+        const g = c.getContext("2d");
+        g.imageSmoothingQuality = "high";
+        g.drawImage(img, 0, 0, lo.width, lo.height);
+        return g.getImageData(0, 0, lo.width, lo.height).data;
+      };
+      const [p, q] = [pixels(hi), pixels(lo)];
+      let differing = 0;
+      for (let i = 0; i < p.length; i += 4) {
+        if (Math.max(Math.abs(p[i] - q[i]), Math.abs(p[i + 1] - q[i + 1]), Math.abs(p[i + 2] - q[i + 2])) > 40) differing++;
       }
-      return light / (d.length / 4);
+      return differing / (p.length / 4);
     },
-    [png, x, y, r],
+    [fine.toString("base64"), plain.toString("base64")],
   );
 }

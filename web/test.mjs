@@ -315,7 +315,9 @@ try {
 
   // 9. Two device pixels to the CSS pixel (a phone, a Retina Mac): a crisp canvas, cards drawn
   // where they are hit, a click in Spider and taps in Pro Spider 10 on a phone (web/hidpi.mjs).
-  const hidpi = await hidpiChecks(chromium, launchArgs, url, shots);
+  // The page's game stops drawing first: two software renderers share the machine otherwise.
+  await page.goto("about:blank");
+  const hidpi = await hidpiChecks(chromium, launchArgs, url, shots, browser);
   problems.push(...hidpi.problems);
 
   const wasm = join(root, "arachne_bg.wasm");

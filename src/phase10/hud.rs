@@ -97,14 +97,14 @@ fn seat_labels(
     let ctx = contexts.ctx_mut()?;
     let game = &table.game;
     let colour = text_colour(&theme);
-    // A computer seat's column; the player's line has the window's width when the phase list
-    // lies above the stock (a window taller than wide), else the left half (the list may lie
-    // right of the discard pile, at the label's height).
+    // A computer seat's column; the player's line has the window's width in a window taller
+    // than wide (the middle lies above it), else it ends short of the stock beside it.
     let column = layout.window.x / (layout.seats.len() - 1).max(1) as f32 - 8.0;
     let player_width = if layout.window.y > layout.window.x {
         layout.window.x - 20.0
     } else {
-        layout.window.x / 2.0
+        let stock_left = layout.stock.x - layout.card.x / 2.0;
+        (stock_left - 6.0 - layout.seats[PLAYER].label.x).min(layout.window.x / 2.0)
     };
     for (seat, spot) in layout.seats.iter().enumerate() {
         let st = &game.standings()[seat];
@@ -115,8 +115,14 @@ fn seat_labels(
         } else {
             tf("p10.seat.cards", &[("cards", &cards)])
         };
-        let skipped = (game.skips().get(seat) == Some(&true)).then(|| t("p10.seat.skipped_next"));
         let narrow = seat != PLAYER && column < NARROW_COLUMN;
+        let skipped = (game.skips().get(seat) == Some(&true)).then(|| {
+            t(if narrow {
+                "p10.seat.skipped_short"
+            } else {
+                "p10.seat.skipped_next"
+            })
+        });
         let lines = seat_label_lines(
             &if narrow {
                 table.short_name(seat)

@@ -147,10 +147,15 @@ impl P10Layout {
     /// pixels at the bottom to the bar.
     pub fn compute(players: usize, window: Vec2, band: f32) -> P10Layout {
         let (w, h) = (window.x, window.y);
-        let list_room = if h > w { PHASE_LIST_ROOM } else { 0.0 };
+        let upright = h > w;
+        let list_room = if upright { PHASE_LIST_ROOM } else { 0.0 };
+        // Upright, the player's label (over the player's groups) has the window's width: the
+        // middle keeps above it. Otherwise it lies beside the middle, clear of the stock.
+        let label_room = if upright { LABEL } else { 0.0 };
         // Five card heights stacked: computer hands, their groups, the middle, the player's
-        // groups and hand (and the phase list's room, upright).
-        let ch = ((h - band - 2.0 * MARGIN - LABEL - 40.0 - list_room) / 5.0).clamp(42.0, 130.0);
+        // groups and hand (and the phase list's room and the player's label, upright).
+        let ch = ((h - band - 2.0 * MARGIN - LABEL - 40.0 - list_room - label_room) / 5.0)
+            .clamp(42.0, 130.0);
         let opponents = players.saturating_sub(1).max(1);
         let region = (w - 2.0 * MARGIN) / opponents as f32;
         // Narrow windows with many seats: the cards shrink to leave each seat room to fan.
@@ -188,7 +193,7 @@ impl P10Layout {
         // The middle lies between the computer seats' groups and the player's (below the
         // phase list's room, upright).
         let upper = top - ch * 0.6 - ch * 0.45 - ch / 2.0 - list_room;
-        let lower = bottom + ch + 14.0 + ch / 2.0;
+        let lower = bottom + ch + 14.0 + ch / 2.0 + label_room;
         let mid = (upper + lower) / 2.0;
         P10Layout {
             card,
@@ -389,19 +394,31 @@ mod tests {
 
     #[test]
     fn the_middle_keeps_clear_of_the_seats() {
-        for players in 2..=6 {
-            let layout = P10Layout::compute(players, Vec2::new(800.0, 600.0), 74.0);
+        for (players, w, h, band) in (2..=6).flat_map(|p| {
+            [
+                (p, 800.0, 600.0, 74.0),
+                (p, 390.0, 844.0, 250.0),
+                (p, 375.0, 667.0, 120.0),
+            ]
+        }) {
+            let layout = P10Layout::compute(players, Vec2::new(w, h), band);
             let shape = full_shape(players);
             let ch = layout.card.y;
             let lowest_computer = layout.position(&shape, Place::Group(1, 1, 0)).y - ch / 2.0;
-            let highest_player = layout.position(&shape, Place::Group(0, 0, 0)).y + ch / 2.0;
+            // Upright, the player's label (over the groups) has the window's width: the middle
+            // keeps above it.
+            let label = if h > w { LABEL } else { 0.0 };
+            let highest_player =
+                layout.position(&shape, Place::Group(0, 0, 0)).y + ch / 2.0 + label;
             assert!(
                 layout.stock.y + ch / 2.0 <= lowest_computer + 0.5,
-                "{players}"
+                "{players} at {w}x{h}: stock {} card {ch} lowest computer {lowest_computer}",
+                layout.stock.y
             );
             assert!(
                 layout.stock.y - ch / 2.0 >= highest_player - 0.5,
-                "{players}"
+                "{players} at {w}x{h}: stock {} card {ch} highest player {highest_player}",
+                layout.stock.y
             );
         }
     }

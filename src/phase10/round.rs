@@ -371,3 +371,26 @@ pub(crate) fn apply_requests(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_are_named_by_level_and_number() {
+        let spec = P10Spec::new(
+            variant::by_id("pro-spider-10").unwrap().clone(),
+            3,
+            1,
+            vec!["petra".into(), "michaela".into()],
+        )
+        .unwrap();
+        let (table, _) = P10Table::new(spec).unwrap();
+        assert_eq!(table.name(1), "Petra (2)");
+        assert_eq!(table.name(2), "Michaela (3)");
+        // A narrow column cuts a name from its end: the number comes first there.
+        assert_eq!(table.short_name(1), "2 · Petra");
+        assert_eq!(table.short_name(2), "3 · Michaela");
+        assert_eq!(table.short_name(PLAYER), table.name(PLAYER));
+    }
+}
