@@ -94,6 +94,7 @@ export async function hidpiChecks(chromium, launchArgs, url, shots, plain) {
       problems.push(`HiDPI Spider: ${(differing * 100).toFixed(1)}% of the picture differs from the same deal at one device pixel to the CSS pixel`);
     }
     await writeFile(join(shots, "9-hidpi-spider.png"), hidpiPng);
+    await writeFile(join(shots, "9-hidpi-spider-reference.png"), referencePng);
     const before = Number(await attr(spider, "data-arachne-moves"));
     await spider.mouse.click(x, y);
     await wait(
@@ -146,7 +147,7 @@ export async function hidpiChecks(chromium, launchArgs, url, shots, plain) {
     );
     await ready("draw").catch(() => {});
     await phone.screenshot({ path: join(shots, "9-hidpi-phone-after-turn.png") });
-    const turns = Number(await attr(phone, "data-p10-turns")) - ended + 1;
+    const turns = Number(await attr(phone, "data-p10-turns")) - ended;
     Object.assign(report, { phone_canvas: pc.buffer.join("x"), phone_taps_turns: turns });
     await phone.close();
   } catch (e) {
