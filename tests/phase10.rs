@@ -945,6 +945,43 @@ fn control(app: &mut App, c: ViewerControl) {
     settle(app);
 }
 
+/// A log that names no levels (one from `arachne-cli phase10 play` or another program) is
+/// watched with its computer seats called by number; the game's own logs name them.
+#[test]
+fn the_viewer_names_seats_only_by_the_levels_a_log_gives() {
+    let (mut app, w) = app(3, 8, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    play_a_turn(&mut app, w);
+    until_players_turn(&mut app);
+    let own = app.world().resource::<P10Table>().clone();
+    let named = save_text(&own);
+    let unnamed: String = named
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("# ai:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(named, unnamed, "the game's log names its levels");
+    for (log, second, third) in [
+        (named, "Petra (2)", "Petra (3)"),
+        (unnamed, "Seat 2", "Seat 3"),
+    ] {
+        control(
+            &mut app,
+            ViewerControl::Open {
+                title: "A log".into(),
+                log,
+            },
+        );
+        assert!(viewer(&app).is_some(), "watching");
+        let table = app.world().resource::<P10Table>();
+        assert_eq!(
+            (table.name(1), table.name(2)),
+            (second.into(), third.into())
+        );
+        control(&mut app, ViewerControl::Close);
+    }
+}
+
 #[test]
 fn the_viewer_replays_a_game_step_by_step_and_gives_the_players_game_back() {
     let (mut app, w) = app(3, 8, "petra", GameKind::ProSpider10);

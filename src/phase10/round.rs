@@ -38,6 +38,10 @@ pub struct P10Spec {
     pub seed: u64,
     /// The level of each computer seat (seats 2, 3, ...).
     pub levels: Vec<String>,
+    /// The levels are not known (a log from elsewhere, which names none, watched in the
+    /// viewer): the computer seats are called by their numbers, not by a level they may not
+    /// have played.
+    pub unnamed: bool,
 }
 
 impl P10Spec {
@@ -86,6 +90,7 @@ impl P10Spec {
             players,
             seed,
             levels,
+            unnamed: false,
         })
     }
 }
@@ -196,6 +201,8 @@ impl P10Table {
     pub fn name(&self, seat: Seat) -> String {
         if seat == PLAYER {
             crate::core::i18n::t("p10.you").into()
+        } else if self.spec.unnamed {
+            crate::core::i18n::tf("p10.seat.number", &[("seat", &(seat + 1))])
         } else {
             format!("{} ({})", self.level_name(seat), seat + 1)
         }
@@ -204,7 +211,7 @@ impl P10Table {
     /// A seat's name for a narrow column, its number first (the phase list names seats by
     /// number): "2 · Michaela".
     pub fn short_name(&self, seat: Seat) -> String {
-        if seat == PLAYER {
+        if seat == PLAYER || self.spec.unnamed {
             self.name(seat)
         } else {
             format!("{} · {}", seat + 1, self.level_name(seat))
@@ -392,5 +399,14 @@ mod tests {
         assert_eq!(table.short_name(1), "2 · Petra");
         assert_eq!(table.short_name(2), "3 · Michaela");
         assert_eq!(table.short_name(PLAYER), table.name(PLAYER));
+    }
+
+    #[test]
+    fn seats_of_a_log_naming_no_levels_are_called_by_number() {
+        let mut spec = P10Spec::standard(3, 1, "petra").unwrap();
+        spec.unnamed = true;
+        let (table, _) = P10Table::new(spec).unwrap();
+        assert_eq!(table.name(1), "Seat 2");
+        assert_eq!(table.short_name(2), "Seat 3");
     }
 }

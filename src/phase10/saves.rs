@@ -169,6 +169,12 @@ fn comment<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     })
 }
 
+/// Whether a saved text names its computer seats' levels (`# ai: petra,michaela`): the game's
+/// own logs do, a log from elsewhere (`arachne-cli phase10 play`, another program) need not.
+pub fn names_levels(text: &str) -> bool {
+    comment(text, "ai").is_some_and(|l| !l.is_empty())
+}
+
 /// The computer seats' levels a saved text names (`# ai: petra,michaela`), else the strongest.
 pub fn levels_in(text: &str, players: usize) -> Vec<String> {
     match comment(text, "ai") {

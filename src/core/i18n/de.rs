@@ -23,6 +23,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.seat.cards", "{cards} Karten"),
     ("p10.seat.phase", "Phase {phase}"),
     ("p10.seat.points", "{points} Pkt."),
+    ("p10.seat.number", "Platz {seat}"),
     ("p10.seat.skipped_short", "setzt aus"),
     ("p10.seat.skipped_next", "setzt als Nächstes aus"),
     ("p10.phases.you", "du"),

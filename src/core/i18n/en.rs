@@ -20,6 +20,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.seat.cards", "{cards} cards"),
     ("p10.seat.phase", "phase {phase}"),
     ("p10.seat.points", "{points} pts"),
+    ("p10.seat.number", "Seat {seat}"),
     ("p10.seat.skipped_short", "skipped"),
     ("p10.seat.skipped_next", "skipped next"),
     ("p10.phases.you", "you"),
