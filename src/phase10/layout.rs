@@ -147,7 +147,7 @@ impl P10Layout {
     /// pixels at the bottom to the bar.
     pub fn compute(players: usize, window: Vec2, band: f32) -> P10Layout {
         let (w, h) = (window.x, window.y);
-        let upright = h > w;
+        let upright = is_upright(window);
         let list_room = if upright { PHASE_LIST_ROOM } else { 0.0 };
         // Upright, the player's label (over the player's groups) has the window's width: the
         // middle keeps above it. Otherwise it lies beside the middle, clear of the stock.
@@ -202,6 +202,12 @@ impl P10Layout {
             seats,
             window,
         }
+    }
+
+    /// Whether the window is taller than wide (a phone held upright): the phase list lies
+    /// above the middle and the player's label has the window's width.
+    pub fn upright(&self) -> bool {
+        is_upright(self.window)
     }
 
     /// Where a card at `place` rests (z orders it).
@@ -260,6 +266,10 @@ impl P10Layout {
     }
 }
 
+fn is_upright(window: Vec2) -> bool {
+    window.y > window.x
+}
+
 /// The step between `n` cards fanned over at most `width` (centre of first to centre of last),
 /// never more than `most`.
 fn spread(n: usize, width: f32, most: f32) -> f32 {
@@ -294,6 +304,22 @@ mod tests {
         }
     }
 
+    /// The top cards of the stock and the discard pile, and every card and skip of each seat.
+    fn every_place(shape: &P10Shape) -> Vec<Place> {
+        let mut places = vec![
+            Place::Stock(shape.stock - 1),
+            Place::Discard(shape.discard - 1),
+        ];
+        for (s, &hand) in shape.hands.iter().enumerate() {
+            places.extend((0..hand).map(|i| Place::Hand(s, i)));
+            for (g, &n) in shape.groups[s].iter().enumerate() {
+                places.extend((0..n).map(|i| Place::Group(s, g, i)));
+            }
+            places.push(Place::Skip(s));
+        }
+        places
+    }
+
     #[test]
     fn every_card_stays_in_the_window_and_clear_of_the_bar() {
         for (w, h, band) in [
@@ -308,14 +334,7 @@ mod tests {
                 let layout = P10Layout::compute(players, Vec2::new(w, h), band);
                 let shape = full_shape(players);
                 let half = layout.card / 2.0;
-                let mut places = vec![Place::Stock(39), Place::Discard(9)];
-                for s in 0..players {
-                    places.extend((0..11).map(|i| Place::Hand(s, i)));
-                    places.extend((0..9).map(|i| Place::Group(s, 0, i)));
-                    places.extend((0..3).map(|i| Place::Group(s, 1, i)));
-                    places.push(Place::Skip(s));
-                }
-                for place in places {
+                for place in every_place(&shape) {
                     let p = layout.position(&shape, place).truncate();
                     let ctx = format!("{players} seats at {w}x{h}: {place:?} at {p}");
                     assert!(p.x - half.x >= -w / 2.0 - 0.5, "{ctx}");
@@ -349,14 +368,7 @@ mod tests {
                         stock: 40,
                         discard: 10,
                     };
-                    let mut all = vec![Place::Stock(39), Place::Discard(9)];
-                    for s in 0..players {
-                        all.extend((0..11).map(|i| Place::Hand(s, i)));
-                        for (g, &n) in sizes.iter().enumerate() {
-                            all.extend((0..n).map(|i| Place::Group(s, g, i)));
-                        }
-                        all.push(Place::Skip(s));
-                    }
+                    let all = every_place(&shape);
                     let at: Vec<Vec3> = all.iter().map(|&p| layout.position(&shape, p)).collect();
                     for (k, &place) in all.iter().enumerate() {
                         let p = at[k];
@@ -407,7 +419,7 @@ mod tests {
             let lowest_computer = layout.position(&shape, Place::Group(1, 1, 0)).y - ch / 2.0;
             // Upright, the player's label (over the groups) has the window's width: the middle
             // keeps above it.
-            let label = if h > w { LABEL } else { 0.0 };
+            let label = if layout.upright() { LABEL } else { 0.0 };
             let highest_player =
                 layout.position(&shape, Place::Group(0, 0, 0)).y + ch / 2.0 + label;
             assert!(
