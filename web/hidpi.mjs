@@ -9,6 +9,7 @@
 // bevyengine/bevy#25306). With the flag, Chromium reports device pixels, as for a real screen.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { p10Ready, playP10Turn, waitForHook } from "./p10-turn.mjs";
 
 /// Runs the checks against the game served at `url`; returns { problems, report }. `plain` is
 /// the test's own browser (one CSS pixel to the device pixel), for a picture to compare with.
@@ -31,13 +32,7 @@ export async function hidpiChecks(chromium, launchArgs, url, shots, plain, ratio
       await page.goto(url + query);
       return page;
     };
-    const wait = (page, what, test, arg) =>
-      page.waitForFunction(test, arg, { timeout: 120_000, polling: 100 }).catch(async (e) => {
-        const attrs = await page.evaluate(() =>
-          Object.fromEntries([...document.body.attributes].map((a) => [a.name, a.value])),
-        );
-        throw new Error(`HiDPI, ${what}: ${e.message}\n${JSON.stringify(attrs)}`);
-      });
+    const wait = (page, what, test, arg) => waitForHook(page, `HiDPI, ${what}`, test, arg);
     const attr = (page, name) => page.evaluate((n) => document.body.getAttribute(n), name);
     // The canvas's buffer against its size on the page.
     const canvas = (page) =>
@@ -108,46 +103,16 @@ export async function hidpiChecks(chromium, launchArgs, url, shots, plain, ratio
 
     // Pro Spider 10 on a phone held upright, played with taps: the stock, a card, the pile.
     const phone = await open({ width: 390, height: 844 }, "?game=pro-spider-10&players=4&ai=petra&seed=7", true);
-    const ready = (stage) =>
-      wait(
-        phone,
-        `Pro Spider 10 at the player's ${stage}`,
-        (s) =>
-          document.body.getAttribute("data-p10-ready") === "1" &&
-          document.body.getAttribute("data-p10-stage") === s,
-        stage,
-      );
-    const point = async (name) => (await attr(phone, name)).split(",").map(Number);
-    await ready("draw");
+    const onPhone = (what, test, arg) => wait(phone, `Pro Spider 10 on a phone, ${what}`, test, arg);
+    await p10Ready(onPhone, "draw");
     const pc = await canvas(phone);
     crisp("Pro Spider 10 on a phone", pc);
     await phone.screenshot({ path: join(shots, "9-hidpi-phone.png") });
-    const hand = Number(await attr(phone, "data-p10-hand"));
-    const [sx, sy] = await point("data-p10-stock");
-    await phone.touchscreen.tap(sx, sy);
-    await wait(
-      phone,
-      "a tap on the stock",
-      (n) => Number(document.body.getAttribute("data-p10-hand")) === n + 1,
-      hand,
-    );
-    await ready("play");
-    const ended = Number(await attr(phone, "data-p10-turns"));
-    const [dx, dy] = await point("data-p10-discard");
-    await phone.touchscreen.tap(dx, dy);
-    await wait(phone, "a tap choosing a card", () => document.body.getAttribute("data-p10-chosen") === "1");
-    await ready("play");
-    const [px, py] = await point("data-p10-pile");
-    await phone.touchscreen.tap(px, py);
-    await wait(
-      phone,
-      "a tap on the discard pile",
-      (n) => Number(document.body.getAttribute("data-p10-turns")) === n + 1,
-      ended,
-    );
-    await ready("draw").catch(() => {});
+    const turnsBefore = Number(await attr(phone, "data-p10-turns"));
+    await playP10Turn(phone, (x, y) => phone.touchscreen.tap(x, y), onPhone);
+    await p10Ready(onPhone, "draw").catch(() => {});
     await phone.screenshot({ path: join(shots, "9-hidpi-phone-after-turn.png") });
-    const turns = Number(await attr(phone, "data-p10-turns")) - ended;
+    const turns = Number(await attr(phone, "data-p10-turns")) - turnsBefore;
     Object.assign(report, { phone_canvas: pc.buffer.join("x"), phone_taps_turns: turns });
     await phone.close();
   } catch (e) {

@@ -10,6 +10,7 @@ import { extname, join, resolve } from "node:path";
 import { execFileSync } from "node:child_process";
 import { chromium } from "playwright-core";
 import { hidpiChecks } from "./hidpi.mjs";
+import { p10Ready, playP10Turn, waitForHook } from "./p10-turn.mjs";
 
 const root = resolve(process.argv[2] ?? "dist");
 const shots = resolve("artifacts/web");
@@ -216,54 +217,17 @@ try {
   // 6. Pro Spider 10 from a link: a few of the player's turns with the mouse, the computer
   // seat playing in between.
   await page.goto(`${url}?game=pro-spider-10&players=2&ai=petra&seed=5`);
-  const p10 = async (what, test, arg) =>
-    page
-      .waitForFunction(test, arg, { timeout: 120_000, polling: 100 })
-      .catch(async (e) => {
-        const attrs = await page.evaluate(() =>
-          Object.fromEntries([...document.body.attributes].map((a) => [a.name, a.value])),
-        );
-        throw new Error(`Pro Spider 10, ${what}: ${e.message}\n${JSON.stringify(attrs)}`);
-      });
-  const p10Ready = (stage) =>
-    p10(
-      `waiting for the player's ${stage}`,
-      (s) =>
-        document.body.getAttribute("data-p10-ready") === "1" &&
-        document.body.getAttribute("data-p10-stage") === s,
-      stage,
-    );
-  const point = async (name) => (await attr(name)).split(",").map(Number);
+  const p10 = (what, test, arg) => waitForHook(page, `Pro Spider 10, ${what}`, test, arg);
+  const ready = (stage) => p10Ready(p10, stage);
   let p10Turns = 0;
   for (let turn = 0; turn < 3; turn++) {
-    await p10Ready("draw");
+    await ready("draw");
     if (turn === 0) await page.screenshot({ path: join(shots, "4-pro-spider-10.png") });
-    const hand = Number(await attr("data-p10-hand"));
-    const [sx, sy] = await point("data-p10-stock");
-    await page.mouse.click(sx, sy);
-    await p10(
-      "the stock's card in the hand",
-      (n) => Number(document.body.getAttribute("data-p10-hand")) === n + 1,
-      hand,
-    );
-    await p10Ready("play");
-    const ended = Number(await attr("data-p10-turns"));
-    // Choose the card, then click the pile (a double-click may fall into one slow frame).
-    const [dx, dy] = await point("data-p10-discard");
-    await page.mouse.click(dx, dy);
-    await p10("the card chosen", () => document.body.getAttribute("data-p10-chosen") === "1");
-    await p10Ready("play");
-    const [px, py] = await point("data-p10-pile");
-    await page.mouse.click(px, py);
-    await p10(
-      "the discard ending the turn",
-      (n) => Number(document.body.getAttribute("data-p10-turns")) === n + 1,
-      ended,
-    );
+    await playP10Turn(page, (x, y) => page.mouse.click(x, y), p10);
     p10Turns++;
     if (Number(await attr("data-p10-round")) !== 1) break;
   }
-  await p10Ready("draw").catch(() => {});
+  await ready("draw").catch(() => {});
   await page.screenshot({ path: join(shots, "5-pro-spider-10-after-turns.png") });
 
   // 7. The Pro Spider 10 game in progress comes back after a reload (from localStorage), with
@@ -273,10 +237,10 @@ try {
     stage: await attr("data-p10-stage"),
     hand: await attr("data-p10-hand"),
   });
-  await p10Ready("draw");
+  await ready("draw");
   const p10Before = await p10State();
   await page.goto(url);
-  await p10Ready("draw");
+  await ready("draw");
   const p10After = await p10State();
   if (JSON.stringify(p10After) !== JSON.stringify(p10Before)) {
     problems.push(`Pro Spider 10 after a reload: ${JSON.stringify(p10After)}, before: ${JSON.stringify(p10Before)}`);
