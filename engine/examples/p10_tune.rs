@@ -6,7 +6,8 @@
 //! `--oracle hands` (or `all`) is a measurement, not a level: Michaela's deals then hold the
 //! other seats' real hands (and, with `all`, the real stock in its order), to tell how much of
 //! what she misses is what she cannot see. `--oracle-on draw` (or `discard`) lets her see them
-//! only when she draws (or only at the rest of her turn). The line also counts her decisions
+//! only when she draws (or only at the rest of her turn); `--oracle-seats 1` only the next
+//! seat's hand (seats counted after hers; `2,3`: the two after it). The line also counts her decisions
 //! that differ from Petra's, by kind: draws (and knocks), discards (and skips), the rest.
 //!
 //! `--deals D --steps N` set her heads-up budget; with more seats she uses three quarters of
@@ -29,7 +30,7 @@ use arachne_engine::phase10::play_game;
 use arachne_engine::phase10::variant;
 
 mod p10_common;
-use p10_common::{games_options, option, play_seen, real_hands};
+use p10_common::{games_options, option, play_seen, real_hands_of};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,6 +50,13 @@ fn main() {
         "--oracle-on draw|discard"
     );
     let n = levels.len();
+    // `--oracle-seats 1,3`: with `--oracle hands`, only the seats that many places after hers
+    // (1: the next seat, which takes up her discards) are dealt their real hands; by default all.
+    let oracle_seats: Vec<usize> = option(&args, "--oracle-seats").map_or((1..n).collect(), |v| {
+        v.split(',')
+            .map(|k| k.parse().expect("--oracle-seats K,K"))
+            .collect()
+    });
     let fit_check = args.iter().any(|a| a == "--fit-check");
     // By her stage (draw, the rest of her turn), then without and with the draw test.
     let mut truth_fits = [[0u64; 2]; 2];
@@ -158,8 +166,9 @@ fn main() {
                     } else if oracle == "all" {
                         michaela.decide_with(view, &mut |_| game.clone())
                     } else {
-                        // The other seats' real hands (`p10_common::real_hands`).
-                        michaela.decide_with(view, &mut |rng| real_hands(game, view, rng))
+                        // The other seats' real hands (`p10_common::real_hands_of`).
+                        let sees = |o: usize| oracle_seats.contains(&((o + n - me) % n));
+                        michaela.decide_with(view, &mut |rng| real_hands_of(game, view, rng, &sees))
                     };
                     count(view, &a);
                     a
