@@ -511,11 +511,24 @@ fn switching_games_and_back_resumes_both() {
     settle(&mut app);
     let hand: Vec<Card> = game(&app).hand(PLAYER).to_vec();
     assert_eq!(hand.len(), 11);
+    // Pro Spider 10's notices show above its bar, clear of the seats' labels at the top;
+    // Spider's at the top again.
+    let spot = |app: &App| {
+        app.world()
+            .resource::<arachne::core::focus::NoticeSpot>()
+            .above_bottom
+    };
+    let band = app
+        .world()
+        .resource::<arachne::phase10::layout::BarBand>()
+        .band;
+    assert_eq!(spot(&app), Some(band + 4.0));
 
     app.world_mut()
         .resource_mut::<NextState<GameKind>>()
         .set(GameKind::Spider);
     app.update();
+    assert_eq!(spot(&app), None);
     let p10_cards = |app: &mut App| {
         app.world_mut()
             .query_filtered::<(), With<P10Card>>()

@@ -8,6 +8,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<PointerOnOverlay>()
         .init_resource::<OverlayOpen>()
         .init_resource::<Notices>()
+        .init_resource::<NoticeSpot>()
         .add_systems(Update, tick_notices.in_set(AppSystems::Plan));
 }
 
@@ -28,12 +29,29 @@ pub struct OverlayOpen(pub bool);
 pub struct Notices(pub Vec<(String, f32)>);
 
 impl Notices {
-    /// Shows `text` for a few seconds.
+    /// Shows `text` for a few seconds. The same text already showing is shown for longer, not
+    /// twice (two keys that each find nothing to lay say it once).
     pub fn push(&mut self, text: impl Into<String>) {
         let text = text.into();
         tracing::info!("{text}");
-        self.0.push((text, 6.0));
+        match self.0.iter_mut().find(|(shown, _)| *shown == text) {
+            Some((_, left)) => *left = NOTICE_SECONDS,
+            None => self.0.push((text, NOTICE_SECONDS)),
+        }
     }
+}
+
+/// How long a notice shows.
+const NOTICE_SECONDS: f32 = 6.0;
+
+/// Where the notices show: at the top of the window, or (`above_bottom`) this many pixels above
+/// its bottom edge. Pro Spider 10 asks for the bottom, just above its bar: the top of its table
+/// holds the computer seats' labels, which a notice there covered, and its notices answer what
+/// the player did with the hand.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct NoticeSpot {
+    /// Pixels from the window's bottom edge to the notices' lowest edge; `None`: at the top.
+    pub above_bottom: Option<f32>,
 }
 
 fn tick_notices(time: Res<Time>, mut notices: ResMut<Notices>) {
@@ -42,4 +60,25 @@ fn tick_notices(time: Res<Time>, mut notices: ResMut<Notices>) {
         *left -= dt;
         *left > 0.0
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notice_already_showing_is_shown_longer_not_twice() {
+        let mut n = Notices::default();
+        n.push("nothing to lay");
+        n.0[0].1 = 1.0;
+        n.push("another");
+        n.push("nothing to lay");
+        assert_eq!(
+            n.0,
+            [
+                ("nothing to lay".to_string(), NOTICE_SECONDS),
+                ("another".to_string(), NOTICE_SECONDS)
+            ]
+        );
+    }
 }

@@ -26,10 +26,12 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<Selection>()
         .add_message::<WindowResized>()
         .add_systems(OnEnter(GameKind::ProSpider10), show_table)
+        .add_systems(OnExit(GameKind::ProSpider10), notices_at_top)
         .add_systems(
             Update,
             (
                 track_window.in_set(AppSystems::Input),
+                place_notices.in_set(AppSystems::Plan),
                 (show_changes, raise_chosen)
                     .chain()
                     .in_set(AppSystems::Plan),
@@ -404,3 +406,20 @@ fn raise_chosen(
         }
     }
 }
+
+/// The notices show just above the bar (over the lower half of the hand, whose indices stay in
+/// sight), not at the top, where they covered the computer seats' labels
+/// ([`crate::core::focus::NoticeSpot`]).
+fn place_notices(band: Res<BarBand>, mut spot: ResMut<crate::core::focus::NoticeSpot>) {
+    spot.set_if_neq(crate::core::focus::NoticeSpot {
+        above_bottom: Some(band.band + NOTICE_GAP),
+    });
+}
+
+/// Spider shows its notices at the top again.
+fn notices_at_top(mut spot: ResMut<crate::core::focus::NoticeSpot>) {
+    spot.set_if_neq(crate::core::focus::NoticeSpot::default());
+}
+
+/// Between the bar's band and the notices' lowest edge.
+const NOTICE_GAP: f32 = 4.0;

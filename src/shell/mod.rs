@@ -8,7 +8,7 @@ pub mod widgets;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui, input::EguiWantsInput};
 
-use crate::core::focus::{Notices, OverlayOpen, PointerOnOverlay, TableInput};
+use crate::core::focus::{NoticeSpot, Notices, OverlayOpen, PointerOnOverlay, TableInput};
 
 /// The order the overlay draws in: later parts are on top.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -129,7 +129,7 @@ fn share_pointer(
     overlay.set_if_neq(OverlayOpen(open));
 }
 
-fn notices(mut contexts: EguiContexts, notices: Res<Notices>) -> Result {
+fn notices(mut contexts: EguiContexts, notices: Res<Notices>, spot: Res<NoticeSpot>) -> Result {
     if notices.0.is_empty() {
         return Ok(());
     }
@@ -138,8 +138,12 @@ fn notices(mut contexts: EguiContexts, notices: Res<Notices>) -> Result {
     // was still tiny (a browser's canvas before its first resize) stayed a column a few words
     // wide. Each frame widens it again to what the window allows.
     let widest = (ctx.content_rect().width() - 40.0).clamp(120.0, 560.0);
+    let (anchor, offset) = match spot.above_bottom {
+        Some(up) => (egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -up)),
+        None => (egui::Align2::CENTER_TOP, egui::vec2(0.0, 10.0)),
+    };
     egui::Area::new(egui::Id::new("notices"))
-        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 10.0))
+        .anchor(anchor, offset)
         .default_width(widest)
         .show(ctx, |ui| {
             ui.set_max_width(widest);
