@@ -140,8 +140,8 @@ pub fn real_hands_of(
         avail.remove(c);
         1.0
     });
-    for o in 0..n {
-        if seen[o] {
+    for (o, &seen) in seen.iter().enumerate() {
+        if seen {
             assert_eq!(
                 Counts::of(dealt.hand(o)),
                 Counts::of(game.hand(o)),
