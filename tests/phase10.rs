@@ -341,15 +341,66 @@ fn play_a_turn_by_keys(app: &mut App, w: Entity) {
         if game(app).stage() != Stage::Play
             || game(app).to_move() != Some(PLAYER)
             || game(app).hand(PLAYER).len() == 1
+            || game(app).laid_phase()[PLAYER].is_none()
         {
             break;
         }
-        let hit = game(app).choices().into_iter().find_map(|a| match a {
-            Action::Hit { card, .. } => Some(card.card),
-            _ => None,
-        });
-        let Some(card) = hit else { break };
-        reach(app, card);
+        let hitting: Vec<Card> = game(app)
+            .choices()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Hit { card, .. } => Some(card.card),
+                _ => None,
+            })
+            .collect();
+        // F finds a card that hits (the keyboard's card and the one chosen), or says there is
+        // none.
+        key(app, w, KeyCode::KeyF);
+        let piles = app.world().resource::<P10Piles>().clone();
+        let hand = &piles.hands[PLAYER];
+        let found = app
+            .world()
+            .resource::<HandCursor>()
+            .at(hand)
+            .map(|i| piles.cards[&hand[i]]);
+        if hitting.is_empty() {
+            let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
+            assert!(
+                notices
+                    .iter()
+                    .any(|(n, _)| n.starts_with("No card of your hand fits")),
+                "{notices:?}"
+            );
+            break;
+        }
+        let found = found.expect("F put the keyboard's card on a card");
+        assert!(
+            hitting.contains(&found),
+            "F found {found}, which hits nothing"
+        );
+        let chosen = app.world().resource::<Selection>().0.clone();
+        assert_eq!(chosen.len(), 1);
+        assert_eq!(piles.cards[&chosen[0]], found);
+        // F again goes on to the next card of the hand that hits, if another one does.
+        let hits_in_hand = hand
+            .iter()
+            .filter(|e| hitting.contains(&piles.cards[e]))
+            .count();
+        if hits_in_hand > 1 {
+            key(app, w, KeyCode::KeyF);
+            let again = app.world().resource::<Selection>().0.clone();
+            assert_eq!(again.len(), 1);
+            assert_ne!(again, chosen, "F again found another card");
+            assert!(hitting.contains(&piles.cards[&again[0]]));
+            FOUND_AGAIN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        FOUND_HITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let card = app
+            .world()
+            .resource::<HandCursor>()
+            .at(hand)
+            .map(|i| piles.cards[&hand[i]])
+            .unwrap();
         let before = game(app).hand(PLAYER).len();
         key(app, w, KeyCode::KeyH);
         if !app.world().resource::<LayChoice>().0.is_empty() {
@@ -404,11 +455,25 @@ fn play_a_turn_by_keys(app: &mut App, w: Entity) {
     assert_matches_engine(app);
 }
 
+/// Hits found by F in [`play_a_turn_by_keys`], and those where F again found another card.
+static FOUND_HITS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static FOUND_AGAIN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 #[test]
 fn a_round_is_played_with_the_keyboard_alone() {
-    let (mut app, w) = app(3, 21, "petra", GameKind::ProSpider10);
-    let turns = play_the_round(&mut app, w, play_a_turn_by_keys);
-    assert!(turns >= 3, "a round of {turns} turns is no test");
+    // Rounds of several deals, until the player has hit with a card found by F, and F has gone
+    // on to another card that hits.
+    for seed in 21..41 {
+        let (mut app, w) = app(3, seed, "petra", GameKind::ProSpider10);
+        let turns = play_the_round(&mut app, w, play_a_turn_by_keys);
+        assert!(turns >= 3, "a round of {turns} turns is no test");
+        let again = FOUND_AGAIN.load(std::sync::atomic::Ordering::Relaxed);
+        if FOUND_HITS.load(std::sync::atomic::Ordering::Relaxed) > 0 && again > 0 {
+            eprintln!("F found hits, and another, by the round of seed {seed}");
+            return;
+        }
+    }
+    panic!("F found no hit, or never another one, in twenty rounds");
 }
 
 /// Plays the round to its end, the player's turns by `turn`, the table matching the engine

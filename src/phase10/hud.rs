@@ -14,7 +14,7 @@ use crate::core::settings::Settings;
 use crate::core::theme::Theme;
 use crate::phase10::P10Systems;
 use crate::phase10::input::{
-    HandCursor, LayChoice, chosen_cards, describe_choice, find_lay, lay_chosen, pick_lay,
+    HandCursor, LayChoice, chosen_cards, describe_choice, find_play, lay_chosen, pick_lay,
 };
 use crate::phase10::layout::{BarBand, P10Layout};
 use crate::phase10::menu::{P10Form, ask_new_game, fresh_seed};
@@ -473,7 +473,11 @@ fn bar(
                             .add_enabled(play, bar_button(t("p10.bar.find")))
                             .clicked()
                         {
-                            match find_lay(&table, piles) {
+                            let after = match selection.0[..] {
+                                [e] => Some(e),
+                                _ => None,
+                            };
+                            match find_play(&table, piles, after) {
                                 Ok(chosen) => selection.0 = chosen,
                                 Err(why) => notices.push(why),
                             }

@@ -403,6 +403,38 @@ pub fn colour_name(colour: Colour) -> &'static str {
     }
 }
 
+/// What "find it" (F) chooses: before the phase is laid, the cards of the first lay the hand
+/// has; once it is laid, a card of the hand that hits a laid group, the next one after the card
+/// `after` (the one found before, when it is still the only one chosen), so that finding again
+/// goes through every card that hits.
+pub fn find_play(
+    table: &P10Table,
+    piles: &P10Piles,
+    after: Option<Entity>,
+) -> Result<Vec<Entity>, String> {
+    if table.game.laid_phase()[PLAYER].is_none() || !table.players_turn() {
+        return find_lay(table, piles);
+    }
+    if table.game.stage() != Stage::Play {
+        return Err(t("p10.note.lay_when").into());
+    }
+    let hand = piles.hands.get(PLAYER).map_or(&[][..], Vec::as_slice);
+    let hits = |e: &Entity| {
+        piles
+            .cards
+            .get(e)
+            .is_some_and(|&c| !hits_of(table, c).is_empty())
+    };
+    let start = after
+        .and_then(|a| hand.iter().position(|&e| e == a))
+        .map_or(0, |i| i + 1);
+    (0..hand.len())
+        .map(|k| hand[(start + k) % hand.len()])
+        .find(hits)
+        .map(|e| vec![e])
+        .ok_or_else(|| t("p10.note.no_hit_in_hand").into())
+}
+
 /// The cards of the first lay the hand has, to choose (the "find it" button).
 pub fn find_lay(table: &P10Table, piles: &P10Piles) -> Result<Vec<Entity>, String> {
     let Action::Lay { groups, .. } = lay_for(table, &[])? else {
@@ -773,10 +805,25 @@ fn keyboard_input(
                     _ => lay_choice.0 = hits,
                 }
             }
-            KeyCode::KeyF => match find_lay(&table, &piles) {
-                Ok(chosen) => selection.0 = chosen,
-                Err(why) => notices.push(why),
-            },
+            KeyCode::KeyF => {
+                let after = match selection.0[..] {
+                    [e] => Some(e),
+                    _ => None,
+                };
+                match find_play(&table, &piles, after) {
+                    Ok(chosen) => {
+                        // A card that hits: the keyboard's card too, for H.
+                        if let [e] = chosen[..]
+                            && table.game.laid_phase()[PLAYER].is_some()
+                            && let Some(i) = hand.iter().position(|&h| h == e)
+                        {
+                            cursor.set(hand, i);
+                        }
+                        selection.0 = chosen;
+                    }
+                    Err(why) => notices.push(why),
+                }
+            }
             KeyCode::KeyL => lay_chosen(
                 &table,
                 &chosen_cards(&selection, &piles),

@@ -113,6 +113,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "{card} passt an keine Gruppe auf dem Tisch",
     ),
     (
+        "p10.note.no_hit_in_hand",
+        "Keine Karte deiner Hand passt an eine Gruppe auf dem Tisch: wirf eine ab",
+    ),
+    (
         "p10.hit.question",
         "{card} passt an mehr als eine Gruppe. Anlegen an:",
     ),
@@ -306,7 +310,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.turn.title", "Dein Zug"),
     (
         "p10.rules.turn.text",
-        "Nimm die oberste Karte vom Aufnahmestapel (D) oder vom Ablagestapel (T). Ergibt deine Hand deine Phase, wähle ihre Karten und lege sie aus (L; „Finden“ zeigt eine Möglichkeit). Liegt deine Phase, darfst du anlegen: Karten an jede ausgelegte Gruppe, deine oder die eines anderen. Beende den Zug, indem du eine Karte abwirfst: doppelt anklicken oder auf den Ablagestapel ziehen.",
+        "Nimm die oberste Karte vom Aufnahmestapel (D) oder vom Ablagestapel (T). Ergibt deine Hand deine Phase, wähle ihre Karten und lege sie aus (L; „Finden“ zeigt eine Möglichkeit). Liegt deine Phase, darfst du anlegen: Karten an jede ausgelegte Gruppe, deine oder die eines anderen („Finden“ zeigt dann eine passende Karte). Beende den Zug, indem du eine Karte abwirfst: doppelt anklicken oder auf den Ablagestapel ziehen.",
     ),
     ("p10.rules.groups.title", "Gruppen"),
     (
@@ -331,7 +335,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Tasten"),
     (
         "p10.rules.keys.text",
-        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden · H mit ihr anlegen · X oder Entf sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · 1-9 eine Frage beantworten · Esc Auswahl aufheben oder Menü · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
+        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (danach: eine Karte zum Anlegen) · H mit ihr anlegen · X oder Entf sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · 1-9 eine Frage beantworten · Esc Auswahl aufheben oder Menü · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
     ),
     (
         "web.bad_link",

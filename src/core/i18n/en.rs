@@ -104,6 +104,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("p10.note.no_hit", "{card} fits no group on the table"),
     (
+        "p10.note.no_hit_in_hand",
+        "No card of your hand fits a group on the table: discard one",
+    ),
+    (
         "p10.hit.question",
         "{card} fits more than one group. Hit it on:",
     ),
@@ -285,7 +289,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.turn.title", "Your turn"),
     (
         "p10.rules.turn.text",
-        "Take the top card of the stock (D) or of the discard pile (T). Then, if your hand makes your phase, choose its cards and lay it (L; \"Find it\" shows a way). Once your phase is down you may hit: add cards to any group on the table, yours or another player's. End the turn by discarding a card: double-click it, or drag it onto the discard pile.",
+        "Take the top card of the stock (D) or of the discard pile (T). Then, if your hand makes your phase, choose its cards and lay it (L; \"Find it\" shows a way). Once your phase is down you may hit: add cards to any group on the table, yours or another player's (\"Find it\" then shows a card that fits). End the turn by discarding a card: double-click it, or drag it onto the discard pile.",
     ),
     ("p10.rules.groups.title", "Groups"),
     (
@@ -310,7 +314,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Keys"),
     (
         "p10.rules.keys.text",
-        "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay · H hit with it · X or Delete discard it (a skip: then the seat's number) · 1-9 answer a question · Esc clear the choice, or the menu · S score sheet · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
+        "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay (once laid: a card that hits) · H hit with it · X or Delete discard it (a skip: then the seat's number) · 1-9 answer a question · Esc clear the choice, or the menu · S score sheet · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
     ),
     (
         "web.bad_link",
