@@ -354,7 +354,11 @@ fn play_a_turn_by_keys(app: &mut App, w: Entity) {
             })
             .collect();
         // F finds a card that hits (the keyboard's card and the one chosen), or says there is
-        // none.
+        // none (the notices of earlier keys cleared first).
+        app.world_mut()
+            .resource_mut::<arachne::core::focus::Notices>()
+            .0
+            .clear();
         key(app, w, KeyCode::KeyF);
         let piles = app.world().resource::<P10Piles>().clone();
         let hand = &piles.hands[PLAYER];
@@ -463,6 +467,8 @@ static FOUND_AGAIN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUs
 fn a_round_is_played_with_the_keyboard_alone() {
     // Rounds of several deals, until the player has hit with a card found by F, and F has gone
     // on to another card that hits.
+    FOUND_HITS.store(0, std::sync::atomic::Ordering::Relaxed);
+    FOUND_AGAIN.store(0, std::sync::atomic::Ordering::Relaxed);
     for seed in 21..41 {
         let (mut app, w) = app(3, seed, "petra", GameKind::ProSpider10);
         let turns = play_the_round(&mut app, w, play_a_turn_by_keys);

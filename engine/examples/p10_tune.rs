@@ -57,6 +57,15 @@ fn main() {
             .map(|k| k.parse().expect("--oracle-seats K,K"))
             .collect()
     });
+    assert!(
+        oracle_seats.iter().all(|&k| (1..n).contains(&k)),
+        "--oracle-seats counts seats after hers: 1 to {}",
+        n - 1
+    );
+    assert!(
+        option(&args, "--oracle-seats").is_none() || oracle.as_deref() == Some("hands"),
+        "--oracle-seats goes with --oracle hands"
+    );
     let fit_check = args.iter().any(|a| a == "--fit-check");
     // By her stage (draw, the rest of her turn), then without and with the draw test.
     let mut truth_fits = [[0u64; 2]; 2];

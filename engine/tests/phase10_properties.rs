@@ -206,6 +206,75 @@ fn shuffling_hidden_cards_consistently_with_the_view_never_changes_a_decision() 
     }
 }
 
+/// A deal holding one seat's real hand (`SeatView::sample_holding`, the measurement's deal of
+/// `p10_tune --oracle-seats`): that seat holds its hand, the view is the same, every card is
+/// there, and another seat's hidden cards come alike from the unseen cards that hand does not
+/// hold (a card with a copy held is no likelier than any other card of one copy left).
+#[test]
+fn a_deal_holding_a_seats_hand_deals_the_others_from_what_is_left() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+    let variant = builtin()[0].clone();
+    let (mut game, _) = Game::new(variant, 4, 10).unwrap();
+    let mut petra = ai::player("petra", 0).unwrap();
+    // A few turns in, so that some cards are known to be in hands.
+    for _ in 0..13 {
+        let seat = game.to_move().unwrap();
+        let a = petra.decide(&game.view(seat));
+        game.apply(a).unwrap();
+    }
+    let me = game.to_move().unwrap();
+    let view = game.view(me);
+    // The seat across holds its hand; the next seat's hidden cards are counted.
+    let held_seat = (me + 2) % 4;
+    let other = (me + 1) % 4;
+    assert!(game.hand(other).len() >= 8 && game.hand(held_seat).len() >= 8);
+    let mut holds = vec![Counts::default(); 4];
+    holds[held_seat] = Counts::of(game.hand(held_seat));
+    holds[held_seat].remove_all(&view.known[held_seat]);
+    // What is left for the other seats and the stock, and its cards of one copy and of two
+    // copies of which the held hand has one.
+    let mut left = view.unseen();
+    left.remove_all(&holds[held_seat]);
+    let unseen = view.unseen();
+    let mut kinds = full_deck().cards();
+    kinds.dedup();
+    let singles: Vec<Card> = kinds
+        .iter()
+        .copied()
+        .filter(|&c| left.get(c) == 1 && unseen.get(c) == 1)
+        .collect();
+    let shared: Vec<Card> = kinds
+        .iter()
+        .copied()
+        .filter(|&c| left.get(c) == 1 && unseen.get(c) == 2)
+        .collect();
+    assert!(!singles.is_empty() && !shared.is_empty());
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let (mut in_singles, mut in_shared) = (0u64, 0u64);
+    let deals = 20_000;
+    for _ in 0..deals {
+        let dealt = view.sample_holding(&mut rng, &holds);
+        assert_eq!(dealt.view(me), view);
+        assert_eq!(dealt.all_cards(), full_deck());
+        assert_eq!(
+            Counts::of(dealt.hand(held_seat)),
+            Counts::of(game.hand(held_seat))
+        );
+        for &c in dealt.hand(other) {
+            in_singles += u64::from(singles.contains(&c));
+            in_shared += u64::from(shared.contains(&c));
+        }
+    }
+    // The same chance per card for both kinds (a card in hand per deal, per card of its kind).
+    let a = in_singles as f64 / deals as f64 / singles.len() as f64;
+    let b = in_shared as f64 / deals as f64 / shared.len() as f64;
+    assert!(
+        (a / b - 1.0).abs() < 0.1,
+        "{a:.4} a card of one copy, {b:.4} of one left of two"
+    );
+}
+
 /// Petra's playouts decide from views borrowed from the game (`Game::view_ref`), not copied:
 /// each shows what the seat's copied view shows, and Petra decides the same from both.
 #[test]

@@ -14,7 +14,7 @@ use crate::core::settings::Settings;
 use crate::core::theme::Theme;
 use crate::phase10::P10Systems;
 use crate::phase10::input::{
-    HandCursor, LayChoice, chosen_cards, describe_choice, find_play, lay_chosen, pick_lay,
+    HandCursor, LayChoice, chosen_cards, describe_choice, find_and_choose, lay_chosen, pick_lay,
 };
 use crate::phase10::layout::{BarBand, P10Layout};
 use crate::phase10::menu::{P10Form, ask_new_game, fresh_seed};
@@ -412,6 +412,7 @@ struct BarState<'w> {
     lay_choice: ResMut<'w, LayChoice>,
     windows: ResMut<'w, Windows>,
     form: ResMut<'w, P10Form>,
+    cursor: ResMut<'w, HandCursor>,
 }
 
 fn bar(
@@ -459,6 +460,7 @@ fn bar(
                             lay_choice,
                             windows,
                             form,
+                            cursor,
                         } = &mut bar;
                         if ui.add_enabled(play, bar_button(t("p10.bar.lay"))).clicked() {
                             lay_chosen(
@@ -473,14 +475,7 @@ fn bar(
                             .add_enabled(play, bar_button(t("p10.bar.find")))
                             .clicked()
                         {
-                            let after = match selection.0[..] {
-                                [e] => Some(e),
-                                _ => None,
-                            };
-                            match find_play(&table, piles, after) {
-                                Ok(chosen) => selection.0 = chosen,
-                                Err(why) => notices.push(why),
-                            }
+                            find_and_choose(&table, piles, selection, cursor, notices);
                         }
                         let by_colour = settings.phase10.sort_by_colour;
                         let sort = if by_colour {

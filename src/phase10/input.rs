@@ -416,7 +416,7 @@ pub fn find_play(
         return find_lay(table, piles);
     }
     if table.game.stage() != Stage::Play {
-        return Err(t("p10.note.lay_when").into());
+        return Err(t("p10.note.draw_first").into());
     }
     let hand = piles.hands.get(PLAYER).map_or(&[][..], Vec::as_slice);
     let hits = |e: &Entity| {
@@ -433,6 +433,34 @@ pub fn find_play(
         .find(hits)
         .map(|e| vec![e])
         .ok_or_else(|| t("p10.note.no_hit_in_hand").into())
+}
+
+/// "Find it" (F, or the bar's button): chooses what [`find_play`] finds, or says why nothing.
+/// A card that hits becomes the keyboard's card too, so that H hits with it and X throws it.
+pub fn find_and_choose(
+    table: &P10Table,
+    piles: &P10Piles,
+    selection: &mut Selection,
+    cursor: &mut HandCursor,
+    notices: &mut Notices,
+) {
+    let after = match selection.0[..] {
+        [e] => Some(e),
+        _ => None,
+    };
+    match find_play(table, piles, after) {
+        Ok(chosen) => {
+            let hand = piles.hands.get(PLAYER).map_or(&[][..], Vec::as_slice);
+            if let [e] = chosen[..]
+                && table.game.laid_phase()[PLAYER].is_some()
+                && let Some(i) = hand.iter().position(|&h| h == e)
+            {
+                cursor.set(hand, i);
+            }
+            selection.0 = chosen;
+        }
+        Err(why) => notices.push(why),
+    }
 }
 
 /// The cards of the first lay the hand has, to choose (the "find it" button).
@@ -806,23 +834,7 @@ fn keyboard_input(
                 }
             }
             KeyCode::KeyF => {
-                let after = match selection.0[..] {
-                    [e] => Some(e),
-                    _ => None,
-                };
-                match find_play(&table, &piles, after) {
-                    Ok(chosen) => {
-                        // A card that hits: the keyboard's card too, for H.
-                        if let [e] = chosen[..]
-                            && table.game.laid_phase()[PLAYER].is_some()
-                            && let Some(i) = hand.iter().position(|&h| h == e)
-                        {
-                            cursor.set(hand, i);
-                        }
-                        selection.0 = chosen;
-                    }
-                    Err(why) => notices.push(why),
-                }
+                find_and_choose(&table, &piles, &mut selection, &mut cursor, &mut notices)
             }
             KeyCode::KeyL => lay_chosen(
                 &table,

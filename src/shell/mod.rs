@@ -142,8 +142,11 @@ fn notices(mut contexts: EguiContexts, notices: Res<Notices>, spot: Res<NoticeSp
         Some(up) => (egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -up)),
         None => (egui::Align2::CENTER_TOP, egui::vec2(0.0, 10.0)),
     };
+    // They take no pointer: lying over the hand (Pro Spider 10) or the table, a click, a drag
+    // or a key must still reach the game beneath (a pointer over the overlay stops its input).
     egui::Area::new(egui::Id::new("notices"))
         .anchor(anchor, offset)
+        .interactable(false)
         .default_width(widest)
         .show(ctx, |ui| {
             ui.set_max_width(widest);

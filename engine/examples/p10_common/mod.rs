@@ -86,12 +86,41 @@ pub fn model(args: &[String]) -> Option<Option<Arc<DiscardModel>>> {
 /// is still shuffled and what each seat is known to hold stays what the table showed. Checked.
 #[allow(dead_code)] // not every example sees the hands
 pub fn real_hands(game: &Game, view: &SeatView, rng: &mut ChaCha8Rng) -> Game {
-    real_hands_of(game, view, rng, &|_| true)
+    let n = game.players();
+    let left: RefCell<Vec<Counts>> = RefCell::new(
+        (0..n)
+            .map(|o| {
+                let mut c = Counts::of(game.hand(o));
+                for k in view.known[o].cards() {
+                    c.remove(k);
+                }
+                c
+            })
+            .collect(),
+    );
+    let dealt = view.sample_by(rng, &|o, c| {
+        let mut left = left.borrow_mut();
+        if left[o].get(c) > 0 {
+            left[o].remove(c);
+            1.0
+        } else {
+            0.0
+        }
+    });
+    for o in 0..n {
+        assert_eq!(
+            Counts::of(dealt.hand(o)),
+            Counts::of(game.hand(o)),
+            "seat {o} is dealt its real hand"
+        );
+    }
+    dealt
 }
 
-/// [`real_hands`] for the seats `sees` names only: each of those takes its real hand; every
-/// other seat is dealt at random from the unseen cards those hands do not hold (what it could
-/// hold once the seen hands are known). Checked.
+/// [`real_hands`] for the seats `sees` names only: each of those holds its real hand; every
+/// other seat is dealt at random from the unseen cards those hands do not hold
+/// ([`SeatView::sample_holding`]). With every seat named, exactly [`real_hands`]'s deal (which
+/// has the same hands, and keeps the deals measured before it). Checked.
 #[allow(dead_code)] // not every example sees the hands
 pub fn real_hands_of(
     game: &Game,
@@ -100,54 +129,26 @@ pub fn real_hands_of(
     sees: &dyn Fn(Seat) -> bool,
 ) -> Game {
     let n = game.players();
-    let seen: Vec<bool> = (0..n).map(|o| o != view.seat && sees(o)).collect();
-    // What each seen seat still has to be dealt (its hand less what the table showed of it).
-    let left: Vec<Counts> = (0..n)
+    if (0..n).filter(|&o| o != view.seat).all(sees) {
+        return real_hands(game, view, rng);
+    }
+    let holds: Vec<Counts> = (0..n)
         .map(|o| {
-            let mut c = Counts::of(game.hand(o));
-            for k in view.known[o].cards() {
-                c.remove(k);
-            }
-            if !seen[o] {
-                c = Counts::default();
+            let mut c = Counts::default();
+            if o != view.seat && sees(o) {
+                c = Counts::of(game.hand(o));
+                c.remove_all(&view.known[o]);
             }
             c
         })
         .collect();
-    // The unseen cards not yet dealt, and those of them the seen seats still need.
-    let mut reserved = Counts::default();
-    for l in &left {
-        for c in l.cards() {
-            reserved.add(c);
-        }
-    }
-    let state = RefCell::new((left, view.unseen(), reserved));
-    let dealt = view.sample_by(rng, &|o, c| {
-        let mut st = state.borrow_mut();
-        let (left, avail, reserved) = &mut *st;
-        let take = if seen[o] {
-            left[o].get(c) > 0
-        } else {
-            avail.get(c) > reserved.get(c)
-        };
-        if !take {
-            return 0.0;
-        }
-        if seen[o] {
-            left[o].remove(c);
-            reserved.remove(c);
-        }
-        avail.remove(c);
-        1.0
-    });
-    for (o, &seen) in seen.iter().enumerate() {
-        if seen {
-            assert_eq!(
-                Counts::of(dealt.hand(o)),
-                Counts::of(game.hand(o)),
-                "seat {o} is dealt its real hand"
-            );
-        }
+    let dealt = view.sample_holding(rng, &holds);
+    for o in (0..n).filter(|&o| o != view.seat && sees(o)) {
+        assert_eq!(
+            Counts::of(dealt.hand(o)),
+            Counts::of(game.hand(o)),
+            "seat {o} is dealt its real hand"
+        );
     }
     dealt
 }

@@ -341,7 +341,14 @@ impl SeatView {
         rng: &mut ChaCha8Rng,
         accept: &dyn Fn(Seat, Card) -> f64,
     ) -> Game {
-        let mut game = Game {
+        let mut game = self.blank();
+        self.sample_into(unseen, rng, accept, &mut game);
+        game
+    }
+
+    /// A game for [`SeatView::deal_into`] to write: every field is written there.
+    fn blank(&self) -> Game {
+        Game {
             variant: self.variant.clone(),
             players: self.players,
             seed: 0,
@@ -363,9 +370,7 @@ impl SeatView {
             rng: round_rng(0, self.round),
             winners: Vec::new(),
             quiet: false,
-        };
-        self.sample_into(unseen, rng, accept, &mut game);
-        game
+        }
     }
 
     /// [`SeatView::sample_from`] written into `game`, whatever it held, reusing its lists (a
@@ -376,6 +381,36 @@ impl SeatView {
         unseen: &[Card],
         rng: &mut ChaCha8Rng,
         accept: &dyn Fn(Seat, Card) -> f64,
+        game: &mut Game,
+    ) {
+        self.deal_into(unseen, rng, accept, None, game);
+    }
+
+    /// A deal of this view in which each seat also holds the cards `holds` gives it (a
+    /// measurement's deal: a harness that knows some hands deals them, and the rest at random
+    /// from the unseen cards those hands do not hold). `holds[s]` are cards beyond what the view
+    /// knows seat `s` to hold; this seat's own entry is ignored. What each seat is known to hold
+    /// stays what the view says.
+    pub fn sample_holding(&self, rng: &mut ChaCha8Rng, holds: &[Counts]) -> Game {
+        let mut unseen = self.unseen();
+        for (s, h) in holds.iter().enumerate() {
+            if s != self.seat {
+                unseen.remove_all(h);
+            }
+        }
+        let mut game = self.blank();
+        self.deal_into(&unseen.cards(), rng, &|_, _| 1.0, Some(holds), &mut game);
+        game
+    }
+
+    /// [`SeatView::sample_into`], each seat also given `holds` (whose cards `unseen` leaves
+    /// out) when there are any.
+    fn deal_into(
+        &self,
+        unseen: &[Card],
+        rng: &mut ChaCha8Rng,
+        accept: &dyn Fn(Seat, Card) -> f64,
+        holds: Option<&[Counts]>,
         game: &mut Game,
     ) {
         // Every field is written below; taken apart here so that a field added later must be
@@ -418,6 +453,9 @@ impl SeatView {
                 continue;
             }
             self.known[s].cards_into(h);
+            if let Some(held) = holds.and_then(|holds| holds.get(s)) {
+                held.cards_into(h);
+            }
             let want = self.hand_sizes[s];
             let mut i = dealt;
             let mut forced = false;

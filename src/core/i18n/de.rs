@@ -113,8 +113,12 @@ pub const STRINGS: &[(&str, &str)] = &[
         "{card} passt an keine Gruppe auf dem Tisch",
     ),
     (
+        "p10.note.draw_first",
+        "Nimm zuerst eine Karte: vom Aufnahmestapel (D) oder vom Ablagestapel (T)",
+    ),
+    (
         "p10.note.no_hit_in_hand",
-        "Keine Karte deiner Hand passt an eine Gruppe auf dem Tisch: wirf eine ab",
+        "Keine deiner Karten passt an eine Gruppe auf dem Tisch: wirf eine ab",
     ),
     (
         "p10.hit.question",
@@ -335,7 +339,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Tasten"),
     (
         "p10.rules.keys.text",
-        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (danach: eine Karte zum Anlegen) · H mit ihr anlegen · X oder Entf sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · 1-9 eine Frage beantworten · Esc Auswahl aufheben oder Menü · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
+        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X oder Entf sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · 1-9 eine Frage beantworten · Esc Auswahl aufheben oder Menü · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
     ),
     (
         "web.bad_link",

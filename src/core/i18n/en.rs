@@ -104,6 +104,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("p10.note.no_hit", "{card} fits no group on the table"),
     (
+        "p10.note.draw_first",
+        "Take a card first: the stock (D) or the discard pile (T)",
+    ),
+    (
         "p10.note.no_hit_in_hand",
         "No card of your hand fits a group on the table: discard one",
     ),
