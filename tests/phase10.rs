@@ -362,11 +362,14 @@ fn play_a_turn_by_keys(app: &mut App, w: Entity) {
         key(app, w, KeyCode::KeyF);
         let piles = app.world().resource::<P10Piles>().clone();
         let hand = &piles.hands[PLAYER];
-        let found = app
-            .world()
-            .resource::<HandCursor>()
-            .at(hand)
-            .map(|i| piles.cards[&hand[i]]);
+        // The card the keyboard's outline is on.
+        let outlined = |app: &App| {
+            app.world()
+                .resource::<HandCursor>()
+                .at(hand)
+                .map(|i| piles.cards[&hand[i]])
+        };
+        let found = outlined(app);
         if hitting.is_empty() {
             let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
             assert!(
@@ -399,12 +402,7 @@ fn play_a_turn_by_keys(app: &mut App, w: Entity) {
             FOUND_AGAIN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         FOUND_HITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let card = app
-            .world()
-            .resource::<HandCursor>()
-            .at(hand)
-            .map(|i| piles.cards[&hand[i]])
-            .unwrap();
+        let card = outlined(app).unwrap();
         let before = game(app).hand(PLAYER).len();
         key(app, w, KeyCode::KeyH);
         if !app.world().resource::<LayChoice>().0.is_empty() {

@@ -419,12 +419,17 @@ pub fn find_play(
         return Err(t("p10.note.draw_first").into());
     }
     let hand = piles.hands.get(PLAYER).map_or(&[][..], Vec::as_slice);
-    let hits = |e: &Entity| {
-        piles
-            .cards
-            .get(e)
-            .is_some_and(|&c| !hits_of(table, c).is_empty())
-    };
+    // The cards some hit takes, from one list of the choices (not one list per card).
+    let hitting: Vec<Card> = table
+        .game
+        .choices()
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Hit { card, .. } => Some(card.card),
+            _ => None,
+        })
+        .collect();
+    let hits = |e: &Entity| piles.cards.get(e).is_some_and(|c| hitting.contains(c));
     let start = after
         .and_then(|a| hand.iter().position(|&e| e == a))
         .map_or(0, |i| i + 1);
