@@ -393,3 +393,94 @@ fn pro_spider_10_menu_score_sheet_at_a_rounds_end_rules_and_replay_are_drawn() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Rows of the bar along the bottom edge: the panel colour over at least half a row's width,
+/// counted up from the lowest such row.
+fn bar_rows(img: &Png) -> usize {
+    let full = |y: usize| panel_share(img, y..y + 1) >= 0.5;
+    let mut y = img.height - 1;
+    while y > 0 && !full(y) {
+        y -= 1;
+    }
+    let mut rows = 0;
+    while y > 0 && full(y) {
+        rows += 1;
+        y -= 1;
+    }
+    rows
+}
+
+#[test]
+fn on_a_phone_the_replay_viewers_controls_wrap_onto_rows_of_their_own() {
+    // Held upright, the viewer's controls do not fit in one row: the round, "every hand" and
+    // Close go on a row of their own instead of being cut off (a phone has no Esc key). So the
+    // bar is three rows high (where the replay is, the steps, the rest), not two.
+    let v = arachne_engine::phase10::variant::by_id("pro-spider-10").unwrap();
+    let mut deciders: Vec<_> = (0..4)
+        .map(|_| arachne_engine::phase10::ai::player("petra", 0).unwrap())
+        .collect();
+    let played = arachne_engine::phase10::play_game(v.clone(), 4, 5, &mut |seat, view, _| {
+        Ok(deciders[seat].decide(view))
+    })
+    .unwrap();
+    let file = artifacts().join("pro-spider-10-phone-replay.p10");
+    std::fs::write(&file, &played.log).unwrap();
+    let mut failures = Vec::new();
+    for (name, size, least, most) in [
+        ("pro-spider-10-phone-replay-en-390x844", "390x844", 66, 120),
+        ("pro-spider-10-phone-replay-de-390x844", "390x844", 66, 120),
+        ("pro-spider-10-wide-replay-en-1280x720", "1280x720", 30, 60),
+    ] {
+        let args = [
+            "--game",
+            "pro-spider-10",
+            "--window",
+            size,
+            "--replay",
+            file.to_str().unwrap(),
+            "--at",
+            "30",
+        ];
+        match capture(name, &args) {
+            Ok(img) => {
+                let rows = bar_rows(&img);
+                if !(least..=most).contains(&rows) {
+                    failures.push(format!(
+                        "{name}: the bar is {rows} rows high, want {least}-{most}"
+                    ));
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    // Spider's viewer: Close, the title and the move above the steps, the speed and the slider
+    // (two rows, not one cut off at both edges).
+    let spec = arachne::spider::table::GameSpec::builtin(
+        "spider-1suit",
+        4,
+        arachne_engine::Numbering::Arachne,
+    )
+    .unwrap();
+    let mut game = spec.start().unwrap();
+    for _ in 0..10 {
+        let Some(&mv) = game.legal_moves().first() else {
+            break;
+        };
+        game.apply(mv).unwrap();
+    }
+    let replay = arachne_engine::Replay::of_game(&game, spec.numbering, spec.seed);
+    let spider = artifacts().join("spider-phone-replay.ron");
+    std::fs::write(&spider, replay.to_ron()).unwrap();
+    let name = "spider-phone-replay-en-390x844";
+    let args = ["--window", "390x844", "--replay", spider.to_str().unwrap()];
+    match capture(name, &args) {
+        Ok(img) => {
+            let rows = bar_rows(&img);
+            if !(45..=100).contains(&rows) {
+                failures.push(format!("{name}: the bar is {rows} rows high, want 45-100"));
+            }
+        }
+        Err(e) => failures.push(e),
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

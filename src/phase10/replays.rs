@@ -7,6 +7,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::core::i18n::{t, tf};
 use crate::core::persist::Saves;
 use crate::phase10::P10Systems;
+use crate::phase10::hud::{BAR_LIFT, NARROW_BAR};
+use crate::phase10::layout::BarBand;
 use crate::phase10::round::P10Table;
 use crate::phase10::saves::{KeptGame, kept_games, save_text};
 use crate::phase10::viewer::{P10Viewer, ViewerControl};
@@ -103,16 +105,25 @@ fn viewer_bar(
     viewer: Res<P10Viewer>,
     table: Res<P10Table>,
     mut controls: MessageWriter<ViewerControl>,
+    mut band: ResMut<BarBand>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let v = &*viewer;
-    egui::Area::new(egui::Id::new("p10-viewer-bar"))
-        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -6.0))
+    let shown = egui::Area::new(egui::Id::new("p10-viewer-bar"))
+        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -BAR_LIFT))
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+                // As the player's bar: on a narrow screen (a phone) the controls wrap onto more
+                // rows, so Close and the round stay within reach without a keyboard.
+                let width = ctx.content_rect().width();
+                let narrow = width < NARROW_BAR;
+                ui.style_mut().wrap_mode = Some(if narrow {
+                    egui::TextWrapMode::Wrap
+                } else {
+                    egui::TextWrapMode::Truncate
+                });
                 ui.vertical_centered(|ui| {
-                    ui.set_max_width((ctx.content_rect().width() - 24.0).max(200.0));
+                    ui.set_max_width((width - 24.0).max(200.0));
                     ui.label(tf(
                         "p10.viewer.where",
                         &[
@@ -123,7 +134,9 @@ fn viewer_bar(
                             ("steps", &v.steps.len()),
                         ],
                     ));
-                    ui.horizontal(|ui| {
+                    let buttons = |ui: &mut egui::Ui| {
+                        // The controls wrap as a whole; their own text never does.
+                        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                         let start = v.at > 0;
                         let end = v.at < v.steps.len();
                         if ui
@@ -178,6 +191,11 @@ fn viewer_bar(
                         {
                             controls.write(ViewerControl::Speed(speed));
                         }
+                        if narrow {
+                            // The round, every hand and Close on a row of their own: egui does
+                            // not wrap before a combo box by itself.
+                            ui.end_row();
+                        }
                         egui::ComboBox::from_id_salt("p10-viewer-round")
                             .selected_text(tf(
                                 "p10.viewer.round",
@@ -207,9 +225,23 @@ fn viewer_bar(
                         {
                             controls.write(ViewerControl::Close);
                         }
-                    });
+                    };
+                    if narrow {
+                        ui.horizontal_wrapped(buttons);
+                    } else {
+                        ui.horizontal(buttons);
+                    }
                 });
             });
         });
+    // The table and the notices keep clear of this bar as of the player's.
+    let screen = ctx.content_rect();
+    let rect = shown.response.rect;
+    if (rect.bottom() - (screen.bottom() - BAR_LIFT)).abs() < 1.0 {
+        band.measured(
+            Vec2::new(screen.width(), screen.height()),
+            rect.height() + BAR_LIFT,
+        );
+    }
     Ok(())
 }

@@ -99,7 +99,17 @@ fn bar(
                 // Rows that grow with their text (a narrow first frame must not wrap them).
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 if let Some(p) = playback.as_deref().filter(|p| p.kind.watching()) {
-                    viewer_controls(ui, p, &mut controls);
+                    if one_row {
+                        ui.horizontal(|ui| viewer_controls(ui, p, &mut controls, None));
+                    } else {
+                        // Two rows, as the game's own bar: Close, the title and where the
+                        // replay is above the steps, the speed and the slider.
+                        let width = ctx.content_rect().width();
+                        ui.vertical(|ui| {
+                            ui.set_max_width((width - 24.0).max(200.0));
+                            viewer_controls(ui, p, &mut controls, Some(width - 24.0));
+                        });
+                    }
                     return;
                 }
                 let mut buttons = |ui: &mut egui::Ui| {
@@ -124,9 +134,14 @@ fn bar(
                     // On a phone's width even two rows may not fit: they wrap rather than run
                     // off the screen (the Menu button with them).
                     let width = ctx.content_rect().width();
-                    ui.vertical_centered(|ui| {
+                    ui.vertical(|ui| {
                         ui.set_max_width((width - 24.0).max(200.0));
-                        ui.horizontal_wrapped(|ui| bar_facts(ui, &table, &record, &outlook));
+                        ui.horizontal_wrapped(|ui| {
+                            if crate::spider::layout::bar::three_rows(width) {
+                                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+                            }
+                            bar_facts(ui, &table, &record, &outlook)
+                        });
                         ui.horizontal_wrapped(|ui| buttons(ui));
                     });
                 }
@@ -283,8 +298,16 @@ fn outlook_label(ui: &mut egui::Ui, outlook: &Outlook) {
     ui.colored_label(colour, tr(text)).on_hover_text(tip);
 }
 
-fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter<Control>) {
-    ui.horizontal(|ui| {
+/// The viewer's controls on one row, or (given the bar's width) on two: Close, the title and
+/// where the replay is, then the steps, the speed and the slider.
+fn viewer_controls(
+    ui: &mut egui::Ui,
+    p: &Playback,
+    controls: &mut MessageWriter<Control>,
+    two_rows: Option<f32>,
+) {
+    let total = p.moves.len();
+    let close = |ui: &mut egui::Ui, controls: &mut MessageWriter<Control>| {
         // Close comes first: at the bar's far left it is never where a button of the game's
         // own bar appears once the viewer has gone (a second click there did something else).
         if ui
@@ -295,8 +318,18 @@ fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter
             controls.write(Control::Close);
         }
         ui.separator();
-        ui.label(egui::RichText::new(p.kind.title()).strong());
-        ui.separator();
+    };
+    // A long file name gives way (cut short) to the controls on a narrow bar.
+    let title = |ui: &mut egui::Ui| {
+        ui.add(egui::Label::new(egui::RichText::new(p.kind.title()).strong()).truncate());
+    };
+    let where_ = |ui: &mut egui::Ui| {
+        ui.label(tf(
+            "spider.viewer.move_of",
+            &[("move", &p.at), ("moves", &total)],
+        ));
+    };
+    let steps = |ui: &mut egui::Ui, controls: &mut MessageWriter<Control>| {
         if icon_button(ui, Icon::ToStart, true)
             .on_hover_text(tr("spider.viewer.to_start"))
             .clicked()
@@ -333,7 +366,6 @@ fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter
         speed_choice(ui, p, controls);
         ui.separator();
         let mut at = p.at;
-        let total = p.moves.len();
         let slider = egui::Slider::new(&mut at, 0..=total)
             .show_value(false)
             .trailing_fill(true);
@@ -345,11 +377,31 @@ fn viewer_controls(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter
         if slider.drag_stopped() || slider.clicked() {
             slider.surrender_focus();
         }
-        ui.label(tf(
-            "spider.viewer.move_of",
-            &[("move", &p.at), ("moves", &total)],
-        ));
-    });
+    };
+    match two_rows {
+        None => {
+            close(ui, controls);
+            title(ui);
+            ui.separator();
+            steps(ui, controls);
+            where_(ui);
+        }
+        Some(width) => {
+            ui.horizontal(|ui| {
+                ui.set_max_width(width);
+                close(ui, controls);
+                where_(ui);
+                ui.separator();
+                title(ui);
+            });
+            ui.horizontal(|ui| {
+                // The slider takes what the steps and the speed leave of a phone's width.
+                let rest = width - 5.0 * 28.0 - 90.0 - 2.0 * 12.0;
+                ui.spacing_mut().slider_width = rest.clamp(60.0, 100.0);
+                steps(ui, controls);
+            });
+        }
+    }
 }
 
 fn speed_choice(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter<Control>) {

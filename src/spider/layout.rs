@@ -90,9 +90,25 @@ pub mod bar {
         window_width >= ONE_ROW_MIN_WIDTH
     }
 
+    /// Narrower windows (a phone held upright) wrap the facts, and the buttons may wrap too
+    /// (German's are longer): room for four rows, which costs nothing there (the columns are
+    /// as narrow as the window makes them, and short).
+    pub const THREE_ROWS_MAX_WIDTH: f32 = 560.0;
+
+    /// Whether a window this wide wraps the bar's facts (three rows or four in all).
+    pub fn three_rows(window_width: f32) -> bool {
+        window_width < THREE_ROWS_MAX_WIDTH
+    }
+
     /// Pixels at the bottom of a window this wide that belong to the bar.
     pub fn band(window_width: f32) -> f32 {
-        if one_row(window_width) { 44.0 } else { 74.0 }
+        if one_row(window_width) {
+            44.0
+        } else if three_rows(window_width) {
+            120.0
+        } else {
+            74.0
+        }
     }
 }
 
@@ -374,6 +390,7 @@ mod tests {
     fn the_table_keeps_clear_of_the_bar() {
         for (n, stock) in [(10usize, 50usize), (12, 84), (7, 24), (20, 120)] {
             for window in [
+                Vec2::new(390.0, 844.0),
                 Vec2::new(800.0, 600.0),
                 Vec2::new(1280.0, 720.0),
                 Vec2::new(1920.0, 1080.0),
@@ -396,6 +413,7 @@ mod tests {
         }
         assert!(!bar::one_row(800.0));
         assert!(bar::band(800.0) > bar::band(1280.0));
+        assert!(bar::band(390.0) > bar::band(800.0));
     }
 
     #[test]
