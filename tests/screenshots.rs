@@ -484,3 +484,54 @@ fn on_a_phone_the_replay_viewers_controls_wrap_onto_rows_of_their_own() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Share of pixels in the two columns at each side of `rows` that are egui's panel colour.
+fn edge_share(img: &Png, rows: std::ops::Range<usize>) -> f32 {
+    let (mut n, mut panel) = (0, 0);
+    for y in rows {
+        for x in [0, 1, img.width - 2, img.width - 1] {
+            let p = img.rgb[y * img.width + x];
+            let (lo, hi) = (*p.iter().min().unwrap(), *p.iter().max().unwrap());
+            n += 1;
+            if hi < 70 && hi - lo < 8 {
+                panel += 1;
+            }
+        }
+    }
+    panel as f32 / n as f32
+}
+
+#[test]
+fn on_a_phone_every_window_stays_inside_the_screen() {
+    // A phone held upright: no window runs off either edge (the menu, the settings and the
+    // rules once did, cut off at both sides). The bar at the bottom is left out.
+    let mut failures = Vec::new();
+    let spider = [
+        "menu", "stats", "settings", "help", "replays", "themes", "tuner",
+    ];
+    let phase10 = ["menu", "help", "sheet", "replays", "settings"];
+    let all = spider
+        .iter()
+        .map(|w| ("spider", *w))
+        .chain(phase10.iter().map(|w| ("pro-spider-10", *w)));
+    for (game, window) in all {
+        let name = format!("phone-{game}-{window}-en-390x844");
+        let args = [
+            "--game", game, "--window", "390x844", "--open", window, "--seed", "3",
+        ];
+        match capture(&name, &args) {
+            Ok(img) => {
+                let share = edge_share(&img, 0..img.height - 140);
+                let inside = panel_share(&img, 0..img.height - 140);
+                if share > 0.02 {
+                    failures.push(format!("{name}: {share:.3} of the side edges is a window"));
+                }
+                if inside < 0.05 {
+                    failures.push(format!("{name}: no window drawn ({inside:.3})"));
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -11,7 +11,7 @@ use crate::core::i18n::{t, tf};
 use crate::phase10::P10Systems;
 use crate::phase10::input::LayChoice;
 use crate::phase10::round::{P10Request, P10Spec, P10SpecMsg, P10Table};
-use crate::shell::widgets::{fitting_height, fixed_window, scrolling};
+use crate::shell::widgets::{fitting_height, fixed_window, row, scrolling};
 use crate::shell::{Overlay, Windows};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -215,7 +215,7 @@ fn menu(
     .open(&mut open)
     .show(ctx, |ui| {
         scrolling(ui, high, |ui| {
-            ui.horizontal(|ui| {
+            row(ui, |ui| {
                 if ui.button(t("p10.menu.continue")).clicked() {
                     windows.menu = false;
                 }
@@ -240,7 +240,7 @@ fn menu(
                 windows.menu = false;
             }
             ui.separator();
-            ui.horizontal(|ui| {
+            row(ui, |ui| {
                 if ui.button(t("p10.menu.statistics")).clicked() {
                     windows.stats = true;
                 }

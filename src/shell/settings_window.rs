@@ -9,7 +9,7 @@ use crate::core::persist::SaveSettings;
 use crate::core::settings::{Easing, Settings, UndoLimit};
 use crate::core::theme::{BackPattern, ThemeOrigin, Themes};
 use crate::shell::Windows;
-use crate::shell::widgets::{fitting_height, fixed_window, scrolling};
+use crate::shell::widgets::{fitting_height, fixed_window, row, scrolling};
 
 pub(crate) fn settings_window(
     mut contexts: EguiContexts,
@@ -49,7 +49,7 @@ pub(crate) fn settings_window(
                     });
                 ui.end_row();
                 ui.label(t("settings.theme"));
-                ui.horizontal(|ui| {
+                row(ui, |ui| {
                     egui::ComboBox::from_id_salt("theme")
                         .selected_text(theme_name(&s.theme, &themes))
                         .show_ui(ui, |ui| {
@@ -86,7 +86,7 @@ pub(crate) fn settings_window(
                     });
                 ui.end_row();
                 ui.label(t("settings.back_colour"));
-                ui.horizontal(|ui| {
+                row(ui, |ui| {
                     let mut own = s.cards.back_colour.is_some();
                     ui.checkbox(&mut own, t("settings.own_colour"));
                     if own {
@@ -142,7 +142,7 @@ pub(crate) fn settings_window(
                 }
                 ui.end_row();
                 ui.label(t("settings.effects"));
-                ui.horizontal(|ui| {
+                row(ui, |ui| {
                     ui.checkbox(&mut a.deal_motion, t("settings.deal_motion"));
                     ui.checkbox(&mut a.flip_motion, t("settings.flip_motion"));
                     ui.checkbox(&mut a.celebration, t("settings.celebration"));
@@ -189,7 +189,7 @@ pub(crate) fn settings_window(
                     });
                 ui.end_row();
                 ui.label(t("settings.undo"));
-                ui.horizontal(|ui| {
+                row(ui, |ui| {
                     ui.selectable_value(
                         &mut g.undo_limit,
                         UndoLimit::Variant,

@@ -18,7 +18,7 @@ use crate::core::theme::{
 };
 use crate::shell::Windows;
 use crate::shell::settings_window::{easing_combo, easing_name, pattern_name, speed_slider};
-use crate::shell::widgets::scrolling;
+use crate::shell::widgets::{fitting_width, scrolling};
 
 /// What the studio's windows remember between frames.
 #[derive(Resource, Debug, Clone)]
@@ -371,14 +371,29 @@ fn studio_window(
     add_contents: impl FnOnce(&mut egui::Ui),
 ) {
     let height = ctx.content_rect().height() - 110.0;
-    egui::Window::new(title)
+    // On a screen narrower than the window would be (a phone), its tables scroll sideways.
+    let narrow = fitting_width(ctx) < max_width;
+    let mut window = egui::Window::new(title)
         .id(egui::Id::new(id))
-        .max_width(max_width)
+        .max_width(max_width.min(fitting_width(ctx)))
         .default_pos(egui::pos2(12.0, 44.0))
         .auto_sized()
         .collapsible(false)
-        .open(open)
-        .show(ctx, |ui| scrolling(ui, height, add_contents));
+        .open(open);
+    if narrow {
+        // There is no room to move it about: it stays at the left margin (left to itself, egui
+        // pushes it against the screen's edge after measuring it unwrapped once).
+        window = window.current_pos(egui::pos2(8.0, 44.0)).constrain(false);
+    }
+    window.show(ctx, |ui| {
+        scrolling(ui, height, |ui| {
+            if narrow {
+                egui::ScrollArea::horizontal().show(ui, add_contents);
+            } else {
+                add_contents(ui);
+            }
+        })
+    });
 }
 
 /// The curve of `easing`, drawn small; while the pointer is over it a dot runs along it in

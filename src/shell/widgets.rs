@@ -113,13 +113,39 @@ pub(crate) fn fitting_height(ctx: &egui::Context) -> f32 {
     (ctx.content_rect().height() - 80.0).max(120.0)
 }
 
+/// The most a window's contents may be wide for the window to stay inside the screen (its
+/// margins and a scroll bar take the rest).
+pub(crate) fn fitting_width(ctx: &egui::Context) -> f32 {
+    (ctx.content_rect().width() - 48.0).max(160.0)
+}
+
+/// Below this screen width (a phone held upright) rows of buttons in windows wrap.
+pub(crate) const NARROW_SCREEN: f32 = 640.0;
+
+/// A row of a window: side by side, wrapping onto more rows on a narrow screen (a window as
+/// wide as a phone's screen cannot hold them on one).
+pub(crate) fn row<R>(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    if ui.ctx().content_rect().width() < NARROW_SCREEN {
+        ui.horizontal_wrapped(add).inner
+    } else {
+        ui.horizontal(add).inner
+    }
+}
+
 /// A window's contents, scrolling where they are higher than `high` (a small window) and
-/// sized to the contents otherwise.
+/// sized to the contents otherwise. They are never wider than the screen leaves (a phone held
+/// upright): text wraps, and rows of buttons should wrap too (`horizontal_wrapped`).
 pub(crate) fn scrolling<R>(
     ui: &mut egui::Ui,
     high: f32,
     add: impl FnOnce(&mut egui::Ui) -> R,
 ) -> R {
+    // Only ever narrower: a wider bound would stretch the window's separators and scroll area
+    // across a desktop screen.
+    let width = fitting_width(ui.ctx());
+    if width < ui.max_rect().width() {
+        ui.set_max_width(width);
+    }
     egui::ScrollArea::vertical()
         .max_height(high)
         .min_scrolled_height(high)

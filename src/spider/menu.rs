@@ -10,7 +10,7 @@ use crate::GameKind;
 use crate::core::i18n::{t, tf, variant_description, variant_name};
 use crate::core::persist::SaveSettings;
 use crate::core::settings::Settings;
-use crate::shell::widgets::{fitting_height, fixed_window, scrolling};
+use crate::shell::widgets::{fitting_height, fixed_window, row, scrolling};
 use crate::shell::{Overlay, Windows};
 use crate::spider::SpiderSystems;
 use crate::spider::assist::{Ask, Thinking};
@@ -156,7 +156,7 @@ fn menu(
     .open(&mut open)
     .show(ctx, |ui| {
         scrolling(ui, high, |ui| {
-            ui.horizontal(|ui| {
+            row(ui, |ui| {
                 if ui.button(t("spider.menu.continue")).clicked() {
                     windows.menu = false;
                 }
@@ -207,7 +207,7 @@ fn menu(
             if let Some(v) = variant::builtin().iter().find(|v| v.id == form.variant) {
                 ui.label(egui::RichText::new(variant_description(&v.id, &v.description)).italics());
             }
-            ui.horizontal(|ui| {
+            row(ui, |ui| {
                 ui.label(t("spider.menu.deal_number"));
                 ui.add(
                     egui::TextEdit::singleline(&mut form.seed)
@@ -272,7 +272,7 @@ fn menu(
                 windows.menu = false;
             }
             ui.separator();
-            ui.horizontal(|ui| {
+            row(ui, |ui| {
                 if ui.button(t("spider.menu.statistics")).clicked() {
                     windows.stats = true;
                 }

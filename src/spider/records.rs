@@ -53,6 +53,10 @@ fn statistics(
             .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))
             .show(ui, |ui| statistics_table(ui, &mut form, &stats, &mut reset));
+        // The notes wrap to the window rather than scroll with the table.
+        ui.set_max_width(width);
+        ui.label(t("spider.stats.note_count"));
+        ui.label(t("spider.stats.note_helped"));
     });
     if let Some(id) = reset {
         stats.variants.remove(&id);
@@ -142,8 +146,6 @@ fn statistics_table(
                 ui.end_row();
             }
         });
-    ui.label(t("spider.stats.note_count"));
-    ui.label(t("spider.stats.note_helped"));
 }
 
 fn replays(

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::core::i18n::{Lang, fill, lang, lookup, t, tf, variant_name};
-use crate::shell::widgets::fixed_window;
+use crate::shell::widgets::{fitting_height, fitting_width, fixed_window};
 use crate::shell::{Overlay, Windows};
 use crate::spider::SpiderSystems;
 use crate::spider::table::Table;
@@ -287,18 +287,21 @@ fn help(mut contexts: EguiContexts, mut windows: ResMut<Windows>, table: Res<Tab
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let v = &table.spec.variant;
+    // As wide as the text reads well, or as the screen leaves (a phone).
+    let width = fitting_width(ctx).min(520.0);
+    let high = fitting_height(ctx).min(440.0);
     fixed_window(
         tf("help.title", &[("name", &variant_name(&v.id, &v.name))]),
         egui::Align2::CENTER_CENTER,
         egui::vec2(0.0, -20.0),
     )
-    .default_width(520.0)
+    .default_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
         egui::ScrollArea::vertical()
-            .max_height(440.0)
+            .max_height(high)
             .show(ui, |ui| {
-                ui.set_max_width(520.0);
+                ui.set_max_width(width);
                 for (title, text) in rules(v, &table.game.options()) {
                     ui.strong(title);
                     ui.label(text);
@@ -306,13 +309,22 @@ fn help(mut contexts: EguiContexts, mut windows: ResMut<Windows>, table: Res<Tab
                 }
                 ui.separator();
                 ui.strong(t("help.controls"));
-                egui::Grid::new("controls").striped(true).show(ui, |ui| {
+                if width < 480.0 {
+                    // A phone: the keys above what they do, wrapped, rather than a table
+                    // wider than the screen.
                     for &(keys, what) in CONTROLS {
-                        ui.label(t(keys));
+                        ui.strong(t(keys));
                         ui.label(t(what));
-                        ui.end_row();
                     }
-                });
+                } else {
+                    egui::Grid::new("controls").striped(true).show(ui, |ui| {
+                        for &(keys, what) in CONTROLS {
+                            ui.label(t(keys));
+                            ui.label(t(what));
+                            ui.end_row();
+                        }
+                    });
+                }
             });
     });
     if !open {
