@@ -430,6 +430,8 @@ fn on_a_phone_the_replay_viewers_controls_wrap_onto_rows_of_their_own() {
         ("pro-spider-10-phone-replay-en-390x844", "390x844", 66, 120),
         ("pro-spider-10-phone-replay-de-390x844", "390x844", 66, 120),
         ("pro-spider-10-wide-replay-en-1280x720", "1280x720", 30, 60),
+        // From about 600 px up every control fits on one row again.
+        ("pro-spider-10-wide-replay-en-800x600", "800x600", 30, 60),
     ] {
         let args = [
             "--game",
@@ -447,6 +449,12 @@ fn on_a_phone_the_replay_viewers_controls_wrap_onto_rows_of_their_own() {
                 if !(least..=most).contains(&rows) {
                     failures.push(format!(
                         "{name}: the bar is {rows} rows high, want {least}-{most}"
+                    ));
+                }
+                let edges = edge_share(&img, img.height - 140..img.height);
+                if edges > 0.0 {
+                    failures.push(format!(
+                        "{name}: the bar reaches the screen's side ({edges:.3})"
                     ));
                 }
             }
@@ -478,6 +486,12 @@ fn on_a_phone_the_replay_viewers_controls_wrap_onto_rows_of_their_own() {
             let rows = bar_rows(&img);
             if !(45..=100).contains(&rows) {
                 failures.push(format!("{name}: the bar is {rows} rows high, want 45-100"));
+            }
+            let edges = edge_share(&img, img.height - 140..img.height);
+            if edges > 0.0 {
+                failures.push(format!(
+                    "{name}: the bar reaches the screen's side ({edges:.3})"
+                ));
             }
         }
         Err(e) => failures.push(e),

@@ -567,7 +567,7 @@ pub(crate) const BAR_LIFT: f32 = 6.0;
 
 /// Below this window width (logical pixels) the bar wraps its text and buttons: the longest
 /// status line with a full row of buttons needs about this much.
-pub(crate) const NARROW_BAR: f32 = 900.0;
+const NARROW_BAR: f32 = 900.0;
 
 /// The question when the chosen cards make the phase in more than one way (a joker that could
 /// stand for different values): one button per way, or a number key; Esc asks no more.
@@ -600,6 +600,7 @@ fn lay_question(
         egui::Vec2::ZERO,
     )
     .show(ctx, |ui| {
+        crate::shell::widgets::keep_inside(ui);
         match choice.0.first() {
             Some(Action::Hit { card, .. }) => {
                 ui.label(tf("p10.hit.question", &[("card", &card.card)]));

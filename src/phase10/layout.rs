@@ -100,6 +100,8 @@ pub struct BarBand {
     pub band: f32,
     /// The window's width when it was measured.
     width: f32,
+    /// Which bar was measured: the replay viewer's (true) or the player's.
+    viewer: bool,
     /// The band changed since the table was laid out: the table is laid out again once its
     /// cards are at rest.
     pub stale: bool,
@@ -110,24 +112,37 @@ impl Default for BarBand {
         BarBand {
             band: BAR_BAND,
             width: 0.0,
+            viewer: false,
             stale: false,
         }
     }
 }
 
 impl BarBand {
-    /// The bar reaches `height` pixels up from the window's bottom edge in a window of
-    /// `window`. In one window width the band only grows (a status line that wraps now and
-    /// then does not move the table up and down); a new width measures afresh. It keeps at
-    /// least [`BAR_BAND`], and at most 45% of the window for the bar.
+    /// The player's bar reaches `height` pixels up from the window's bottom edge in a window
+    /// of `window`. In one window width the band only grows (a status line that wraps now and
+    /// then does not move the table up and down); a new width measures afresh, and so does
+    /// the other bar ([`BarBand::measured_viewer`]). It keeps at least [`BAR_BAND`], and at
+    /// most 45% of the window for the bar.
     pub fn measured(&mut self, window: Vec2, height: f32) {
+        self.measure(window, height, false);
+    }
+
+    /// [`BarBand::measured`] for the replay viewer's bar, which takes the player's place while
+    /// a replay is watched.
+    pub fn measured_viewer(&mut self, window: Vec2, height: f32) {
+        self.measure(window, height, true);
+    }
+
+    fn measure(&mut self, window: Vec2, height: f32, viewer: bool) {
         let want = (height.ceil() + 4.0).min(window.y * 0.45).max(BAR_BAND);
-        let band = if window.x == self.width {
+        let band = if window.x == self.width && viewer == self.viewer {
             self.band.max(want)
         } else {
             want
         };
         self.width = window.x;
+        self.viewer = viewer;
         if (band - self.band).abs() >= 1.0 {
             self.band = band;
             self.stale = true;
@@ -454,5 +469,13 @@ mod tests {
         // Never more than 45% of the window.
         band.measured(Vec2::new(300.0, 400.0), 400.0);
         assert_eq!(band.band, 180.0);
+        // The replay viewer's bar is measured afresh, and the player's again once it is gone:
+        // a taller viewer's bar does not leave the table raised after it.
+        band.measured(phone, 120.0);
+        band.measured_viewer(phone, 200.0);
+        assert_eq!(band.band, 204.0);
+        band.stale = false;
+        band.measured(phone, 120.0);
+        assert_eq!((band.band, band.stale), (124.0, true));
     }
 }

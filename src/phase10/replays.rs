@@ -7,12 +7,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::core::i18n::{t, tf};
 use crate::core::persist::Saves;
 use crate::phase10::P10Systems;
-use crate::phase10::hud::{BAR_LIFT, NARROW_BAR};
+use crate::phase10::hud::BAR_LIFT;
 use crate::phase10::layout::BarBand;
 use crate::phase10::round::P10Table;
 use crate::phase10::saves::{KeptGame, kept_games, save_text};
 use crate::phase10::viewer::{P10Viewer, ViewerControl};
-use crate::shell::widgets::{bar_button, fixed_window};
+use crate::shell::widgets::{NARROW_SCREEN, bar_button, fixed_window, keep_inside};
 use crate::shell::{Overlay, Windows};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -58,6 +58,7 @@ fn replay_list(
     )
     .open(&mut open)
     .show(ctx, |ui| {
+        keep_inside(ui);
         // The player's game from its start (not while another replay is shown: that one is not
         // the player's).
         if viewer.is_none()
@@ -88,7 +89,7 @@ fn replay_list(
                             });
                             windows.replays = false;
                         }
-                        ui.label(&game.summary);
+                        ui.add(egui::Label::new(&game.summary).wrap());
                     });
                 }
             });
@@ -115,8 +116,9 @@ fn viewer_bar(
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 // As the player's bar: on a narrow screen (a phone) the controls wrap onto more
                 // rows, so Close and the round stay within reach without a keyboard.
+                // (All its controls fit on one row from about 600 px up.)
                 let width = ctx.content_rect().width();
-                let narrow = width < NARROW_BAR;
+                let narrow = width < NARROW_SCREEN;
                 ui.style_mut().wrap_mode = Some(if narrow {
                     egui::TextWrapMode::Wrap
                 } else {
@@ -181,6 +183,12 @@ fn viewer_bar(
                         }
                         let mut speed = v.speed;
                         ui.label(t("p10.viewer.speed"));
+                        if narrow {
+                            // The slider takes what the steps leave of a phone's row, its
+                            // value (about 60 px) beside it.
+                            ui.spacing_mut().slider_width =
+                                (ui.available_size_before_wrap().x - 70.0).clamp(40.0, 100.0);
+                        }
                         if ui
                             .add(
                                 egui::Slider::new(&mut speed, 0.25..=16.0)
@@ -238,7 +246,7 @@ fn viewer_bar(
     let screen = ctx.content_rect();
     let rect = shown.response.rect;
     if (rect.bottom() - (screen.bottom() - BAR_LIFT)).abs() < 1.0 {
-        band.measured(
+        band.measured_viewer(
             Vec2::new(screen.width(), screen.height()),
             rect.height() + BAR_LIFT,
         );

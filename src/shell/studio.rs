@@ -361,7 +361,8 @@ pub(crate) fn drop_draft_on_close(
     *was_open = open;
 }
 
-/// A window of the studio: movable, as tall as its content, scrolling when the screen is not.
+/// A window of the studio: movable (on a screen too narrow for it, kept at the left margin),
+/// as tall as its content, scrolling when the screen is not.
 fn studio_window(
     ctx: &egui::Context,
     title: &str,
@@ -611,19 +612,29 @@ pub(crate) fn tuner(
 }
 
 /// Errors in the watched files, at the top of the overlay until each file is fixed.
-pub(crate) fn file_problems(mut contexts: EguiContexts, problems: Res<FileProblems>) -> Result {
+pub(crate) fn file_problems(
+    mut contexts: EguiContexts,
+    problems: Res<FileProblems>,
+    spot: Res<crate::core::focus::NoticeSpot>,
+) -> Result {
     if problems.0.is_empty() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
+    let screen = ctx.content_rect();
+    // Just above the game's bar: Pro Spider 10 says where its bar ends (the notices' spot),
+    // Spider's band is known from the window's width.
+    let above = spot
+        .above_bottom
+        .unwrap_or_else(|| crate::spider::layout::bar::band(screen.width()) + 4.0);
     egui::Area::new(egui::Id::new("file-problems"))
-        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -48.0))
+        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -above))
         .show(ctx, |ui| {
             for message in problems.0.values() {
                 egui::Frame::popup(ui.style())
                     .fill(egui::Color32::from_rgb(90, 20, 20))
                     .show(ui, |ui| {
-                        ui.set_max_width(720.0);
+                        ui.set_max_width(720.0f32.min(screen.width() - 40.0));
                         ui.label(
                             egui::RichText::new(message)
                                 .color(egui::Color32::WHITE)

@@ -119,6 +119,15 @@ pub(crate) fn fitting_width(ctx: &egui::Context) -> f32 {
     (ctx.content_rect().width() - 48.0).max(160.0)
 }
 
+/// Keeps a window's contents within [`fitting_width`]. Only ever narrower: a wider bound would
+/// stretch the window's separators and scroll areas across a desktop screen.
+pub(crate) fn keep_inside(ui: &mut egui::Ui) {
+    let width = fitting_width(ui.ctx());
+    if width < ui.max_rect().width() {
+        ui.set_max_width(width);
+    }
+}
+
 /// Below this screen width (a phone held upright) rows of buttons in windows wrap.
 pub(crate) const NARROW_SCREEN: f32 = 640.0;
 
@@ -140,12 +149,7 @@ pub(crate) fn scrolling<R>(
     high: f32,
     add: impl FnOnce(&mut egui::Ui) -> R,
 ) -> R {
-    // Only ever narrower: a wider bound would stretch the window's separators and scroll area
-    // across a desktop screen.
-    let width = fitting_width(ui.ctx());
-    if width < ui.max_rect().width() {
-        ui.set_max_width(width);
-    }
+    keep_inside(ui);
     egui::ScrollArea::vertical()
         .max_height(high)
         .min_scrolled_height(high)

@@ -88,7 +88,8 @@ fn bar(
         });
     }
     // The table leaves the bar a band as tall as its rows (`layout::bar`): one row in a wide
-    // window, the facts above the buttons in a narrow one.
+    // window, the facts above the buttons in a narrower one, and on a phone held upright the
+    // facts wrap too (three or four rows).
     let one_row = window
         .single()
         .map_or(true, |w| crate::spider::layout::bar::one_row(w.width()));
@@ -365,6 +366,10 @@ fn viewer_controls(
         ui.separator();
         speed_choice(ui, p, controls);
         ui.separator();
+        if two_rows.is_some() {
+            // The slider takes what the steps and the speed leave of a phone's width.
+            ui.spacing_mut().slider_width = (ui.available_width() - 8.0).clamp(40.0, 100.0);
+        }
         let mut at = p.at;
         let slider = egui::Slider::new(&mut at, 0..=total)
             .show_value(false)
@@ -395,9 +400,7 @@ fn viewer_controls(
                 title(ui);
             });
             ui.horizontal(|ui| {
-                // The slider takes what the steps and the speed leave of a phone's width.
-                let rest = width - 5.0 * 28.0 - 90.0 - 2.0 * 12.0;
-                ui.spacing_mut().slider_width = rest.clamp(60.0, 100.0);
+                ui.set_max_width(width);
                 steps(ui, controls);
             });
         }

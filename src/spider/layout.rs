@@ -82,7 +82,8 @@ pub mod z {
 /// The overlay's bar along the bottom of the window, and the band of the window the table
 /// leaves to it (so no card, the stock included, is ever under the bar).
 pub mod bar {
-    /// Narrower windows show the bar on two rows: its facts above its buttons.
+    /// Narrower windows show the bar on two rows, its facts above its buttons (more below
+    /// [`THREE_ROWS_MAX_WIDTH`]).
     pub const ONE_ROW_MIN_WIDTH: f32 = 1100.0;
 
     /// Whether a window this wide shows the bar on one row.

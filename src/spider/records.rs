@@ -8,7 +8,7 @@ use arachne_engine::variant;
 use crate::core::focus::Notices;
 use crate::core::i18n::{Lang, fill, lang, lookup, t, tf, variant_name};
 use crate::core::persist::{Saves, save};
-use crate::shell::widgets::{clock, fixed_window};
+use crate::shell::widgets::{clock, fitting_width, fixed_window};
 use crate::shell::{Overlay, Windows};
 use crate::spider::SpiderSystems;
 use crate::spider::menu::Form;
@@ -201,21 +201,31 @@ fn replays(
         egui::ScrollArea::vertical()
             .max_height(360.0)
             .show(ui, |ui| {
-                egui::Grid::new("replays").striped(true).show(ui, |ui| {
-                    for r in saved {
-                        let name = variant::builtin()
-                            .iter()
-                            .find(|v| v.id == r.replay.variant)
-                            .map_or(r.replay.variant.clone(), |v| variant_name(&v.id, &v.name));
-                        let title =
-                            replay_title(lang(), &name, r.replay.seed, r.won, r.replay.moves.len());
-                        ui.label(title.as_str());
-                        if ui.button(t("spider.replays.watch")).clicked() {
-                            chosen = Some((r.replay.clone(), title));
+                // On a phone a game's line wraps beside its button.
+                let line = (fitting_width(ui.ctx()) - 90.0).max(120.0);
+                egui::Grid::new("replays")
+                    .striped(true)
+                    .max_col_width(line)
+                    .show(ui, |ui| {
+                        for r in saved {
+                            let name = variant::builtin()
+                                .iter()
+                                .find(|v| v.id == r.replay.variant)
+                                .map_or(r.replay.variant.clone(), |v| variant_name(&v.id, &v.name));
+                            let title = replay_title(
+                                lang(),
+                                &name,
+                                r.replay.seed,
+                                r.won,
+                                r.replay.moves.len(),
+                            );
+                            ui.add(egui::Label::new(title.as_str()).wrap());
+                            if ui.button(t("spider.replays.watch")).clicked() {
+                                chosen = Some((r.replay.clone(), title));
+                            }
+                            ui.end_row();
                         }
-                        ui.end_row();
-                    }
-                });
+                    });
             });
     });
     if let Some((replay, title)) = chosen {
