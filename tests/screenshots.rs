@@ -152,20 +152,16 @@ fn capture_with(name: &str, args: &[&str], env: &[(&str, &Path)]) -> Result<Png,
     Ok(read_png(&path))
 }
 
+/// Whether a pixel is egui's dark grey panel colour.
+fn is_panel(p: [u8; 3]) -> bool {
+    let (lo, hi) = (*p.iter().min().unwrap(), *p.iter().max().unwrap());
+    hi < 70 && hi - lo < 8
+}
+
 /// Share of pixels in `rows` that are egui's dark grey panel colour.
 fn panel_share(img: &Png, rows: std::ops::Range<usize>) -> f32 {
-    let mut n = 0;
-    let mut panel = 0;
-    for y in rows {
-        for p in &img.rgb[y * img.width..(y + 1) * img.width] {
-            n += 1;
-            let (lo, hi) = (*p.iter().min().unwrap(), *p.iter().max().unwrap());
-            if hi < 70 && hi - lo < 8 {
-                panel += 1;
-            }
-        }
-    }
-    panel as f32 / n as f32
+    let pixels = &img.rgb[rows.start * img.width..rows.end * img.width];
+    pixels.iter().filter(|&&p| is_panel(p)).count() as f32 / pixels.len().max(1) as f32
 }
 
 #[test]
@@ -335,18 +331,23 @@ fn pro_spider_10_is_drawn_for_two_four_and_six_seats_at_both_sizes() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn pro_spider_10_menu_score_sheet_at_a_rounds_end_rules_and_replay_are_drawn() {
-    // A game of four computer seats, cut after its second round: the round summary.
-    let mut failures = Vec::new();
+/// A whole Pro Spider 10 game of four Petra seats, from `seed`.
+fn four_petras(seed: u64) -> arachne_engine::phase10::PlayedGame {
     let v = arachne_engine::phase10::variant::by_id("pro-spider-10").unwrap();
     let mut deciders: Vec<_> = (0..4)
         .map(|_| arachne_engine::phase10::ai::player("petra", 0).unwrap())
         .collect();
-    let played = arachne_engine::phase10::play_game(v.clone(), 4, 5, &mut |seat, view, _| {
+    arachne_engine::phase10::play_game(v.clone(), 4, seed, &mut |seat, view, _| {
         Ok(deciders[seat].decide(view))
     })
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn pro_spider_10_menu_score_sheet_at_a_rounds_end_rules_and_replay_are_drawn() {
+    // A game of four computer seats, cut after its second round: the round summary.
+    let mut failures = Vec::new();
+    let played = four_petras(5);
     let mut cut = String::new();
     let mut rounds = 0;
     for line in played.log.lines() {
@@ -415,14 +416,7 @@ fn on_a_phone_the_replay_viewers_controls_wrap_onto_rows_of_their_own() {
     // Held upright, the viewer's controls do not fit in one row: the round, "every hand" and
     // Close go on a row of their own instead of being cut off (a phone has no Esc key). So the
     // bar is three rows high (where the replay is, the steps, the rest), not two.
-    let v = arachne_engine::phase10::variant::by_id("pro-spider-10").unwrap();
-    let mut deciders: Vec<_> = (0..4)
-        .map(|_| arachne_engine::phase10::ai::player("petra", 0).unwrap())
-        .collect();
-    let played = arachne_engine::phase10::play_game(v.clone(), 4, 5, &mut |seat, view, _| {
-        Ok(deciders[seat].decide(view))
-    })
-    .unwrap();
+    let played = four_petras(5);
     let file = artifacts().join("pro-spider-10-phone-replay.p10");
     std::fs::write(&file, &played.log).unwrap();
     let mut failures = Vec::new();
@@ -501,18 +495,13 @@ fn on_a_phone_the_replay_viewers_controls_wrap_onto_rows_of_their_own() {
 
 /// Share of pixels in the two columns at each side of `rows` that are egui's panel colour.
 fn edge_share(img: &Png, rows: std::ops::Range<usize>) -> f32 {
-    let (mut n, mut panel) = (0, 0);
-    for y in rows {
-        for x in [0, 1, img.width - 2, img.width - 1] {
-            let p = img.rgb[y * img.width + x];
-            let (lo, hi) = (*p.iter().min().unwrap(), *p.iter().max().unwrap());
-            n += 1;
-            if hi < 70 && hi - lo < 8 {
-                panel += 1;
-            }
-        }
-    }
-    panel as f32 / n as f32
+    let columns = [0, 1, img.width - 2, img.width - 1];
+    let n = rows.len() * columns.len();
+    let panel = rows
+        .flat_map(|y| columns.map(|x| img.rgb[y * img.width + x]))
+        .filter(|&p| is_panel(p))
+        .count();
+    panel as f32 / n.max(1) as f32
 }
 
 #[test]

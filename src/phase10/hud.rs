@@ -22,7 +22,7 @@ use crate::phase10::plan::sort_hand;
 use crate::phase10::round::{P10Request, P10Spec, P10Table, PLAYER};
 use crate::phase10::seats::Seats;
 use crate::phase10::view::{P10Piles, Selection};
-use crate::shell::widgets::{bar_button, fixed_window};
+use crate::shell::widgets::{bar_button, fixed_window, row_wrapping};
 use crate::shell::{Overlay, Windows};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -522,25 +522,28 @@ fn bar(
                             windows.menu = !windows.menu;
                         }
                     };
-                    if narrow {
-                        ui.horizontal_wrapped(buttons);
-                    } else {
-                        ui.horizontal(buttons);
-                    }
+                    row_wrapping(ui, narrow, buttons);
                 });
             });
         });
-    // The table keeps clear of the bar however many rows it wraps onto. (Measured once the bar
-    // sits on its anchor: egui places an area first where it fits, before it knows its size.)
-    let screen = ctx.content_rect();
-    let rect = shown.response.rect;
-    if (rect.bottom() - (screen.bottom() - BAR_LIFT)).abs() < 1.0 {
-        band.measured(
-            Vec2::new(screen.width(), screen.height()),
-            rect.height() + BAR_LIFT,
-        );
-    }
+    measure_bar(ctx, shown.response.rect, &mut band, false);
     Ok(())
+}
+
+/// The table keeps clear of a bar (the player's, or with `viewer` the replay viewer's) however
+/// many rows it wraps onto. Measured once the bar sits on its anchor: egui places an area first
+/// where it fits, before it knows its size.
+pub(crate) fn measure_bar(ctx: &egui::Context, bar: egui::Rect, band: &mut BarBand, viewer: bool) {
+    let screen = ctx.content_rect();
+    if (bar.bottom() - (screen.bottom() - BAR_LIFT)).abs() < 1.0 {
+        let window = Vec2::new(screen.width(), screen.height());
+        let height = bar.height() + BAR_LIFT;
+        if viewer {
+            band.measured_viewer(window, height);
+        } else {
+            band.measured(window, height);
+        }
+    }
 }
 
 /// Lays the table out again above the bar once the bar's band has changed and the cards are at

@@ -7,12 +7,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::core::i18n::{t, tf};
 use crate::core::persist::Saves;
 use crate::phase10::P10Systems;
-use crate::phase10::hud::BAR_LIFT;
+use crate::phase10::hud::{BAR_LIFT, measure_bar};
 use crate::phase10::layout::BarBand;
 use crate::phase10::round::P10Table;
 use crate::phase10::saves::{KeptGame, kept_games, save_text};
 use crate::phase10::viewer::{P10Viewer, ViewerControl};
-use crate::shell::widgets::{NARROW_SCREEN, bar_button, fixed_window, keep_inside};
+use crate::shell::widgets::{NARROW_SCREEN, bar_button, fixed_window, keep_inside, row_wrapping};
 use crate::shell::{Overlay, Windows};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -234,22 +234,11 @@ fn viewer_bar(
                             controls.write(ViewerControl::Close);
                         }
                     };
-                    if narrow {
-                        ui.horizontal_wrapped(buttons);
-                    } else {
-                        ui.horizontal(buttons);
-                    }
+                    row_wrapping(ui, narrow, buttons);
                 });
             });
         });
     // The table and the notices keep clear of this bar as of the player's.
-    let screen = ctx.content_rect();
-    let rect = shown.response.rect;
-    if (rect.bottom() - (screen.bottom() - BAR_LIFT)).abs() < 1.0 {
-        band.measured_viewer(
-            Vec2::new(screen.width(), screen.height()),
-            rect.height() + BAR_LIFT,
-        );
-    }
+    measure_bar(ctx, shown.response.rect, &mut band, true);
     Ok(())
 }

@@ -134,7 +134,17 @@ pub(crate) const NARROW_SCREEN: f32 = 640.0;
 /// A row of a window: side by side, wrapping onto more rows on a narrow screen (a window as
 /// wide as a phone's screen cannot hold them on one).
 pub(crate) fn row<R>(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
-    if ui.ctx().content_rect().width() < NARROW_SCREEN {
+    let narrow = ui.ctx().content_rect().width() < NARROW_SCREEN;
+    row_wrapping(ui, narrow, add)
+}
+
+/// A row, wrapping onto more rows when `wrap`.
+pub(crate) fn row_wrapping<R>(
+    ui: &mut egui::Ui,
+    wrap: bool,
+    add: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    if wrap {
         ui.horizontal_wrapped(add).inner
     } else {
         ui.horizontal(add).inner
