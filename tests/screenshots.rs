@@ -512,7 +512,7 @@ fn on_a_phone_every_window_stays_inside_the_screen() {
     let spider = [
         "menu", "stats", "settings", "help", "replays", "themes", "tuner",
     ];
-    let phase10 = ["menu", "help", "sheet", "replays", "settings"];
+    let phase10 = ["menu", "help", "sheet", "replays", "settings", "stats"];
     let all = spider
         .iter()
         .map(|w| ("spider", *w))

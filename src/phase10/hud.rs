@@ -99,7 +99,7 @@ fn seat_labels(
     let colour = text_colour(&theme);
     // A computer seat's column; the player's line has the window's width in a window taller
     // than wide (the middle lies above it), else it ends short of the stock beside it.
-    let column = layout.window.x / (layout.seats.len() - 1).max(1) as f32 - 8.0;
+    let column = layout.column - 8.0;
     let player_width = if layout.upright() {
         layout.window.x - 20.0
     } else {

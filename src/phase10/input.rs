@@ -548,17 +548,31 @@ fn card_under(
         .map(|(e, view, _)| (e, *view))
 }
 
-/// The seat whose part of the table `p` is in (a computer seat's column along the top, or the
-/// player's lower half).
+/// The computer seat whose part of the table `p` is in: its column, in its row (one row
+/// along the top, two on a phone held upright with five or six seats), above the middle.
 fn seat_at(p: Vec2, layout: &P10Layout) -> Option<Seat> {
     let top = layout.stock.y + layout.card.y / 2.0;
     if p.y < top {
         return None;
     }
-    let opponents = layout.seats.len().saturating_sub(1).max(1);
-    let region = layout.window.x / opponents as f32;
-    let k = ((p.x + layout.window.x / 2.0) / region).floor() as i64;
-    (0..opponents as i64).contains(&k).then_some(k as usize + 1)
+    // A seat's column starts 4 px left of its label; its row reaches down to the next row's
+    // labels (the lowest row to the middle), and the top row up to the window's edge.
+    let in_column = |s: &usize| {
+        let left = layout.seats[*s].label.x - 4.0;
+        (left..left + layout.column).contains(&p.x)
+    };
+    let columns: Vec<Seat> = (1..layout.seats.len()).filter(in_column).collect();
+    columns
+        .iter()
+        .copied()
+        .filter(|&s| layout.seats[s].label.y >= p.y)
+        .min_by(|&a, &b| layout.seats[a].label.y.total_cmp(&layout.seats[b].label.y))
+        .or_else(|| {
+            columns
+                .iter()
+                .copied()
+                .max_by(|&a, &b| layout.seats[a].label.y.total_cmp(&layout.seats[b].label.y))
+        })
 }
 
 fn pointer_input(
@@ -898,5 +912,43 @@ fn forget_lay_choice(
 fn drop_held_without_input(mut held: ResMut<Held>, mut requests: MessageWriter<P10Request>) {
     if held.0.take().is_some() {
         requests.write(P10Request::Relayout);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A click on a computer seat's hand, label or groups names that seat, in one row along
+    /// the top or in the two rows of six seats on a phone held upright; the middle and the
+    /// player's half name none.
+    #[test]
+    fn a_click_in_a_computer_seats_part_names_that_seat() {
+        for (players, w, h) in [
+            (2, 1280.0, 720.0),
+            (4, 800.0, 600.0),
+            (6, 1280.0, 720.0),
+            (6, 390.0, 844.0),
+            (5, 844.0, 390.0),
+        ] {
+            let layout = P10Layout::compute(players, Vec2::new(w, h), 90.0);
+            let ch = layout.card.y;
+            for s in 1..players {
+                let spot = &layout.seats[s];
+                for (what, p) in [
+                    ("hand", spot.hand),
+                    ("label", spot.label + Vec2::new(10.0, -10.0)),
+                    ("groups", spot.groups - Vec2::new(0.0, ch * 0.4)),
+                ] {
+                    assert_eq!(
+                        seat_at(p, &layout),
+                        Some(s),
+                        "{players} seats at {w}x{h}: seat {s}'s {what} at {p}"
+                    );
+                }
+            }
+            assert_eq!(seat_at(layout.stock, &layout), None);
+            assert_eq!(seat_at(layout.seats[PLAYER].hand, &layout), None);
+        }
     }
 }

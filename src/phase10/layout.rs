@@ -65,6 +65,8 @@ pub struct P10Layout {
     pub discard: Vec2,
     /// Each seat's spots.
     pub seats: Vec<SeatSpot>,
+    /// The width of a computer seat's column (its label, hand and groups).
+    pub column: f32,
     /// The window's size.
     pub window: Vec2,
 }
@@ -156,11 +158,32 @@ const MARGIN: f32 = 10.0;
 pub const PHASE_LIST_ROOM: f32 = 150.0;
 /// Room above a computer seat's hand for its label's two lines.
 const LABEL: f32 = 36.0;
+/// A computer seat's hand and two rows of groups below it, in card heights.
+const SEAT_HEIGHT: f32 = 2.05;
+/// Between two rows of computer seats.
+const ROW_GAP: f32 = 6.0;
 
 impl P10Layout {
     /// The layout for `players` seats in a window of `window` logical pixels, leaving `band`
     /// pixels at the bottom to the bar.
     pub fn compute(players: usize, window: Vec2, band: f32) -> P10Layout {
+        // A phone held upright with five or six seats: the computer seats in two rows when that
+        // makes the cards a tenth larger or more (six seats on a 390x844 phone: 44 px wide
+        // instead of 34; one row leaves each seat a fifth of the width).
+        let upright = is_upright(window);
+        let one = Self::with_rows(players, window, band, 1);
+        if upright && players >= 5 {
+            let two = Self::with_rows(players, window, band, 2);
+            if two.card.x > one.card.x * 1.1 {
+                return two;
+            }
+        }
+        one
+    }
+
+    /// [`P10Layout::compute`] with the computer seats in `rows` rows, or in one when two leave
+    /// the cards less than their least height.
+    fn with_rows(players: usize, window: Vec2, band: f32, rows: usize) -> P10Layout {
         let (w, h) = (window.x, window.y);
         let upright = is_upright(window);
         let list_room = if upright { PHASE_LIST_ROOM } else { 0.0 };
@@ -168,16 +191,32 @@ impl P10Layout {
         // middle keeps above it. Otherwise it lies beside the middle, clear of the stock.
         let label_room = if upright { LABEL } else { 0.0 };
         // Five card heights stacked: computer hands, their groups, the middle, the player's
-        // groups and hand (and the phase list's room and the player's label, upright).
-        let ch = ((h - band - 2.0 * MARGIN - LABEL - 40.0 - list_room - label_room) / 5.0)
-            .clamp(42.0, 130.0);
+        // groups and hand (and the phase list's room and the player's label, upright); two
+        // more and a label for a second row of computer seats.
+        let extra = (rows - 1) as f32;
+        let free = h
+            - band
+            - 2.0 * MARGIN
+            - LABEL
+            - 40.0
+            - list_room
+            - label_room
+            - extra * (LABEL + ROW_GAP);
+        let high = free / (5.0 + SEAT_HEIGHT * extra);
+        if rows > 1 && high < 42.0 {
+            return Self::with_rows(players, window, band, 1);
+        }
+        let ch = high.clamp(42.0, 130.0);
         let opponents = players.saturating_sub(1).max(1);
-        let region = (w - 2.0 * MARGIN) / opponents as f32;
+        let per_row = opponents.div_ceil(rows);
+        let region = (w - 2.0 * MARGIN) / per_row as f32;
         // Narrow windows with many seats: the cards shrink to leave each seat room to fan.
         let cw = (ch / 1.4).min(region / 2.2).max(24.0);
         let ch = cw * 1.4;
         let card = Vec2::new(cw, ch);
-        let top = h / 2.0 - MARGIN - LABEL - ch / 2.0;
+        // Each row of computer seats: its labels' top edge, then its hands' centre.
+        let row_top = |r: usize| h / 2.0 - MARGIN - r as f32 * (LABEL + SEAT_HEIGHT * ch + ROW_GAP);
+        let hand_y = |r: usize| row_top(r) - LABEL - ch / 2.0;
         let bottom = -h / 2.0 + band + MARGIN + ch / 2.0;
         let mut seats = Vec::with_capacity(players);
         for seat in 0..players {
@@ -193,7 +232,13 @@ impl P10Layout {
                     label: Vec2::new(-w / 2.0 + MARGIN, groups_y + ch / 2.0 + LABEL),
                 });
             } else {
-                let x = -w / 2.0 + MARGIN + region * (seat as f32 - 0.5);
+                // Seats in play order, left to right and row by row; a shorter last row is
+                // centred.
+                let (r, i) = ((seat - 1) / per_row, (seat - 1) % per_row);
+                let in_row = (opponents - r * per_row).min(per_row);
+                let indent = (per_row - in_row) as f32 * region / 2.0;
+                let x = -w / 2.0 + MARGIN + indent + region * (i as f32 + 0.5);
+                let top = hand_y(r);
                 seats.push(SeatSpot {
                     hand: Vec2::new(x - cw * 0.25, top),
                     hand_width: region - 1.9 * cw,
@@ -201,12 +246,13 @@ impl P10Layout {
                     groups: Vec2::new(x - region / 2.0 + 4.0 + cw / 2.0, top - ch * 0.6),
                     groups_width: region - 8.0 - cw,
                     skip: Vec2::new(x + region / 2.0 - 4.0 - cw / 2.0, top),
-                    label: Vec2::new(x - region / 2.0 + 4.0, h / 2.0 - MARGIN),
+                    label: Vec2::new(x - region / 2.0 + 4.0, row_top(r)),
                 });
             }
         }
-        // The middle lies between the computer seats' groups and the player's (below the
-        // phase list's room, upright).
+        // The middle lies between the lowest computer seats' groups and the player's (below
+        // the phase list's room, upright).
+        let top = hand_y(rows - 1);
         let upper = top - ch * 0.6 - ch * 0.45 - ch / 2.0 - list_room;
         let lower = bottom + ch + 14.0 + ch / 2.0 + label_room;
         let mid = (upper + lower) / 2.0;
@@ -215,6 +261,7 @@ impl P10Layout {
             stock: Vec2::new(-cw * 0.65, mid),
             discard: Vec2::new(cw * 0.65, mid),
             seats,
+            column: region,
             window,
         }
     }
@@ -341,7 +388,8 @@ mod tests {
             (1280.0, 720.0, 44.0),
             (800.0, 600.0, 74.0),
             (1920.0, 1080.0, 44.0),
-            // Phones held upright: the bar wraps onto four or five rows.
+            // Phones held upright: the bar wraps onto three rows, or four or five.
+            (390.0, 844.0, 90.0),
             (390.0, 844.0, 250.0),
             (360.0, 640.0, 230.0),
         ] {
@@ -369,6 +417,7 @@ mod tests {
         for (w, h, band) in [
             (1280.0, 720.0, 44.0),
             (800.0, 600.0, 74.0),
+            (390.0, 844.0, 90.0),
             (390.0, 844.0, 250.0),
             (360.0, 640.0, 230.0),
         ] {
@@ -419,19 +468,77 @@ mod tests {
         }
     }
 
+    /// On a phone held upright five or six seats take two rows of computer seats, with larger
+    /// cards than one row gives; no row reaches into the one below (its labels included).
+    #[test]
+    fn five_or_six_seats_upright_take_two_rows_with_larger_cards() {
+        let rows = |layout: &P10Layout, players: usize| {
+            (1..players)
+                .map(|s| layout.seats[s].label.y as i32)
+                .collect::<std::collections::BTreeSet<i32>>()
+                .len()
+        };
+        for (w, h, band) in [
+            (390.0, 844.0, 90.0),
+            (360.0, 780.0, 90.0),
+            (412.0, 915.0, 120.0),
+        ] {
+            for players in 5..=6 {
+                let window = Vec2::new(w, h);
+                let layout = P10Layout::compute(players, window, band);
+                let one = P10Layout::with_rows(players, window, band, 1);
+                let ctx = format!("{players} seats at {w}x{h}");
+                if players == 6 {
+                    assert_eq!(rows(&layout, players), 2, "{ctx}");
+                }
+                if rows(&layout, players) == 2 {
+                    let (two, one) = (layout.card.x, one.card.x);
+                    assert!(two > one * 1.1, "{ctx}: {two} vs {one}");
+                }
+                let shape = full_shape(players);
+                let ch = layout.card.y;
+                for a in 1..players {
+                    for b in 1..players {
+                        let (ra, rb) = (layout.seats[a].label.y, layout.seats[b].label.y);
+                        if rb < ra - 1.0 {
+                            let low = layout.position(&shape, Place::Group(a, 1, 0)).y - ch / 2.0;
+                            assert!(
+                                low >= rb,
+                                "{ctx}: seat {a} reaches {low}, seat {b}'s label at {rb}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // Landscape, four seats upright, and a phone too short for two rows keep one row.
+        for (players, w, h) in [
+            (6, 844.0, 390.0),
+            (4, 390.0, 844.0),
+            (6, 1280.0, 720.0),
+            (6, 375.0, 667.0),
+        ] {
+            let layout = P10Layout::compute(players, Vec2::new(w, h), 90.0);
+            assert_eq!(rows(&layout, players), 1, "{players} seats at {w}x{h}");
+        }
+    }
+
     #[test]
     fn the_middle_keeps_clear_of_the_seats() {
         for (players, w, h, band) in (2..=6).flat_map(|p| {
             [
                 (p, 800.0, 600.0, 74.0),
                 (p, 390.0, 844.0, 250.0),
+                (p, 390.0, 844.0, 90.0),
                 (p, 375.0, 667.0, 120.0),
             ]
         }) {
             let layout = P10Layout::compute(players, Vec2::new(w, h), band);
             let shape = full_shape(players);
             let ch = layout.card.y;
-            let lowest_computer = layout.position(&shape, Place::Group(1, 1, 0)).y - ch / 2.0;
+            let lowest_computer = (1..players)
+                .map(|s| layout.position(&shape, Place::Group(s, 1, 0)).y - ch / 2.0)
+                .fold(f32::INFINITY, f32::min);
             // Upright, the player's label (over the groups) has the window's width: the middle
             // keeps above it.
             let label = if layout.upright() { LABEL } else { 0.0 };
