@@ -345,7 +345,8 @@ fn phase_list_spot(
     let right_fits = |(width, lines): (f32, usize)| {
         right_x + width <= half_w - GAP && all_phases_fit(layout, row, lines)
     };
-    // Above the middle: below the lowest of the computer seats' groups (two rows of them).
+    // Above the middle: below the lowest of the computer seats' groups (each seat's two rows
+    // of them; the lower row of seats, on a phone with five or six).
     let ceiling = layout
         .seats
         .iter()
@@ -686,8 +687,8 @@ mod tests {
         assert!(at.x + full.0 <= 640.0);
         // A phone held upright: above the stock and the discard pile, whole, in the window,
         // clear of the middle's cards and of the computer seats' groups.
-        for players in 2..=6 {
-            let (layout, at) = spot(players, 390.0, 844.0, 250.0);
+        for (players, band) in (2..=6).flat_map(|p| [(p, 250.0), (p, 90.0)]) {
+            let (layout, at) = spot(players, 390.0, 844.0, band);
             let (at, only) = at.unwrap_or_else(|| panic!("{players} seats: no room"));
             assert!(!only, "{players} seats");
             assert!(

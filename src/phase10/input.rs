@@ -548,31 +548,38 @@ fn card_under(
         .map(|(e, view, _)| (e, *view))
 }
 
-/// The computer seat whose part of the table `p` is in: its column, in its row (one row
-/// along the top, two on a phone held upright with five or six seats), above the middle.
+/// The computer seat whose part of the table `p` is in: its row (one along the top, two on a
+/// phone held upright with five or six seats; a row reaches down to the next row's labels, the
+/// top row up to the window's edge), then its column in that row (the outer columns reach the
+/// window's sides). Above the middle only; the gaps beside a shorter, centred row name none.
 fn seat_at(p: Vec2, layout: &P10Layout) -> Option<Seat> {
     let top = layout.stock.y + layout.card.y / 2.0;
     if p.y < top {
         return None;
     }
-    // A seat's column starts 4 px left of its label; its row reaches down to the next row's
-    // labels (the lowest row to the middle), and the top row up to the window's edge.
-    let in_column = |s: &usize| {
-        let left = layout.seats[*s].label.x - 4.0;
-        (left..left + layout.column).contains(&p.x)
-    };
-    let columns: Vec<Seat> = (1..layout.seats.len()).filter(in_column).collect();
-    columns
-        .iter()
-        .copied()
-        .filter(|&s| layout.seats[s].label.y >= p.y)
-        .min_by(|&a, &b| layout.seats[a].label.y.total_cmp(&layout.seats[b].label.y))
-        .or_else(|| {
-            columns
-                .iter()
-                .copied()
-                .max_by(|&a, &b| layout.seats[a].label.y.total_cmp(&layout.seats[b].label.y))
-        })
+    let seats = 1..layout.seats.len();
+    let label_y = |s: Seat| layout.seats[s].label.y;
+    // The row: the lowest whose labels' top edge is at or above `p`, else the top row.
+    let row = seats
+        .clone()
+        .map(label_y)
+        .filter(|&y| y >= p.y)
+        .min_by(f32::total_cmp)
+        .or_else(|| seats.clone().map(label_y).max_by(f32::total_cmp))?;
+    let in_row: Vec<Seat> = seats.filter(|&s| (label_y(s) - row).abs() < 0.5).collect();
+    let half_w = layout.window.x / 2.0;
+    let full_row = in_row.len() as f32 * layout.column >= layout.window.x - 2.0 * 10.0 - 0.5;
+    in_row.iter().copied().find(|&s| {
+        let mut left = layout.seats[s].label.x - 4.0;
+        let mut right = left + layout.column;
+        if full_row && Some(&s) == in_row.first() {
+            left = -half_w;
+        }
+        if full_row && Some(&s) == in_row.last() {
+            right = half_w + 1.0;
+        }
+        (left..right).contains(&p.x)
+    })
 }
 
 fn pointer_input(
@@ -949,6 +956,45 @@ mod tests {
             }
             assert_eq!(seat_at(layout.stock, &layout), None);
             assert_eq!(seat_at(layout.seats[PLAYER].hand, &layout), None);
+            // The margins at the sides name the outer seats of a full row; above the labels,
+            // the top row.
+            let first = layout.seats[1].hand.y;
+            assert_eq!(
+                seat_at(Vec2::new(-w / 2.0 + 2.0, first), &layout),
+                Some(1),
+                "{players} at {w}x{h}"
+            );
+            assert!(seat_at(Vec2::new(0.0, h / 2.0 - 2.0), &layout).is_some());
         }
+        // Six seats on a phone held upright: 2, 3, 4 along the top, 5 and 6 centred below.
+        let layout = P10Layout::compute(6, Vec2::new(390.0, 844.0), 90.0);
+        let (row1, row2) = (layout.seats[1].label.y, layout.seats[4].label.y);
+        assert!(row2 < row1 - 50.0, "two rows: {row1} {row2}");
+        assert_eq!(
+            seat_at(Vec2::new(194.0, layout.seats[3].hand.y), &layout),
+            Some(3)
+        );
+        // Between the rows (below row one's groups, above row two's labels): row one.
+        assert_eq!(
+            seat_at(Vec2::new(layout.seats[2].hand.x, row2 + 2.0), &layout),
+            Some(2)
+        );
+        // Just below row two's labels: row two; beside that shorter row: nobody.
+        assert_eq!(
+            seat_at(Vec2::new(layout.seats[4].hand.x, row2 - 2.0), &layout),
+            Some(4)
+        );
+        assert_eq!(
+            seat_at(Vec2::new(layout.seats[5].hand.x, row2 - 2.0), &layout),
+            Some(5)
+        );
+        assert_eq!(
+            seat_at(Vec2::new(-190.0, layout.seats[4].hand.y), &layout),
+            None
+        );
+        assert_eq!(
+            seat_at(Vec2::new(190.0, layout.seats[4].hand.y), &layout),
+            None
+        );
     }
 }

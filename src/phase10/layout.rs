@@ -1,6 +1,7 @@
 //! Where everything lies on Pro Spider 10's table: the player's hand fanned along the bottom with
-//! the player's groups above it, the computer seats in a row along the top (hand face down,
-//! groups in front), the stock and the discard pile in the middle. Origin at the window's
+//! the player's groups above it, the computer seats in a row along the top (two rows on a phone
+//! held upright with five or six seats; hand face down, groups in front), the stock and the
+//! discard pile in the middle. Origin at the window's
 //! centre, y up; the bar keeps its band at the bottom.
 use arachne_engine::phase10::Seat;
 use bevy::prelude::*;
@@ -158,8 +159,13 @@ const MARGIN: f32 = 10.0;
 pub const PHASE_LIST_ROOM: f32 = 150.0;
 /// Room above a computer seat's hand for its label's two lines.
 const LABEL: f32 = 36.0;
-/// A computer seat's hand and two rows of groups below it, in card heights.
-const SEAT_HEIGHT: f32 = 2.05;
+/// Below a computer seat's hand's centre, its first group's centre, in card heights.
+const GROUPS_BELOW: f32 = 0.6;
+/// Between a computer seat's rows of groups, in card heights.
+const GROUP_ROW: f32 = 0.45;
+/// A computer seat's hand and two rows of groups below it, in card heights: every phase of the
+/// shipped variants has at most two groups (a third would reach into the next row's labels).
+const SEAT_HEIGHT: f32 = 0.5 + GROUPS_BELOW + GROUP_ROW + 0.5;
 /// Between two rows of computer seats.
 const ROW_GAP: f32 = 6.0;
 
@@ -243,7 +249,7 @@ impl P10Layout {
                     hand: Vec2::new(x - cw * 0.25, top),
                     hand_width: region - 1.9 * cw,
                     hand_step: cw * 0.2,
-                    groups: Vec2::new(x - region / 2.0 + 4.0 + cw / 2.0, top - ch * 0.6),
+                    groups: Vec2::new(x - region / 2.0 + 4.0 + cw / 2.0, top - ch * GROUPS_BELOW),
                     groups_width: region - 8.0 - cw,
                     skip: Vec2::new(x + region / 2.0 - 4.0 - cw / 2.0, top),
                     label: Vec2::new(x - region / 2.0 + 4.0, row_top(r)),
@@ -253,7 +259,7 @@ impl P10Layout {
         // The middle lies between the lowest computer seats' groups and the player's (below
         // the phase list's room, upright).
         let top = hand_y(rows - 1);
-        let upper = top - ch * 0.6 - ch * 0.45 - ch / 2.0 - list_room;
+        let upper = top - ch * GROUPS_BELOW - ch * GROUP_ROW - ch / 2.0 - list_room;
         let lower = bottom + ch + 14.0 + ch / 2.0 + label_room;
         let mid = (upper + lower) / 2.0;
         P10Layout {
@@ -312,7 +318,7 @@ impl P10Layout {
                     let step = spread(len, spot.groups_width, cw * 0.3);
                     Vec3::new(
                         spot.groups.x + i as f32 * step,
-                        spot.groups.y - g as f32 * self.card.y * 0.45,
+                        spot.groups.y - g as f32 * self.card.y * GROUP_ROW,
                         z::SEAT_GROUPS + (g * 20 + i) as f32 * z::STEP,
                     )
                 }
@@ -494,6 +500,12 @@ mod tests {
                 if rows(&layout, players) == 2 {
                     let (two, one) = (layout.card.x, one.card.x);
                     assert!(two > one * 1.1, "{ctx}: {two} vs {one}");
+                }
+                if (players, w, h) == (6, 390.0, 844.0) {
+                    // Worked out by hand: 430 px of height over 7.05 card heights, and a fifth
+                    // of 370 px over 2.2 card widths in one row.
+                    assert!((layout.card.x - 43.6).abs() < 0.1, "{}", layout.card.x);
+                    assert!((one.card.x - 33.6).abs() < 0.1, "{}", one.card.x);
                 }
                 let shape = full_shape(players);
                 let ch = layout.card.y;
