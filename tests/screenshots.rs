@@ -538,3 +538,53 @@ fn on_a_phone_every_window_stays_inside_the_screen() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn six_seats_on_a_phone_held_upright_are_drawn_in_two_rows() {
+    use arachne::phase10::layout::{P10Layout, P10Shape, Place};
+    let table = Theme::default().table.to_srgba();
+    let table = [table.red, table.green, table.blue].map(|c| (c * 255.0).round() as u8);
+    let (w, h) = (390usize, 844usize);
+    let args = [
+        "--game",
+        "pro-spider-10",
+        "--players",
+        "6",
+        "--ai",
+        "petra",
+        "--seed",
+        "3",
+        "--window",
+        "390x844",
+    ];
+    let img = capture("pro-spider-10-6-seats-390x844", &args).unwrap();
+    // The bar's real band is measured at run time (its status wraps onto a second row); a
+    // card's centre lies within a few pixels of where a band of 96 puts it.
+    let layout = P10Layout::compute(6, Vec2::new(w as f32, h as f32), 96.0);
+    let rows: std::collections::BTreeSet<i32> =
+        (1..6).map(|s| layout.seats[s].label.y as i32).collect();
+    assert_eq!(rows.len(), 2, "two rows of computer seats");
+    let shape = P10Shape {
+        hands: vec![10; 6],
+        groups: vec![Vec::new(); 6],
+        stock: 1,
+        discard: 1,
+    };
+    let mut failures = Vec::new();
+    for seat in 0..6 {
+        for i in [0, 9] {
+            let p = layout.position(&shape, Place::Hand(seat, i)).truncate();
+            // A third of the card's width in from its left edge (its face or back, whatever
+            // overlaps it), half way down.
+            let at = p + Vec2::new(-layout.card.x / 6.0, 0.0);
+            let (x, y) = (
+                (at.x + w as f32 / 2.0) as usize,
+                (h as f32 / 2.0 - at.y) as usize,
+            );
+            if close(img.rgb[y * img.width + x], table) {
+                failures.push(format!("seat {seat}: no card drawn for card {i} at {at}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
