@@ -169,18 +169,23 @@ fn comment<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     })
 }
 
-/// Whether a saved text names its computer seats' levels (`# ai: petra,michaela`): the game's
-/// own logs do, a log from elsewhere (`arachne-cli phase10 play`, another program) need not.
-pub fn names_levels(text: &str) -> bool {
-    comment(text, "ai").is_some_and(|l| !l.is_empty())
+/// The computer seats' levels a saved text names (`# ai: petra,michaela`), or `None`: the
+/// game's own logs name them, a log from elsewhere (`arachne-cli phase10 play`, another
+/// program) need not.
+pub fn named_levels(text: &str) -> Option<Vec<String>> {
+    comment(text, "ai")
+        .filter(|list| !list.is_empty())
+        .map(|list| list.split(',').map(|l| l.trim().to_string()).collect())
 }
 
-/// The computer seats' levels a saved text names (`# ai: petra,michaela`), else the strongest.
+/// The computer seats' levels a saved text names, else [`strongest_levels`].
 pub fn levels_in(text: &str, players: usize) -> Vec<String> {
-    match comment(text, "ai") {
-        Some(list) if !list.is_empty() => list.split(',').map(|l| l.trim().to_string()).collect(),
-        _ => vec![arachne_engine::phase10::ai::STRONGEST.to_string(); players.saturating_sub(1)],
-    }
+    named_levels(text).unwrap_or_else(|| strongest_levels(players))
+}
+
+/// The strongest level at each computer seat of `players`.
+pub fn strongest_levels(players: usize) -> Vec<String> {
+    vec![arachne_engine::phase10::ai::STRONGEST.to_string(); players.saturating_sub(1)]
 }
 
 /// A kept game as the replay list shows it.

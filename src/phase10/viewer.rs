@@ -10,7 +10,7 @@ use crate::core::focus::TableInput;
 use crate::core::i18n::tf;
 use crate::phase10::P10Systems;
 use crate::phase10::round::{P10Changed, P10Request, P10Spec, P10Table};
-use crate::phase10::saves::{levels_in, names_levels};
+use crate::phase10::saves::{named_levels, strongest_levels};
 use crate::phase10::view::{P10Card, P10Piles};
 use crate::{AppSystems, GameKind};
 
@@ -135,13 +135,11 @@ fn open(
 ) -> Result<(P10Viewer, P10Table, Vec<Event>), String> {
     let resumed = resume(log, &variant::resolve).map_err(|e| e.to_string())?;
     let game = &resumed.game;
-    let mut spec = P10Spec::new(
-        game.variant().clone(),
-        game.players(),
-        game.seed(),
-        levels_in(log, game.players()),
-    )?;
-    spec.unnamed = !names_levels(log);
+    let named = named_levels(log);
+    let unnamed = named.is_none();
+    let levels = named.unwrap_or_else(|| strongest_levels(game.players()));
+    let mut spec = P10Spec::new(game.variant().clone(), game.players(), game.seed(), levels)?;
+    spec.unnamed = unnamed;
     let (start, events) = P10Table::new(spec.clone())?;
     let viewer = P10Viewer {
         title: title.to_string(),
