@@ -424,8 +424,11 @@ fn on_a_phone_the_replay_viewers_controls_wrap_onto_rows_of_their_own() {
         ("pro-spider-10-phone-replay-en-390x844", "390x844", 66, 120),
         ("pro-spider-10-phone-replay-de-390x844", "390x844", 66, 120),
         ("pro-spider-10-wide-replay-en-1280x720", "1280x720", 30, 60),
-        // From about 600 px up every control fits on one row again.
+        // Where they fit after the speed, the round, every hand and Close stay on its row (at
+        // 800 px); German's longer words need a second row at 640 px.
         ("pro-spider-10-wide-replay-en-800x600", "800x600", 30, 60),
+        ("pro-spider-10-wide-replay-de-800x600", "800x600", 30, 60),
+        ("pro-spider-10-mid-replay-de-640x900", "640x900", 66, 120),
     ] {
         let args = [
             "--game",

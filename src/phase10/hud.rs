@@ -571,7 +571,7 @@ pub(crate) const BAR_LIFT: f32 = 6.0;
 
 /// Below this window width (logical pixels) the bar wraps its text and buttons: the longest
 /// status line with a full row of buttons needs about this much.
-const NARROW_BAR: f32 = 900.0;
+pub(crate) const NARROW_BAR: f32 = 900.0;
 
 /// The question when the chosen cards make the phase in more than one way (a joker that could
 /// stand for different values): one button per way, or a number key; Esc asks no more.

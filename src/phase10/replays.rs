@@ -7,12 +7,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::core::i18n::{t, tf};
 use crate::core::persist::Saves;
 use crate::phase10::P10Systems;
-use crate::phase10::hud::{BAR_LIFT, measure_bar};
+use crate::phase10::hud::{BAR_LIFT, NARROW_BAR, measure_bar};
 use crate::phase10::layout::BarBand;
 use crate::phase10::round::P10Table;
 use crate::phase10::saves::{KeptGame, kept_games, save_text};
 use crate::phase10::viewer::{P10Viewer, ViewerControl};
-use crate::shell::widgets::{NARROW_SCREEN, bar_button, fixed_window, keep_inside, row_wrapping};
+use crate::shell::widgets::{bar_button, fixed_window, keep_inside, row_wrapping};
 use crate::shell::{Overlay, Windows};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -100,6 +100,9 @@ fn replay_list(
     Ok(())
 }
 
+/// Room the viewer's last controls take (the round, every hand, Close), German's the widest.
+const LAST_CONTROLS: f32 = 300.0;
+
 /// The viewer's bar along the bottom, instead of the player's.
 fn viewer_bar(
     mut contexts: EguiContexts,
@@ -114,11 +117,10 @@ fn viewer_bar(
         .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -BAR_LIFT))
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                // As the player's bar: on a narrow screen (a phone) the controls wrap onto more
-                // rows, so Close and the round stay within reach without a keyboard.
-                // (All its controls fit on one row from about 600 px up.)
+                // As the player's bar: on a narrow screen the controls wrap onto more rows, so
+                // Close and the round stay within reach (a phone has no Esc key).
                 let width = ctx.content_rect().width();
-                let narrow = width < NARROW_SCREEN;
+                let narrow = width < NARROW_BAR;
                 ui.style_mut().wrap_mode = Some(if narrow {
                     egui::TextWrapMode::Wrap
                 } else {
@@ -199,9 +201,10 @@ fn viewer_bar(
                         {
                             controls.write(ViewerControl::Speed(speed));
                         }
-                        if narrow {
-                            // The round, every hand and Close on a row of their own: egui does
-                            // not wrap before a combo box by itself.
+                        if narrow && ui.available_size_before_wrap().x < LAST_CONTROLS {
+                            // The round, every hand and Close on a row of their own when they
+                            // do not fit after the speed: egui does not wrap before a combo box
+                            // by itself.
                             ui.end_row();
                         }
                         egui::ComboBox::from_id_salt("p10-viewer-round")
