@@ -516,14 +516,25 @@ fn on_a_phone_every_window_stays_inside_the_screen() {
         "menu", "stats", "settings", "help", "replays", "themes", "tuner",
     ];
     let phase10 = ["menu", "help", "sheet", "replays", "settings", "stats"];
-    let all = spider
+    let phone = spider
         .iter()
-        .map(|w| ("spider", *w))
-        .chain(phase10.iter().map(|w| ("pro-spider-10", *w)));
-    for (game, window) in all {
-        let name = format!("phone-{game}-{window}-en-390x844");
+        .map(|w| ("spider", *w, "en", "390x844"))
+        .chain(
+            phase10
+                .iter()
+                .map(|w| ("pro-spider-10", *w, "en", "390x844")),
+        );
+    // A small tablet in German: the menu's and the settings' rows, side by side, are wider than
+    // 660 px there; they wrap once seen too wide.
+    let tablet = [
+        ("spider", "menu", "de", "660x800"),
+        ("spider", "settings", "de", "660x800"),
+        ("pro-spider-10", "menu", "de", "660x800"),
+    ];
+    for (game, window, lang, size) in phone.chain(tablet) {
+        let name = format!("phone-{game}-{window}-{lang}-{size}");
         let args = [
-            "--game", game, "--window", "390x844", "--open", window, "--seed", "3",
+            "--game", game, "--window", size, "--open", window, "--seed", "3",
         ];
         match capture(&name, &args) {
             Ok(img) => {

@@ -101,7 +101,11 @@ pub(crate) fn fixed_window(
     anchor: egui::Align2,
     offset: egui::Vec2,
 ) -> egui::Window<'static> {
+    let title = title.into();
+    let epoch = WINDOWS_EPOCH.load(std::sync::atomic::Ordering::Relaxed);
+    let id = egui::Id::new(title.text()).with(("window", epoch));
     egui::Window::new(title)
+        .id(id)
         .collapsible(false)
         .resizable(false)
         .anchor(anchor, offset)
@@ -132,10 +136,49 @@ pub(crate) fn keep_inside(ui: &mut egui::Ui) {
 pub(crate) const NARROW_SCREEN: f32 = 640.0;
 
 /// A row of a window: side by side, wrapping onto more rows on a narrow screen (a window as
-/// wide as a phone's screen cannot hold them on one).
+/// wide as a phone's screen cannot hold them on one), or once the row has been seen wider than
+/// the screen leaves it, at this screen width (German's longer words on a small tablet). A row
+/// is known by where it is called from.
+///
+/// egui never shrinks a window once grown, so when a row turns out too wide its windows are
+/// made afresh ([`fixed_window`] takes [`WINDOWS_EPOCH`] into their ids) and laid out again
+/// with the row wrapped.
+#[track_caller]
 pub(crate) fn row<R>(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
-    let narrow = ui.ctx().content_rect().width() < NARROW_SCREEN;
-    row_wrapping(ui, narrow, add)
+    let ctx = ui.ctx().clone();
+    let screen = ctx.content_rect().width();
+    let key = egui::Id::new(("row-wraps", std::panic::Location::caller()));
+    // How wide the row may be: what the screen leaves a window's contents ([`scrolling`] says
+    // where they start), less the row's indent in them (a grid's first column).
+    let left = ctx
+        .data(|d| d.get_temp::<f32>(contents_left()))
+        .unwrap_or(ui.max_rect().left());
+    let most = (fitting_width(&ctx) - (ui.cursor().min.x - left)).max(80.0);
+    if screen < NARROW_SCREEN || ctx.data(|d| d.get_temp::<f32>(key)) == Some(screen) {
+        return ui
+            .scope(|ui| {
+                ui.set_max_width(most.min(ui.available_width()));
+                ui.horizontal_wrapped(add).inner
+            })
+            .inner;
+    }
+    let inner = ui.horizontal(add);
+    if inner.response.rect.width() > most + 0.5 {
+        ctx.data_mut(|d| d.insert_temp(key, screen));
+        WINDOWS_EPOCH.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        ctx.request_repaint();
+    }
+    inner.inner
+}
+
+/// Bumped when a [`row`] is found too wide: the windows take it into their ids, so egui makes
+/// them afresh, at the size of their contents.
+pub(crate) static WINDOWS_EPOCH: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(0);
+
+/// Where [`scrolling`] notes the left edge of the window's contents it shows, for [`row`].
+fn contents_left() -> egui::Id {
+    egui::Id::new("arachne-contents-left")
 }
 
 /// A row, wrapping onto more rows when `wrap`.
@@ -160,6 +203,8 @@ pub(crate) fn scrolling<R>(
     add: impl FnOnce(&mut egui::Ui) -> R,
 ) -> R {
     keep_inside(ui);
+    let left = ui.max_rect().left();
+    ui.ctx().data_mut(|d| d.insert_temp(contents_left(), left));
     egui::ScrollArea::vertical()
         .max_height(high)
         .min_scrolled_height(high)
