@@ -137,8 +137,8 @@ pub(crate) const NARROW_SCREEN: f32 = 640.0;
 
 /// A row of a window: side by side, wrapping onto more rows on a narrow screen (a window as
 /// wide as a phone's screen cannot hold them on one), or once the row has been seen wider than
-/// the screen leaves it, at this screen width (German's longer words on a small tablet). A row
-/// is known by where it is called from.
+/// the screen leaves it, at this screen width or a wider one (German's longer words on a small
+/// tablet). A row is known by where it is called from.
 ///
 /// egui never shrinks a window once grown, so when a row turns out too wide its windows are
 /// made afresh ([`fixed_window`] takes [`WINDOWS_EPOCH`] into their ids) and laid out again
@@ -154,7 +154,10 @@ pub(crate) fn row<R>(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui) -> R) ->
         .data(|d| d.get_temp::<f32>(contents_left()))
         .unwrap_or(ui.max_rect().left());
     let most = (fitting_width(&ctx) - (ui.cursor().min.x - left)).max(80.0);
-    if screen < NARROW_SCREEN || ctx.data(|d| d.get_temp::<f32>(key)) == Some(screen) {
+    // The widest screen at which the row was found too wide: at that width or narrower it
+    // wraps (a window dragged narrower does not make the windows afresh at every width).
+    let too_wide_at = ctx.data(|d| d.get_temp::<f32>(key));
+    if screen < NARROW_SCREEN || too_wide_at.is_some_and(|w| screen <= w) {
         return ui
             .scope(|ui| {
                 ui.set_max_width(most.min(ui.available_width()));
@@ -164,7 +167,7 @@ pub(crate) fn row<R>(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui) -> R) ->
     }
     let inner = ui.horizontal(add);
     if inner.response.rect.width() > most + 0.5 {
-        ctx.data_mut(|d| d.insert_temp(key, screen));
+        ctx.data_mut(|d| d.insert_temp(key, too_wide_at.unwrap_or(0.0).max(screen)));
         WINDOWS_EPOCH.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         ctx.request_repaint();
     }
