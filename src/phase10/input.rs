@@ -16,7 +16,7 @@ use crate::cards::pointer::pointer_state;
 use crate::core::focus::{Notices, PointerOnOverlay, TableInput};
 use crate::core::i18n::{t, tf};
 use crate::phase10::P10Systems;
-use crate::phase10::layout::{P10Layout, Place};
+use crate::phase10::layout::{MARGIN, P10Layout, Place};
 use crate::phase10::round::{P10Changed, P10Rejected, P10Request, P10Table, PLAYER};
 use crate::phase10::seats::Hurry;
 use crate::phase10::view::{P10Card, P10Piles, Selection};
@@ -568,7 +568,7 @@ fn seat_at(p: Vec2, layout: &P10Layout) -> Option<Seat> {
         .or_else(|| seats.clone().map(label_y).max_by(f32::total_cmp))?;
     let in_row: Vec<Seat> = seats.filter(|&s| (label_y(s) - row).abs() < 0.5).collect();
     let half_w = layout.window.x / 2.0;
-    let full_row = in_row.len() as f32 * layout.column >= layout.window.x - 2.0 * 10.0 - 0.5;
+    let full_row = in_row.len() as f32 * layout.column >= layout.window.x - 2.0 * MARGIN - 0.5;
     in_row.iter().copied().find(|&s| {
         let mut left = layout.seats[s].label.x - 4.0;
         let mut right = left + layout.column;

@@ -153,7 +153,8 @@ impl BarBand {
     }
 }
 
-const MARGIN: f32 = 10.0;
+/// Between the window's edges and the table.
+pub(crate) const MARGIN: f32 = 10.0;
 /// Room kept above the stock for the phase list in a window taller than wide (a phone held
 /// upright), where the list has no room beside the discard pile: ten lines of its text.
 pub const PHASE_LIST_ROOM: f32 = 150.0;

@@ -199,7 +199,7 @@ pub(crate) fn row_wrapping<R>(
 
 /// A window's contents, scrolling where they are higher than `high` (a small window) and
 /// sized to the contents otherwise. They are never wider than the screen leaves (a phone held
-/// upright): text wraps, and rows of buttons should wrap too (`horizontal_wrapped`).
+/// upright): text wraps, and rows of buttons wrap where they are laid out with [`row`].
 pub(crate) fn scrolling<R>(
     ui: &mut egui::Ui,
     high: f32,

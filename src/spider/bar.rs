@@ -101,14 +101,14 @@ fn bar(
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 if let Some(p) = playback.as_deref().filter(|p| p.kind.watching()) {
                     if one_row {
-                        ui.horizontal(|ui| viewer_controls(ui, p, &mut controls, None));
+                        ui.horizontal(|ui| viewer_controls(ui, p, &mut controls, false));
                     } else {
                         // Two rows, as the game's own bar: Close, the title and where the
                         // replay is above the steps, the speed and the slider.
                         let width = ctx.content_rect().width();
                         ui.vertical(|ui| {
                             ui.set_max_width((width - 24.0).max(200.0));
-                            viewer_controls(ui, p, &mut controls, Some(width - 24.0));
+                            viewer_controls(ui, p, &mut controls, true);
                         });
                     }
                     return;
@@ -299,13 +299,13 @@ fn outlook_label(ui: &mut egui::Ui, outlook: &Outlook) {
     ui.colored_label(colour, tr(text)).on_hover_text(tip);
 }
 
-/// The viewer's controls on one row, or (given the bar's width) on two: Close, the title and
-/// where the replay is, then the steps, the speed and the slider.
+/// The viewer's controls on one row, or on two (in a bar as wide as `ui` leaves): Close, the
+/// title and where the replay is, then the steps, the speed and the slider.
 fn viewer_controls(
     ui: &mut egui::Ui,
     p: &Playback,
     controls: &mut MessageWriter<Control>,
-    two_rows: Option<f32>,
+    two_rows: bool,
 ) {
     let total = p.moves.len();
     let close = |ui: &mut egui::Ui, controls: &mut MessageWriter<Control>| {
@@ -366,7 +366,7 @@ fn viewer_controls(
         ui.separator();
         speed_choice(ui, p, controls);
         ui.separator();
-        if two_rows.is_some() {
+        if two_rows {
             // The slider takes what the steps and the speed leave of a phone's width.
             ui.spacing_mut().slider_width = (ui.available_width() - 8.0).clamp(40.0, 100.0);
         }
@@ -383,27 +383,20 @@ fn viewer_controls(
             slider.surrender_focus();
         }
     };
-    match two_rows {
-        None => {
+    if two_rows {
+        ui.horizontal(|ui| {
             close(ui, controls);
-            title(ui);
-            ui.separator();
-            steps(ui, controls);
             where_(ui);
-        }
-        Some(width) => {
-            ui.horizontal(|ui| {
-                ui.set_max_width(width);
-                close(ui, controls);
-                where_(ui);
-                ui.separator();
-                title(ui);
-            });
-            ui.horizontal(|ui| {
-                ui.set_max_width(width);
-                steps(ui, controls);
-            });
-        }
+            ui.separator();
+            title(ui);
+        });
+        ui.horizontal(|ui| steps(ui, controls));
+    } else {
+        close(ui, controls);
+        title(ui);
+        ui.separator();
+        steps(ui, controls);
+        where_(ui);
     }
 }
 

@@ -80,6 +80,14 @@ pub fn model(args: &[String]) -> Option<Option<Arc<DiscardModel>>> {
     Some(Some(Arc::new(model)))
 }
 
+/// Seat `o`'s real hand in `game` less what `view` knows it to hold: the cards a deal of the
+/// view must give it to make its hand the real one.
+fn hidden_hand(game: &Game, view: &SeatView, o: Seat) -> Counts {
+    let mut c = Counts::of(game.hand(o));
+    c.remove_all(&view.known[o]);
+    c
+}
+
 /// A deal of `view` in which every other seat holds its real hand in `game` (a measurement's
 /// deal, not a level's): dealt through the view's own sampler, each seat taking only its real
 /// cards from the shuffled unseen ones, so the deal is the view's in everything else: the stock
@@ -87,17 +95,8 @@ pub fn model(args: &[String]) -> Option<Option<Arc<DiscardModel>>> {
 #[allow(dead_code)] // not every example sees the hands
 pub fn real_hands(game: &Game, view: &SeatView, rng: &mut ChaCha8Rng) -> Game {
     let n = game.players();
-    let left: RefCell<Vec<Counts>> = RefCell::new(
-        (0..n)
-            .map(|o| {
-                let mut c = Counts::of(game.hand(o));
-                for k in view.known[o].cards() {
-                    c.remove(k);
-                }
-                c
-            })
-            .collect(),
-    );
+    let left: RefCell<Vec<Counts>> =
+        RefCell::new((0..n).map(|o| hidden_hand(game, view, o)).collect());
     let dealt = view.sample_by(rng, &|o, c| {
         let mut left = left.borrow_mut();
         if left[o].get(c) > 0 {
@@ -134,12 +133,11 @@ pub fn real_hands_of(
     }
     let holds: Vec<Counts> = (0..n)
         .map(|o| {
-            let mut c = Counts::default();
             if o != view.seat && sees(o) {
-                c = Counts::of(game.hand(o));
-                c.remove_all(&view.known[o]);
+                hidden_hand(game, view, o)
+            } else {
+                Counts::default()
             }
-            c
         })
         .collect();
     let dealt = view.sample_holding(rng, &holds);
