@@ -48,8 +48,18 @@ fn main() -> AppExit {
     let saves = Some(arachne::core::persist::Saves(std::sync::Arc::new(
         arachne::web::LocalStorage,
     )));
-    // A capture never reads or writes the player's files.
+    // A capture never reads or writes the player's files; a test may give it a data directory
+    // of its own in $ARACHNE_DATA (to draw the lists of kept games and the statistics filled).
     let saves = saves.filter(|_| launch.capture.is_none());
+    #[cfg(not(target_arch = "wasm32"))]
+    let saves = saves.or_else(|| {
+        let dir = std::env::var_os("ARACHNE_DATA").filter(|_| launch.capture.is_some())?;
+        Some(arachne::core::persist::Saves(std::sync::Arc::new(
+            arachne::core::persist::BackgroundWrites::new(std::sync::Arc::new(
+                arachne::core::persist::DirStorage::new(dir),
+            )),
+        )))
+    });
     let mut table = launch.table;
     // Problems with saved files are told in the game, not only on the terminal.
     let mut notices = arachne::core::focus::Notices::default();

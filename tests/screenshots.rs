@@ -602,3 +602,96 @@ fn six_seats_on_a_phone_held_upright_are_drawn_in_two_rows() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A data directory with kept games and statistics of both games: the lists as a player who
+/// has played a while sees them, the longest variant names among them.
+fn data_of_a_player_who_has_played(dir: &Path) {
+    use arachne::core::persist::{DirStorage, save};
+    use arachne_engine::phase10::ai;
+    use arachne_engine::phase10::{play_game, variant as p10variant};
+    let _ = std::fs::remove_dir_all(dir);
+    let storage = DirStorage::new(dir);
+    let mut stats = arachne::spider::saves::Statistics::default();
+    for (i, v) in variant::builtin().iter().enumerate() {
+        let spec = arachne::spider::table::GameSpec::builtin(
+            &v.id,
+            100 + i as u64,
+            arachne_engine::Numbering::Arachne,
+        )
+        .unwrap();
+        let game = spec.start().unwrap();
+        let replay = arachne_engine::Replay::of_game(&game, spec.numbering, spec.seed);
+        arachne::spider::saves::save_replay(&storage, &replay).unwrap();
+        let s = stats.variants.entry(v.id.clone()).or_default();
+        for g in 0..(7 * i as u32 + 3) {
+            s.record(
+                g % 3 == 0,
+                3600 + 61 * u64::from(g),
+                1234 - i64::from(g),
+                987,
+                g % 5 == 0,
+            );
+        }
+    }
+    save(&storage, arachne::spider::saves::STATS_KEY, &stats).unwrap();
+    let mut p10stats = arachne::phase10::saves::P10Statistics::default();
+    for (i, v) in p10variant::builtin().iter().enumerate() {
+        let players = 2 + i % 5;
+        let mut seats: Vec<_> = (0..players)
+            .map(|s| ai::player("petra", s as u64).unwrap())
+            .collect();
+        let played = play_game(v.clone(), players, 40 + i as u64, &mut |seat, view, _| {
+            Ok(seats[seat].decide(view))
+        })
+        .unwrap();
+        arachne::phase10::saves::save_replay(&storage, &played.log).unwrap();
+        let key = arachne::phase10::saves::P10Statistics::key(&v.id, players);
+        let s = p10stats.by.entry(key).or_default();
+        *s = arachne::phase10::saves::P10Stats {
+            played: 123,
+            won: 45,
+            finished: 120,
+            points: 120 * 987,
+            rounds: 120 * 14,
+            best_points: Some(105),
+            phases_laid: 1234,
+            rounds_played: 1700,
+        };
+    }
+    save(&storage, arachne::phase10::saves::STATS_KEY, &p10stats).unwrap();
+}
+
+#[test]
+fn on_a_phone_the_kept_games_and_statistics_of_a_seasoned_player_stay_inside_the_screen() {
+    // The other phone test starts with no saved games: these lists are then empty. Here every
+    // variant has a kept game and statistics, in both languages.
+    let dir = std::env::temp_dir().join(format!("arachne-seasoned-{}", std::process::id()));
+    data_of_a_player_who_has_played(&dir);
+    let mut failures = Vec::new();
+    for game in ["spider", "pro-spider-10"] {
+        for window in ["replays", "stats"] {
+            for lang in ["en", "de"] {
+                let name = format!("seasoned-{game}-{window}-{lang}-390x844");
+                let args = [
+                    "--game", game, "--window", "390x844", "--open", window, "--seed", "3",
+                ];
+                match capture_with(&name, &args, &[("ARACHNE_DATA", &dir)]) {
+                    Ok(img) => {
+                        let share = edge_share(&img, 0..img.height - 140);
+                        let inside = panel_share(&img, 0..img.height - 140);
+                        if share > 0.02 {
+                            failures
+                                .push(format!("{name}: {share:.3} of the side edges is a window"));
+                        }
+                        if inside < 0.05 {
+                            failures.push(format!("{name}: no window drawn ({inside:.3})"));
+                        }
+                    }
+                    Err(e) => failures.push(e),
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

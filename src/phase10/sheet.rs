@@ -220,6 +220,12 @@ fn statistics(
             .show(ui, |ui| {
                 statistics_table(ui, &mut form, &stats, &mut reset);
             });
+        // The notes wrap to the window rather than scroll with the table.
+        if !stats.by.is_empty() {
+            ui.set_max_width(width);
+            ui.label(t("p10.stats.note_count"));
+            ui.label(t("p10.stats.note_means"));
+        }
     });
     if let Some(key) = reset {
         stats.by.remove(&key);
@@ -302,6 +308,4 @@ fn statistics_table(
                 ui.end_row();
             }
         });
-    ui.label(t("p10.stats.note_count"));
-    ui.label(t("p10.stats.note_means"));
 }
