@@ -67,6 +67,7 @@ pub fn logic_plugin(app: &mut App) {
         )
         .add_plugins((
             core::focus::plugin,
+            core::keys::plugin,
             core::persist::plugin,
             core::live::plugin,
             audio::cues::plugin,

@@ -221,6 +221,26 @@ fn keys_select_move_deal_undo_and_redo() {
 }
 
 #[test]
+fn on_a_german_keyboard_ctrl_z_undoes_and_ctrl_y_redoes() {
+    // A German keyboard has Z where a US one has Y: the shortcuts follow the letters printed
+    // on the keys (they once followed the US places, and Strg+Z redid there).
+    use bevy::input::keyboard::Key;
+    let (mut app, w) = app("spider-1suit", 5);
+    key(&mut app, w, KeyCode::KeyD);
+    assert_eq!(history(&app), vec![Move::Deal]);
+    common::hold_key(&mut app, w, KeyCode::ControlLeft, true);
+    // Strg+Y first: there is nothing to redo.
+    common::typed_key(&mut app, w, KeyCode::KeyZ, Key::Character("y".into()));
+    assert_eq!(history(&app), vec![Move::Deal]);
+    common::typed_key(&mut app, w, KeyCode::KeyY, Key::Character("z".into()));
+    assert!(history(&app).is_empty(), "Strg+Z undoes");
+    common::typed_key(&mut app, w, KeyCode::KeyZ, Key::Character("y".into()));
+    assert_eq!(history(&app), vec![Move::Deal], "Strg+Y redoes");
+    common::hold_key(&mut app, w, KeyCode::ControlLeft, false);
+    settle(&mut app);
+}
+
+#[test]
 fn h_asks_the_solver_for_a_hint_in_the_background() {
     let (mut app, w) = app("spider-1suit", 5);
     key(&mut app, w, KeyCode::KeyH);

@@ -3,6 +3,7 @@
 //! and its Web Workers.
 pub mod focus;
 pub mod i18n;
+pub mod keys;
 pub mod lines;
 pub mod live;
 #[cfg(any(target_arch = "wasm32", test))]

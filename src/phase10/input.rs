@@ -726,7 +726,7 @@ fn hits_of(table: &P10Table, card: Card) -> Vec<Action> {
 
 #[allow(clippy::too_many_arguments)]
 fn keyboard_input(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<crate::core::keys::Keys>,
     table: Res<P10Table>,
     piles: Res<P10Piles>,
     mut selection: ResMut<Selection>,

@@ -135,7 +135,7 @@ pub fn fresh_seed(table: &P10Table, time: &Time<Real>) -> u64 {
 /// Esc opens and closes the menu (or closes the window on top, or answers a question with no);
 /// F1 opens the rules.
 fn window_keys(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<crate::core::keys::Keys>,
     mut windows: ResMut<Windows>,
     mut form: ResMut<P10Form>,
     choice: Res<LayChoice>,

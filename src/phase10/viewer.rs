@@ -315,7 +315,7 @@ pub fn not_watching(viewer: Option<Res<P10Viewer>>) -> bool {
 /// Keys while watching: Left and Right step, Space plays or pauses, Home and End go to either
 /// end, Page Up and Page Down to the round before or after, Esc closes.
 fn viewer_keys(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<crate::core::keys::Keys>,
     viewer: Res<P10Viewer>,
     table: Res<P10Table>,
     mut controls: MessageWriter<ViewerControl>,

@@ -337,7 +337,7 @@ fn pointer_input(
 }
 
 fn keyboard_input(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<crate::core::keys::Keys>,
     table: Res<Table>,
     settings: Res<Settings>,
     mut highlights: ResMut<Highlights>,

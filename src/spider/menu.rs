@@ -68,7 +68,7 @@ impl Default for Form {
 /// Esc opens and closes the menu (or closes the window on top, or cancels the search the
 /// player waits for); F1 opens the help.
 pub(crate) fn window_keys(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<crate::core::keys::Keys>,
     mut windows: ResMut<Windows>,
     mut form: ResMut<Form>,
     playback: Option<Res<Playback>>,

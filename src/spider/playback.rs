@@ -232,7 +232,7 @@ fn stop_on_player_input(
     input: Option<Res<TableInput>>,
     on_overlay: Option<Res<crate::core::focus::PointerOnOverlay>>,
     mouse: Res<ButtonInput<MouseButton>>,
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<crate::core::keys::Keys>,
     touches: Option<Res<bevy::input::touch::Touches>>,
     mut controls: MessageWriter<Control>,
 ) {
@@ -256,7 +256,7 @@ fn stop_on_player_input(
 fn viewer_keys(
     playback: Option<Res<Playback>>,
     input: Option<Res<TableInput>>,
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<crate::core::keys::Keys>,
     mut controls: MessageWriter<Control>,
 ) {
     let Some(p) = playback else { return };

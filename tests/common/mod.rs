@@ -86,6 +86,17 @@ pub fn assert_matches_engine(app: &mut App) {
 
 /// Presses and releases `code` on window `w`, one frame each, through Bevy's input plugin.
 pub fn key(app: &mut App, w: Entity, code: KeyCode) {
+    typed_key(
+        app,
+        w,
+        code,
+        bevy::input::keyboard::Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+    );
+}
+
+/// Presses and releases the key at `code` that types `logical` (a keyboard layout other
+/// than the US one), one frame each.
+pub fn typed_key(app: &mut App, w: Entity, code: KeyCode, logical: bevy::input::keyboard::Key) {
     for state in [
         bevy::input::ButtonState::Pressed,
         bevy::input::ButtonState::Released,
@@ -93,9 +104,7 @@ pub fn key(app: &mut App, w: Entity, code: KeyCode) {
         app.world_mut()
             .write_message(bevy::input::keyboard::KeyboardInput {
                 key_code: code,
-                logical_key: bevy::input::keyboard::Key::Unidentified(
-                    bevy::input::keyboard::NativeKey::Unidentified,
-                ),
+                logical_key: logical.clone(),
                 state,
                 text: None,
                 repeat: false,
@@ -103,4 +112,22 @@ pub fn key(app: &mut App, w: Entity, code: KeyCode) {
             });
         app.update();
     }
+}
+
+/// Presses (`down`) or releases a key that types nothing, such as a modifier, on window `w`.
+pub fn hold_key(app: &mut App, w: Entity, code: KeyCode, down: bool) {
+    app.world_mut()
+        .write_message(bevy::input::keyboard::KeyboardInput {
+            key_code: code,
+            logical_key: bevy::input::keyboard::Key::Control,
+            state: if down {
+                bevy::input::ButtonState::Pressed
+            } else {
+                bevy::input::ButtonState::Released
+            },
+            text: None,
+            repeat: false,
+            window: w,
+        });
+    app.update();
 }

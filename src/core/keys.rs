@@ -1,0 +1,170 @@
+//! The keys as the game reads them: a letter's shortcut follows the letter printed on the key.
+//!
+//! Bevy's `ButtonInput<KeyCode>` names keys by where they sit on a US keyboard. On a German one
+//! the keys labelled Z and Y are swapped, so Ctrl+Z there would redo; on a French one A sits
+//! where Q is. [`Keys`] holds the same presses with each key that types a letter (or `+`, `-`)
+//! renamed to the US key of that letter. Every other key keeps its place: digits (a French
+//! keyboard types `&` on the key of 1 unshifted), arrows, Enter, Esc, the modifiers, and the
+//! letters of non-Latin layouts, which have no letter of their own to follow.
+use bevy::input::keyboard::{Key, KeyboardFocusLost, KeyboardInput};
+use bevy::input::{ButtonInput, ButtonState, InputSystems};
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_message::<KeyboardInput>()
+        .add_message::<KeyboardFocusLost>()
+        .init_resource::<Keys>()
+        .add_systems(PreUpdate, read_keys.after(InputSystems));
+}
+
+/// The keys pressed, as `ButtonInput<KeyCode>` with letters named by what they type.
+#[derive(Resource, Default, Debug, Deref)]
+pub struct Keys {
+    #[deref]
+    input: ButtonInput<KeyCode>,
+    /// What each key held down was read as when pressed (its release may type another
+    /// character, Shift having been let go first).
+    held: HashMap<KeyCode, KeyCode>,
+}
+
+/// The key a press of `physical` typing `logical` counts as.
+pub fn command_code(physical: KeyCode, logical: &Key) -> KeyCode {
+    let Key::Character(text) = logical else {
+        return physical;
+    };
+    let mut chars = text.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        return physical;
+    };
+    // The numeric keypad's keys keep their names: + there is NumpadAdd already.
+    let keypad = matches!(
+        physical,
+        KeyCode::NumpadAdd
+            | KeyCode::NumpadSubtract
+            | KeyCode::Numpad0
+            | KeyCode::Numpad1
+            | KeyCode::Numpad2
+            | KeyCode::Numpad3
+            | KeyCode::Numpad4
+            | KeyCode::Numpad5
+            | KeyCode::Numpad6
+            | KeyCode::Numpad7
+            | KeyCode::Numpad8
+            | KeyCode::Numpad9
+    );
+    if keypad {
+        return physical;
+    }
+    match c.to_ascii_lowercase() {
+        'a' => KeyCode::KeyA,
+        'b' => KeyCode::KeyB,
+        'c' => KeyCode::KeyC,
+        'd' => KeyCode::KeyD,
+        'e' => KeyCode::KeyE,
+        'f' => KeyCode::KeyF,
+        'g' => KeyCode::KeyG,
+        'h' => KeyCode::KeyH,
+        'i' => KeyCode::KeyI,
+        'j' => KeyCode::KeyJ,
+        'k' => KeyCode::KeyK,
+        'l' => KeyCode::KeyL,
+        'm' => KeyCode::KeyM,
+        'n' => KeyCode::KeyN,
+        'o' => KeyCode::KeyO,
+        'p' => KeyCode::KeyP,
+        'q' => KeyCode::KeyQ,
+        'r' => KeyCode::KeyR,
+        's' => KeyCode::KeyS,
+        't' => KeyCode::KeyT,
+        'u' => KeyCode::KeyU,
+        'v' => KeyCode::KeyV,
+        'w' => KeyCode::KeyW,
+        'x' => KeyCode::KeyX,
+        'y' => KeyCode::KeyY,
+        'z' => KeyCode::KeyZ,
+        // The replay viewers' faster and slower: + is shifted = on a US keyboard, and has a key
+        // of its own on a German one.
+        '+' | '=' => KeyCode::Equal,
+        '-' => KeyCode::Minus,
+        // Those two keys type other things elsewhere (ß and ´ on a German keyboard).
+        _ if matches!(physical, KeyCode::Equal | KeyCode::Minus) => {
+            KeyCode::Unidentified(bevy::input::keyboard::NativeKeyCode::Unidentified)
+        }
+        _ => physical,
+    }
+}
+
+fn read_keys(
+    mut keys: ResMut<Keys>,
+    mut input: MessageReader<KeyboardInput>,
+    mut focus_lost: MessageReader<KeyboardFocusLost>,
+) {
+    let keys = keys.bypass_change_detection();
+    keys.input.clear();
+    for event in input.read() {
+        match event.state {
+            ButtonState::Pressed => {
+                // A repeat of a held key is read as when first pressed.
+                let code = *keys
+                    .held
+                    .entry(event.key_code)
+                    .or_insert_with(|| command_code(event.key_code, &event.logical_key));
+                keys.input.press(code);
+            }
+            ButtonState::Released => {
+                let code = keys.held.remove(&event.key_code).unwrap_or(event.key_code);
+                keys.input.release(code);
+            }
+        }
+    }
+    // Keys held while the window lost the keyboard are let go, as Bevy's own input does.
+    if !focus_lost.is_empty() {
+        focus_lost.clear();
+        keys.input.release_all();
+        keys.held.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_follow_the_letter_on_the_key_and_other_keys_their_place() {
+        let ch = |s: &str| Key::Character(s.into());
+        // German: the key where a US keyboard has Y types z, and Z's key types y.
+        assert_eq!(command_code(KeyCode::KeyY, &ch("z")), KeyCode::KeyZ);
+        assert_eq!(command_code(KeyCode::KeyZ, &ch("y")), KeyCode::KeyY);
+        // French: A sits where Q is; shifted letters count alike.
+        assert_eq!(command_code(KeyCode::KeyQ, &ch("A")), KeyCode::KeyA);
+        // US: nothing changes.
+        assert_eq!(command_code(KeyCode::KeyD, &ch("d")), KeyCode::KeyD);
+        // German + and - (their own keys), and US shifted = (+).
+        assert_eq!(
+            command_code(KeyCode::BracketRight, &ch("+")),
+            KeyCode::Equal
+        );
+        assert_eq!(command_code(KeyCode::Slash, &ch("-")), KeyCode::Minus);
+        assert_eq!(command_code(KeyCode::Equal, &ch("+")), KeyCode::Equal);
+        assert_eq!(command_code(KeyCode::Equal, &ch("=")), KeyCode::Equal);
+        assert_eq!(
+            command_code(KeyCode::NumpadAdd, &ch("+")),
+            KeyCode::NumpadAdd
+        );
+        // German ß sits where a US keyboard has -: it is not slower.
+        assert_ne!(command_code(KeyCode::Minus, &ch("ß")), KeyCode::Minus);
+        // French digits type & é " ... unshifted: the key keeps its place.
+        assert_eq!(command_code(KeyCode::Digit1, &ch("&")), KeyCode::Digit1);
+        // Non-Latin letters, named keys and unknown keys keep their place.
+        assert_eq!(command_code(KeyCode::KeyZ, &ch("я")), KeyCode::KeyZ);
+        assert_eq!(command_code(KeyCode::Escape, &Key::Escape), KeyCode::Escape);
+        assert_eq!(
+            command_code(
+                KeyCode::KeyU,
+                &Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified)
+            ),
+            KeyCode::KeyU
+        );
+    }
+}
