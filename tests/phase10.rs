@@ -1158,3 +1158,24 @@ fn the_viewer_replays_a_game_step_by_step_and_gives_the_players_game_back() {
     // And the game goes on.
     play_a_turn(&mut app, w);
 }
+
+#[test]
+fn a_new_game_with_fewer_seats_while_cards_of_the_old_one_still_move_lays_out_the_new_table() {
+    // Six seats dealing, and mid-deal a two-seat game: the cards in motion belonged to seats
+    // the new table has not got (this once indexed past the new layout's seats and panicked).
+    let (mut app, _) = app(6, 7, "petra", GameKind::ProSpider10);
+    settle(&mut app);
+    let six = P10Spec::standard(6, 9, "petra").unwrap();
+    app.world_mut()
+        .write_message(P10Request::NewGame(Box::new(P10SpecMsg(six))));
+    for _ in 0..20 {
+        app.update();
+    }
+    assert!(moving(&mut app) > 0, "the deal is under way");
+    let spec = P10Spec::standard(2, 8, "petra").unwrap();
+    app.world_mut()
+        .write_message(P10Request::NewGame(Box::new(P10SpecMsg(spec))));
+    until_players_turn(&mut app);
+    assert_eq!(game(&app).players(), 2);
+    assert_matches_engine(&mut app);
+}

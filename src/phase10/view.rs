@@ -291,22 +291,28 @@ pub(crate) fn show_changes(
     let a = &settings.animation;
     let layout = compute_layout(&table, window_size(&window), band.as_deref());
     let sort_by_colour = settings.phase10.sort_by_colour;
+    // Cards despawned by a change earlier in this frame: the query still holds them until the
+    // commands apply, with places at a table that is gone (perhaps at seats the new one has not).
+    let mut despawned: std::collections::HashSet<Entity> = Default::default();
     for change in changes.read() {
-        // A decision during an animation: the running motion finishes at once first.
+        // A decision during an animation: the running motion finishes at once first. A new
+        // table (or round) takes every card away below, so its cards only stop.
         let shape = piles.shape();
-        for (e, view, mut pose, animated) in cards.iter_mut() {
-            if animated {
-                commands.entity(e).remove::<TweenAnim>();
-                let raised = selection.0.contains(&e);
-                *pose = rest_pose(&layout, &shape, view.place, view.face_up, raised);
-            }
-        }
-        sounds.0.clear();
         let fresh = change.new_game
             || change
                 .events
                 .iter()
                 .any(|e| matches!(e, Event::RoundStarted { .. }));
+        for (e, view, mut pose, animated) in cards.iter_mut() {
+            if animated && !despawned.contains(&e) {
+                commands.entity(e).remove::<TweenAnim>();
+                if !fresh {
+                    let raised = selection.0.contains(&e);
+                    *pose = rest_pose(&layout, &shape, view.place, view.face_up, raised);
+                }
+            }
+        }
+        sounds.0.clear();
         if fresh {
             // Every card entity goes: those at rest, and those a change earlier in this frame
             // spawned (its commands are not applied yet, so only the piles know them).
@@ -314,7 +320,9 @@ pub(crate) fn show_changes(
                 cards.iter().map(|(e, ..)| e).collect();
             gone.extend(piles.placed().into_iter().map(|(e, _)| e));
             for e in gone {
-                commands.entity(e).despawn();
+                if despawned.insert(e) {
+                    commands.entity(e).despawn();
+                }
             }
             *piles = P10Piles {
                 show_all: piles.show_all,
