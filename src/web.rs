@@ -66,7 +66,9 @@ pub fn log_to_console() {
 
 /// The page's query string as command-line arguments, for the options a link may choose:
 /// `?game=pro-spider-10&players=3&ai=petra&seed=5` is `--game pro-spider-10 --players 3 ...`.
-/// Other keys are ignored (a page's query is not a command line).
+/// Other keys are ignored (a page's query is not a command line). The query is then taken
+/// out of the page's address (`history.replaceState`): a reload resumes the game in progress
+/// instead of leaving it for the link's game again, a loss each time.
 pub fn args_from_page() -> Vec<String> {
     const KEYS: [&str; 7] = ["game", "players", "ai", "seed", "variant", "theme", "open"];
     let search = global("location")
@@ -88,7 +90,35 @@ pub fn args_from_page() -> Vec<String> {
             args.push(value);
         }
     }
+    if !search.trim_start_matches('?').is_empty() {
+        forget_query();
+    }
     args
+}
+
+/// Replaces the page's address by itself without its query (the path and the fragment stay).
+fn forget_query() {
+    let part = |name: &str| {
+        global("location")
+            .ok()
+            .and_then(|l| js_sys::Reflect::get(&l, &JsValue::from_str(name)).ok())
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
+    let address = format!("{}{}", part("pathname"), part("hash"));
+    if let Ok(history) = global("history")
+        && let Err(e) = call(
+            &history,
+            "replaceState",
+            &[
+                JsValue::NULL,
+                JsValue::from_str(""),
+                JsValue::from_str(&address),
+            ],
+        )
+    {
+        tracing::warn!("the link's options stay in the address: {e}");
+    }
 }
 
 /// The browser's language tag (`navigator.language`, such as `de-DE`).

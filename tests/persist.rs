@@ -470,3 +470,44 @@ fn a_full_storage_makes_room_for_a_new_replay_by_the_oldest() {
     };
     assert!(save_numbered(&none, "replay-", "game", 50).is_err());
 }
+
+#[test]
+fn a_pro_spider_10_game_left_for_one_asked_at_launch_is_counted_once() {
+    // A game the player has played in is saved; a launch asks for another game (a command
+    // line, a browser link). The saved one counts as left, once: the next plain start resumes
+    // the game asked for, not the left one (which then counted again when left or finished).
+    use arachne::phase10::round::{P10Spec, P10Table};
+    use arachne::phase10::saves::{
+        GAME_KEY, P10Statistics, STATS_KEY, replay_keys, save_text, startup,
+    };
+    use arachne_engine::phase10::Action;
+    let storage = MemoryStorage::default();
+    let (mut played, _) = P10Table::new(P10Spec::standard(2, 5, "petra").unwrap()).unwrap();
+    played.apply(Action::DrawStock).unwrap();
+    storage.write(GAME_KEY, &save_text(&played)).unwrap();
+    let launched = || {
+        P10Table::new(P10Spec::standard(3, 6, "petra").unwrap())
+            .unwrap()
+            .0
+    };
+    let (table, stats, messages) = startup(Some(&storage), Some(launched()));
+    assert_eq!(table.unwrap().game.players(), 3);
+    let key = P10Statistics::key("pro-spider-10", 2);
+    assert_eq!(stats.by[&key].played, 1);
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    // Quit before acting, start again plainly: the three-seat game comes back, nothing more
+    // is counted.
+    let (table, stats, messages) = startup(Some(&storage), None);
+    assert_eq!(table.unwrap().game.players(), 3);
+    assert_eq!(stats.by[&key].played, 1);
+    assert!(messages.is_empty(), "{messages:?}");
+    // Another launch: the three-seat game had no decision of the player's, so nothing counts.
+    let (_, stats, _) = startup(Some(&storage), Some(launched()));
+    assert_eq!(stats.by[&key].played, 1);
+    assert_eq!(replay_keys(&storage).unwrap().len(), 1);
+    let saved: P10Statistics = match load(&storage, STATS_KEY) {
+        Loaded::Ok(s) => s,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(saved.by[&key].played, 1);
+}

@@ -344,6 +344,11 @@ pub fn startup(
                     &[("round", &saved.game.round())],
                 ));
             }
+            // The game asked for is saved at once: the one it replaced, counted as left, is
+            // never resumed (and counted) again, even if nothing happens before the game ends.
+            if let Err(e) = storage.write(GAME_KEY, &save_text(&launched)) {
+                crate::core::persist::save_failed("save.what.p10_game", &e);
+            }
             Some(launched)
         }
         (launched, saved) => launched.or(saved),
