@@ -276,6 +276,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ),
     ("help.controls.new.keys", "help.controls.new.what"),
     ("help.controls.menu.keys", "help.controls.menu.what"),
+    ("help.controls.help.keys", "help.controls.help.what"),
     ("help.controls.replay.keys", "help.controls.replay.what"),
 ];
 
@@ -453,11 +454,12 @@ mod tests {
             .collect();
         assert_eq!(controls[0], ("Drag", "move a run; legal columns light up"));
         assert_eq!(controls[3], ("Click the stock, D", "deal"));
+        assert_eq!(controls[12], ("F1", "this help"));
         assert_eq!(
-            controls[12],
+            controls[13],
             (
                 "In a replay",
-                "Space play/pause, arrows step, Home/End jump, +/- speed, Esc close"
+                "Space or P play/pause, Left/Right step, Home/End jump, +/- speed, Esc close"
             )
         );
     }
