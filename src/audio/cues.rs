@@ -69,19 +69,81 @@ pub struct PlaySfx {
 #[derive(Resource, Default, Debug)]
 pub struct PendingSounds(pub Vec<(f32, PlaySfx)>);
 
+/// The least time between two planned sounds of one effect: closer ones are left out. A deal
+/// plans a sound per card; with its motion off (every card at once) or in a fast replay they
+/// would all start together, one loud clipped burst, where one sound says it all.
+pub const MIN_GAP_SECS: f32 = 0.02;
+
 fn cue_sounds(
     time: Res<Time>,
     mut pending: ResMut<PendingSounds>,
     mut out: MessageWriter<PlaySfx>,
+    mut since: Local<Option<[f32; Sfx::ALL.len()]>>,
 ) {
     let dt = time.delta_secs();
+    let since = since.get_or_insert([f32::INFINITY; Sfx::ALL.len()]);
+    for s in since.iter_mut() {
+        *s += dt;
+    }
     pending.0.retain_mut(|(at, sfx)| {
         *at -= dt;
-        if *at <= 0.0 {
-            out.write(*sfx);
-            false
-        } else {
-            true
+        if *at > 0.0 {
+            return true;
         }
+        let i = Sfx::ALL.iter().position(|&s| s == sfx.sfx).unwrap_or(0);
+        if since[i] >= MIN_GAP_SECS {
+            since[i] = 0.0;
+            out.write(*sfx);
+        }
+        false
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::time::TimeUpdateStrategy;
+
+    /// Planned sounds at `at` seconds; how many play in `secs` of frames of 16 ms.
+    fn played(at: &[(f32, Sfx)], secs: f32) -> Vec<Sfx> {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .insert_resource(TimeUpdateStrategy::ManualDuration(
+                std::time::Duration::from_millis(16),
+            ))
+            .configure_sets(Update, AppSystems::Motion)
+            .add_plugins(plugin);
+        app.update();
+        app.world_mut().resource_mut::<PendingSounds>().0 = at
+            .iter()
+            .map(|&(t, sfx)| (t, PlaySfx { sfx, pitch: 1.0 }))
+            .collect();
+        let mut out = Vec::new();
+        for _ in 0..(secs / 0.016) as usize {
+            app.update();
+            let messages = app.world().resource::<Messages<PlaySfx>>();
+            out.extend(messages.iter_current_update_messages().map(|m| m.sfx));
+        }
+        out
+    }
+
+    #[test]
+    fn a_burst_of_one_sound_plays_once_and_a_spaced_run_of_them_each() {
+        // 54 deal sounds at once (a deal with its motion off): one sound, and a flip at the
+        // same moment still plays.
+        let mut burst: Vec<(f32, Sfx)> = (0..54).map(|_| (0.1, Sfx::Deal)).collect();
+        burst.push((0.1, Sfx::Flip));
+        assert_eq!(played(&burst, 0.5), vec![Sfx::Deal, Sfx::Flip]);
+        // Ten deal sounds 80 ms apart (a deal from the stock): each one plays.
+        let spaced: Vec<(f32, Sfx)> = (0..10)
+            .map(|i| (0.05 + 0.08 * i as f32, Sfx::Deal))
+            .collect();
+        assert_eq!(played(&spaced, 1.5).len(), 10);
+        // 2.75 ms apart (a fast replay): one every other frame or so, not one a card.
+        let fast: Vec<(f32, Sfx)> = (0..54)
+            .map(|i| (0.05 + 0.00275 * i as f32, Sfx::Deal))
+            .collect();
+        let n = played(&fast, 1.0).len();
+        assert!((3..=8).contains(&n), "{n}");
+    }
 }
