@@ -1179,3 +1179,170 @@ fn a_new_game_with_fewer_seats_while_cards_of_the_old_one_still_move_lays_out_th
     assert_eq!(game(&app).players(), 2);
     assert_matches_engine(&mut app);
 }
+
+#[test]
+fn a_replay_moves_its_cards_after_a_hurry_and_faster_at_a_higher_speed() {
+    let (mut app, w) = app(3, 8, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    play_a_turn(&mut app, w);
+    until_players_turn(&mut app);
+    let own = app.world().resource::<P10Table>().clone();
+    control(
+        &mut app,
+        ViewerControl::Open {
+            title: "This game".into(),
+            log: save_text(&own),
+        },
+    );
+    control(&mut app, ViewerControl::Play(false));
+    // A hurry left over from the player's game (the computer seats were hurried, and the
+    // replay opened before their turns were over; only their turns clear it, and they wait
+    // while a replay shows): it once made the replay instant and silent.
+    app.world_mut()
+        .insert_resource(arachne::phase10::seats::Hurry(true));
+    // Frames a step takes from step 2, at a speed.
+    let frames_of_a_step = |app: &mut App, speed: f32| {
+        control(app, ViewerControl::Speed(speed));
+        control(app, ViewerControl::Jump(2));
+        app.world_mut().write_message(ViewerControl::Forward);
+        app.update();
+        let mut frames = 0;
+        while moving(app) > 0 {
+            app.update();
+            frames += 1;
+            assert!(frames < 1000, "never at rest");
+        }
+        frames
+    };
+    let usual = frames_of_a_step(&mut app, 2.0);
+    assert!(usual > 5, "the cards move ({usual} frames)");
+    let fast = frames_of_a_step(&mut app, 16.0);
+    assert!(
+        fast * 3 < usual,
+        "at 16 steps a second: {fast} frames, at 2: {usual}"
+    );
+    let slow = frames_of_a_step(&mut app, 0.5);
+    assert_eq!(
+        slow, usual,
+        "slower steps wait longer between them, the cards move as usual"
+    );
+}
+
+#[test]
+fn at_a_new_round_the_last_rounds_cards_are_gathered_onto_the_stock_before_the_deal() {
+    // A whole game of two Petras, watched: the step that deals round 2.
+    let variant = variant::resolve("pro-spider-10").unwrap();
+    let mut seats: Vec<_> = (0..2)
+        .map(|s| arachne_engine::phase10::ai::player("petra", s).unwrap())
+        .collect();
+    let played = arachne_engine::phase10::play_game(variant, 2, 21, &mut |seat, view, _| {
+        Ok(seats[seat].decide(view))
+    })
+    .unwrap();
+    let (mut app, _) = app(2, 21, "petra", GameKind::ProSpider10);
+    settle(&mut app);
+    control(
+        &mut app,
+        ViewerControl::Open {
+            title: "Two Petras".into(),
+            log: format!("# ai: petra\n{}", played.log),
+        },
+    );
+    control(&mut app, ViewerControl::Play(false));
+    let dealt = viewer(&app).unwrap().round_start(2);
+    control(&mut app, ViewerControl::Jump(dealt - 1));
+    assert_matches_engine(&mut app);
+    // The table of round 1's end: laid groups, hands, piles. Where the stock lies.
+    let stock = app.world().resource::<P10Layout>().stock;
+    app.world_mut().write_message(ViewerControl::Forward);
+    app.update();
+    app.update();
+    let leaving = |app: &mut App| {
+        let world = app.world_mut();
+        world
+            .query_filtered::<(&CardPose, Has<TweenAnim>), With<arachne::phase10::view::Leaving>>()
+            .iter(world)
+            .map(|(p, moving)| (p.translation.truncate(), moving))
+            .collect::<Vec<_>>()
+    };
+    let first = leaving(&mut app);
+    assert!(first.len() > 20, "round 1's cards go back: {}", first.len());
+    assert!(
+        first.iter().all(|&(_, moving)| moving),
+        "each of them moves"
+    );
+    // Nothing is dealt until they are in: no card is in a hand yet.
+    let dealt_yet = |app: &mut App| {
+        let world = app.world_mut();
+        world
+            .query_filtered::<&CardPose, (With<P10Card>, Without<arachne::phase10::view::Leaving>)>(
+            )
+            .iter(world)
+            .filter(|p| p.translation.truncate().distance(stock) > 20.0)
+            .count()
+    };
+    assert_eq!(dealt_yet(&mut app), 0, "the new deck waits on the stock");
+    for _ in 0..15 {
+        app.update();
+    }
+    let later = leaving(&mut app);
+    let near = |v: &[(Vec2, bool)]| v.iter().map(|(p, _)| p.distance(stock)).sum::<f32>();
+    assert!(near(&later) < near(&first), "they come closer to the stock");
+    // At rest: every one of them gone, the new round dealt, one entity per card.
+    settle(&mut app);
+    assert!(leaving(&mut app).is_empty());
+    assert_eq!(game(&app).round(), 2);
+    assert_matches_engine(&mut app);
+}
+
+#[test]
+fn the_players_win_throws_the_laid_cards_up_and_they_land_where_they_lie() {
+    // Two Petras; the first game of seeds from 30 that seat 1 (the player's) wins, watched.
+    let variant = variant::resolve("pro-spider-10-first-five").unwrap();
+    let played = (30..)
+        .map(|seed| {
+            let mut seats: Vec<_> = (0..2)
+                .map(|s| arachne_engine::phase10::ai::player("petra", s).unwrap())
+                .collect();
+            arachne_engine::phase10::play_game(variant.clone(), 2, seed, &mut |seat, view, _| {
+                Ok(seats[seat].decide(view))
+            })
+            .unwrap()
+        })
+        .find(|p| p.game.winners() == [PLAYER])
+        .unwrap();
+    let (mut app, _) = app(2, 21, "petra", GameKind::ProSpider10);
+    settle(&mut app);
+    control(
+        &mut app,
+        ViewerControl::Open {
+            title: "A win".into(),
+            log: format!("# ai: petra\n{}", played.log),
+        },
+    );
+    control(&mut app, ViewerControl::Play(false));
+    let end = viewer(&app).unwrap().steps.len();
+    control(&mut app, ViewerControl::Jump(end - 1));
+    let laid: Vec<Entity> = app
+        .world()
+        .resource::<P10Piles>()
+        .groups
+        .iter()
+        .flatten()
+        .flatten()
+        .copied()
+        .collect();
+    assert!(laid.len() >= 6, "{} cards laid", laid.len());
+    app.world_mut().write_message(ViewerControl::Forward);
+    app.update();
+    app.update();
+    assert!(game(&app).is_over());
+    // Every card laid before the last step leaps (it lay still there before).
+    let leaping = laid
+        .iter()
+        .filter(|&&e| app.world().get::<TweenAnim>(e).is_some())
+        .count();
+    assert_eq!(leaping, laid.len());
+    settle(&mut app);
+    assert_matches_engine(&mut app);
+}

@@ -259,48 +259,68 @@ pub(crate) fn plan_event(
             let base = piles.stock.len();
             piles.stock.extend(rest.iter().copied());
             let shape = piles.shape();
+            // 10 ms apart at speed 1, closer at a higher speed.
+            let stagger = a.secs(10);
             for (k, &e) in rest.iter().enumerate() {
                 let to = layout.position(&shape, Place::Stock(base + k));
                 plan.glide(
                     e,
                     Motion::Move,
-                    plan.cursor + k as f32 * 0.01,
+                    plan.cursor + k as f32 * stagger,
                     move_s,
                     to,
                     Some(false),
                 );
             }
             plan.sound(plan.cursor, Sfx::Deal, 0.7);
-            plan.cursor += move_s + rest.len() as f32 * 0.01;
+            plan.cursor += move_s + rest.len() as f32 * stagger;
         }
         Event::RoundEnded { .. } => {
             piles.revealed = true;
             let shape = piles.shape();
             let flip = a.secs(a.flip_ms);
+            let stagger = a.secs(30);
             for seat in (0..n).filter(|&s| s != PLAYER) {
                 for (i, &e) in piles.hands[seat].iter().enumerate() {
                     let to = layout.position(&shape, Place::Hand(seat, i));
                     plan.glide(
                         e,
                         Motion::Flip,
-                        plan.cursor + i as f32 * 0.03,
+                        plan.cursor + i as f32 * stagger,
                         flip,
                         to,
                         Some(true),
                     );
                 }
             }
-            plan.sound(plan.cursor, Sfx::Flip, 1.0);
+            // A replay showing every hand has them face up already: nothing turns over.
+            if !piles.show_all {
+                plan.sound(plan.cursor, Sfx::Flip, 1.0);
+            }
             plan.cursor += flip;
         }
         Event::PhaseAdvanced { .. } => {}
         Event::GameWon { winners } => {
-            let sfx = if winners.contains(&PLAYER) {
-                Sfx::Win
-            } else {
-                Sfx::Lost
-            };
-            plan.sound(plan.cursor, sfx, 1.0);
+            let won = winners.contains(&PLAYER);
+            plan.sound(plan.cursor, if won { Sfx::Win } else { Sfx::Lost }, 1.0);
+            if won {
+                // The player's win: every laid group and the player's own cards leap up one
+                // after another and bounce along the hand's row, landing back where they lie.
+                let shape = piles.shape();
+                let mut thrown = Vec::new();
+                for (seat, groups) in piles.groups.iter().enumerate() {
+                    for (g, group) in groups.iter().enumerate() {
+                        for (i, &e) in group.iter().enumerate() {
+                            thrown.push((e, layout.position(&shape, Place::Group(seat, g, i))));
+                        }
+                    }
+                }
+                for (i, &e) in piles.hands[PLAYER].iter().enumerate() {
+                    thrown.push((e, layout.position(&shape, Place::Hand(PLAYER, i))));
+                }
+                let floor = layout.seats[PLAYER].hand.y;
+                plan.cascade(plan.cursor, &thrown, floor, a);
+            }
         }
     }
 }

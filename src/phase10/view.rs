@@ -1,7 +1,8 @@
 //! Pro Spider 10's cards as entities, moved by the engine's events: the deal card by card to each
 //! seat, draws (the player's own card turns up on its way), phases laid out of a hand, hits,
-//! discards, skips flying to their seat and served, reshuffles, and the hands turned up at the
-//! round's end. At rest, every entity is where the engine has its card.
+//! discards, skips flying to their seat and served, reshuffles, the hands turned up at the
+//! round's end, and the cards gathered onto the stock before the next round's deal. At rest,
+//! every entity is where the engine has its card.
 use std::collections::HashMap;
 
 use arachne_engine::phase10::{Card, Event, Stage};
@@ -35,6 +36,7 @@ pub(crate) fn plugin(app: &mut App) {
                 (show_changes, raise_chosen)
                     .chain()
                     .in_set(AppSystems::Plan),
+                despawn_gathered.in_set(AppSystems::Motion),
             )
                 .in_set(P10Systems),
         );
@@ -49,6 +51,20 @@ pub struct P10Card {
     pub place: Place,
     /// Whether it shows its face at rest (the player's hand, everything laid or discarded).
     pub face_up: bool,
+}
+
+/// A card of the round that ended, on its way back to the stock; despawned once there.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Leaving;
+
+/// The last round's cards are gone once gathered onto the stock.
+fn despawn_gathered(
+    mut commands: Commands,
+    gathered: Query<Entity, (With<Leaving>, Without<TweenAnim>)>,
+) {
+    for e in &gathered {
+        commands.entity(e).despawn();
+    }
 }
 
 /// The view's copy of the table: which entity lies where.
@@ -280,12 +296,20 @@ pub(crate) fn show_changes(
     mut cards: Query<(Entity, &mut P10Card, &mut CardPose, Has<TweenAnim>)>,
     mut sounds: ResMut<PendingSounds>,
     band: Option<Res<BarBand>>,
+    viewer: Option<Res<crate::phase10::viewer::P10Viewer>>,
+    leaving: Query<(), With<Leaving>>,
 ) {
     if changes.is_empty() {
         return;
     }
-    let mut settings = motion_settings(&settings, 1.0);
-    if hurry.0 {
+    // A replay faster than its usual 2 steps a second moves its cards faster too (else the
+    // cards set the pace). Hurrying is for the computer seats of the player's game: a flag
+    // left from it does not make a replay instant and silent.
+    let scale = viewer.as_deref().map_or(1.0, |v| {
+        (v.speed / crate::phase10::viewer::USUAL_SPEED).max(1.0)
+    });
+    let mut settings = motion_settings(&settings, scale);
+    if hurry.0 && viewer.is_none() {
         settings.animation.instant = true;
     }
     let a = &settings.animation;
@@ -304,7 +328,16 @@ pub(crate) fn show_changes(
                 .iter()
                 .any(|e| matches!(e, Event::RoundStarted { .. }));
         for (e, view, mut pose, animated) in cards.iter_mut() {
-            if animated && !despawned.contains(&e) {
+            if despawned.contains(&e) {
+                continue;
+            }
+            // The last round's cards still on their way to the stock: gone at once.
+            if leaving.contains(e) {
+                despawned.insert(e);
+                commands.entity(e).despawn();
+                continue;
+            }
+            if animated {
                 commands.entity(e).remove::<TweenAnim>();
                 if !fresh {
                     let raised = selection.0.contains(&e);
@@ -313,12 +346,61 @@ pub(crate) fn show_changes(
             }
         }
         sounds.0.clear();
+        let mut plan = Plan::default();
         if fresh {
             // Every card entity goes: those at rest, and those a change earlier in this frame
-            // spawned (its commands are not applied yet, so only the piles know them).
-            let mut gone: std::collections::HashSet<Entity> =
-                cards.iter().map(|(e, ..)| e).collect();
-            gone.extend(piles.placed().into_iter().map(|(e, _)| e));
+            // spawned (its commands are not applied yet, so only the piles know them). At a
+            // new round of the same game, the cards on the table are first gathered onto the
+            // stock, face down, and the deal follows.
+            let gather = !change.new_game && !a.instant;
+            let on_table: Vec<Entity> = cards
+                .iter()
+                .map(|(e, ..)| e)
+                .filter(|e| !despawned.contains(e))
+                .collect();
+            let mut gone: std::collections::HashSet<Entity> = piles
+                .placed()
+                .into_iter()
+                .map(|(e, _)| e)
+                .filter(|e| !gather || !on_table.contains(e))
+                .collect();
+            if gather {
+                let deck = arachne_engine::phase10::Card::deck().len();
+                let stock = P10Shape {
+                    hands: vec![0; table.spec.players],
+                    groups: vec![Vec::new(); table.spec.players],
+                    stock: deck,
+                    discard: 0,
+                };
+                let stagger = a.secs(4);
+                let mut k = 0;
+                for (e, mut view, ..) in cards.iter_mut() {
+                    if despawned.contains(&e) {
+                        continue;
+                    }
+                    let to = layout.position(&stock, Place::Stock(deck - 1 - k % deck));
+                    plan.glide(
+                        e,
+                        Motion::Move,
+                        k as f32 * stagger,
+                        a.secs(a.move_ms),
+                        to,
+                        Some(false),
+                    );
+                    // Nothing takes it for a card of the hand or a group any more.
+                    view.place = Place::Stock(0);
+                    view.face_up = false;
+                    commands.entity(e).insert(Leaving);
+                    despawned.insert(e);
+                    k += 1;
+                }
+                if k > 0 {
+                    plan.sound(0.0, crate::audio::cues::Sfx::Deal, 0.6);
+                    plan.cursor = a.secs(a.move_ms) + k as f32 * stagger;
+                }
+            } else {
+                gone.extend(on_table);
+            }
             for e in gone {
                 if despawned.insert(e) {
                     commands.entity(e).despawn();
@@ -336,7 +418,6 @@ pub(crate) fn show_changes(
                 continue;
             }
         }
-        let mut plan = Plan::default();
         for event in &change.events {
             plan_event(
                 &mut plan,

@@ -63,6 +63,9 @@ pub enum ViewerControl {
     Close,
 }
 
+/// The steps a second a replay opens with; the cards move at the settings' own speed there.
+pub const USUAL_SPEED: f32 = 2.0;
+
 /// A game being watched. The player's game waits in it.
 #[derive(Resource, Clone, Debug)]
 pub struct P10Viewer {
@@ -76,7 +79,7 @@ pub struct P10Viewer {
     pub at: usize,
     /// Playing on by itself.
     pub playing: bool,
-    /// Steps per second when playing.
+    /// Steps per second when playing (its cards move faster above [`USUAL_SPEED`]).
     pub speed: f32,
     /// Every hand face up.
     pub all_hands: bool,
@@ -147,7 +150,7 @@ fn open(
         steps: resumed.steps,
         at: 0,
         playing: true,
-        speed: 2.0,
+        speed: USUAL_SPEED,
         all_hands: false,
         waiting: table.clone(),
         timer: 0.0,
