@@ -353,16 +353,11 @@ pub(crate) fn show_changes(
             // new round of the same game, the cards on the table are first gathered onto the
             // stock, face down, and the deal follows.
             let gather = !change.new_game && !a.instant;
-            let on_table: Vec<Entity> = cards
+            let mut gone: std::collections::HashSet<Entity> = cards
                 .iter()
                 .map(|(e, ..)| e)
+                .chain(piles.placed().into_iter().map(|(e, _)| e))
                 .filter(|e| !despawned.contains(e))
-                .collect();
-            let mut gone: std::collections::HashSet<Entity> = piles
-                .placed()
-                .into_iter()
-                .map(|(e, _)| e)
-                .filter(|e| !gather || !on_table.contains(e))
                 .collect();
             if gather {
                 let deck = arachne_engine::phase10::Card::deck().len();
@@ -372,34 +367,43 @@ pub(crate) fn show_changes(
                     stock: deck,
                     discard: 0,
                 };
-                let stagger = a.secs(4);
+                // Every hand, group and the discard pile at once, each a card after another
+                // (a long discard pile more closely); the stock's cards stay where the new
+                // deck appears, and go at once.
+                let mut piles_out: Vec<&[Entity]> = Vec::new();
+                piles_out.extend(piles.hands.iter().map(Vec::as_slice));
+                piles_out.extend(piles.groups.iter().flatten().map(Vec::as_slice));
+                piles_out.push(&piles.discard);
+                let skips: Vec<Entity> = piles.skips.iter().flatten().copied().collect();
+                piles_out.push(&skips);
+                let move_s = a.secs(a.move_ms);
+                let mut end = 0.0f32;
                 let mut k = 0;
-                for (e, mut view, ..) in cards.iter_mut() {
-                    if despawned.contains(&e) {
-                        continue;
+                for pile in piles_out {
+                    let step = a.secs(150) / pile.len().max(5) as f32;
+                    for (i, &e) in pile.iter().enumerate() {
+                        let Ok((_, mut view, ..)) = cards.get_mut(e) else {
+                            continue;
+                        };
+                        if !gone.remove(&e) {
+                            continue;
+                        }
+                        let to = layout.position(&stock, Place::Stock(deck - 1 - k % deck));
+                        let start = i as f32 * step;
+                        plan.glide(e, Motion::Move, start, move_s, to, Some(false));
+                        end = end.max(start + move_s);
+                        // Nothing takes it for a card of the hand or a group any more.
+                        view.place = Place::Stock(0);
+                        view.face_up = false;
+                        commands.entity(e).insert(Leaving);
+                        despawned.insert(e);
+                        k += 1;
                     }
-                    let to = layout.position(&stock, Place::Stock(deck - 1 - k % deck));
-                    plan.glide(
-                        e,
-                        Motion::Move,
-                        k as f32 * stagger,
-                        a.secs(a.move_ms),
-                        to,
-                        Some(false),
-                    );
-                    // Nothing takes it for a card of the hand or a group any more.
-                    view.place = Place::Stock(0);
-                    view.face_up = false;
-                    commands.entity(e).insert(Leaving);
-                    despawned.insert(e);
-                    k += 1;
                 }
                 if k > 0 {
                     plan.sound(0.0, crate::audio::cues::Sfx::Deal, 0.6);
-                    plan.cursor = a.secs(a.move_ms) + k as f32 * stagger;
+                    plan.cursor = end;
                 }
-            } else {
-                gone.extend(on_table);
             }
             for e in gone {
                 if despawned.insert(e) {
