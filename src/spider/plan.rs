@@ -174,8 +174,10 @@ pub(crate) fn plan_events(
                     (move_s, stagger),
                     &place,
                 );
-                let landed = plan.cursor + move_s + stagger * (run.len() - 1) as f32;
-                plan.sound(landed * 0.85, Sfx::Drop, 1.0);
+                // A little before the last card lands (earlier steps of the batch not counted
+                // in: an undo of a completed run once sounded as its cards set off).
+                let flight = move_s + stagger * (run.len() - 1) as f32;
+                plan.sound(plan.cursor + flight * 0.85, Sfx::Drop, 1.0);
                 plan.cursor += move_s * 0.6 + stagger * (run.len() - 1) as f32;
             }
             Event::TurnedUp { column, .. } | Event::TurnedDown { column, .. } => {
