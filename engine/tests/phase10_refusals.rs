@@ -186,3 +186,31 @@ fn check_refuses_a_log_where_a_seat_plays_an_unlisted_action() {
     }
     assert_eq!(tried, 60);
 }
+
+#[test]
+fn an_action_after_a_skip_in_a_two_seat_game_is_refused_as_after_the_turns_end() {
+    // Heads-up a skip hands the turn straight back, so the same seat moves next; an action
+    // after the skip on the same line was refused as if the turn had not begun.
+    let v = builtin_variant("pro-spider-10").unwrap();
+    let mut seats: Vec<Box<dyn Player + Send>> =
+        (0..2).map(|_| ai::player("petra", 0).unwrap()).collect();
+    let (text, at) = (1..)
+        .find_map(|seed| {
+            let played = play_game(v.clone(), 2, seed, &mut |s, view, _| {
+                Ok(seats[s].decide(view))
+            })
+            .unwrap();
+            let at = played.log.lines().position(|l| l.contains("; skip "))?;
+            Some((played.log, at))
+        })
+        .unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines[at].push_str(" ; discard y5");
+    let e = check(&lines.join("\n"), &builtin_variant).unwrap_err();
+    assert_eq!(e.line, at + 1, "{e}");
+    assert!(
+        e.to_string()
+            .contains("`discard y5`: the turn is over already"),
+        "{e}"
+    );
+}

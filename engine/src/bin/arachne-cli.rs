@@ -75,8 +75,17 @@ fn read_position(path: &str, variants: &Variants) -> Result<Position, Failure> {
     Position::parse(&text, variants).map_err(|e| input(format!("{path}: {e}")))
 }
 
-/// Takes `--name VALUE` out of `args`, if present.
+/// Takes `--name VALUE` out of `args`, if present (once at most).
 fn take_option(args: &mut Vec<String>, name: &str) -> Result<Option<String>, Failure> {
+    let value = take_next(args, name)?;
+    if value.is_some() && args.iter().any(|a| a == name) {
+        return Err(input(format!("{name} is given more than once")));
+    }
+    Ok(value)
+}
+
+/// Takes the first `--name VALUE` out of `args`, if present (an option that may repeat).
+fn take_next(args: &mut Vec<String>, name: &str) -> Result<Option<String>, Failure> {
     let Some(i) = args.iter().position(|a| a == name) else {
         return Ok(None);
     };
@@ -302,7 +311,15 @@ fn run(mut args: Vec<String>) -> Outcome {
         "replay" => {
             expect_args(&args, 1, "arachne-cli replay FILE")?;
             let text = read_file(&args[0])?;
-            let replay = Replay::from_ron(&text).map_err(|e| input(format!("{}:{e}", args[0])))?;
+            // `FILE:LINE:COLUMN: why` for a syntax error, `FILE: why` otherwise.
+            let replay = Replay::from_ron(&text).map_err(|e| {
+                let sep = if matches!(e, arachne_engine::ReplayError::Syntax { .. }) {
+                    ":"
+                } else {
+                    ": "
+                };
+                input(format!("{}{sep}{e}", args[0]))
+            })?;
             let game = replay
                 .verify(&variants)
                 .map_err(|e| input(format!("{}: {e}", args[0])))?;

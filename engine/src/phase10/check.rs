@@ -286,6 +286,9 @@ pub fn check(
                         .map_or("nobody".into(), |t| format!("seat {}", t + 1));
                     return Err(err(l, format!("it is {who}'s turn, not seat {}'s", s + 1)));
                 }
+                // A discard or a skip ends the turn, even where the same seat moves next
+                // (the seat after it skipped).
+                let mut turn_over = false;
                 for logged in actions {
                     let list = match logged {
                         LoggedAction::DrawStock(None) => {
@@ -312,9 +315,10 @@ pub fn check(
                         if ended.is_some() {
                             return Err(err(l, format!("`{a}`: the round is over already")));
                         }
-                        if g.to_move() != Some(s) {
+                        if turn_over || g.to_move() != Some(s) {
                             return Err(err(l, format!("`{a}`: the turn is over already")));
                         }
+                        turn_over = matches!(a, Action::Discard(_) | Action::Skip(_));
                         let ev = g.apply(a).map_err(|e| err(l, e.to_string()))?;
                         collect(&ev, &mut pending_skips, &mut ended, &mut won);
                     }

@@ -12,7 +12,7 @@ use arachne_engine::phase10::play::player_seed;
 use arachne_engine::phase10::variant::{self as p10variant, P10Variant};
 use arachne_engine::phase10::{Action, Card, Counts, SeatView, check, meld, play_game};
 
-use super::{Failure, Outcome, input, read_file, take_option};
+use super::{Failure, Outcome, input, read_file, take_next, take_option};
 
 fn usage() -> String {
     format!(
@@ -163,7 +163,7 @@ fn levels_option(args: &mut Vec<String>) -> Result<Option<Vec<String>>, Failure>
 
 fn externals_option(args: &mut Vec<String>) -> Result<Vec<(usize, String)>, Failure> {
     let mut out = Vec::new();
-    while let Some(spec) = take_option(args, "--external")? {
+    while let Some(spec) = take_next(args, "--external")? {
         let (n, cmd) = spec
             .split_once('=')
             .ok_or_else(|| input(format!("--external takes N=COMMAND, not `{spec}`")))?;
