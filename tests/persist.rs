@@ -510,4 +510,11 @@ fn a_pro_spider_10_game_left_for_one_asked_at_launch_is_counted_once() {
         other => panic!("{other:?}"),
     };
     assert_eq!(saved.by[&key].played, 1);
+    // With nothing saved before (a browser opened on a link for the first time), the game
+    // asked for is saved as well: a reload before its first move comes back to it.
+    let fresh = MemoryStorage::default();
+    let (_, _, messages) = startup(Some(&fresh), Some(launched()));
+    assert!(messages.is_empty(), "{messages:?}");
+    let (table, _, _) = startup(Some(&fresh), None);
+    assert_eq!(table.unwrap().game.players(), 3);
 }

@@ -197,6 +197,39 @@ fn variant_files_load_and_bad_ones_name_file_line_and_field() {
     let good = good.to_str().unwrap();
     let out = ok(&["--variant-file", good, "variants"], None);
     assert!(out.ends_with("my-spiderette\tMy Spiderette\n"), "{out}");
+    // The option may repeat: one file a variant.
+    let second = temp_file(
+        "second.ron",
+        &text
+            .replace("my-spiderette", "our-spiderette")
+            .replace("My Spiderette", "Our Spiderette"),
+    );
+    let out = ok(
+        &[
+            "--variant-file",
+            good,
+            "--variant-file",
+            second.to_str().unwrap(),
+            "variants",
+        ],
+        None,
+    );
+    assert!(out.contains("my-spiderette\tMy Spiderette\n"), "{out}");
+    assert!(out.ends_with("our-spiderette\tOur Spiderette\n"), "{out}");
+    // Other options may not.
+    let err = bad(
+        &[
+            "deal",
+            "spider-4suit",
+            "1",
+            "--numbering",
+            "kpat",
+            "--numbering",
+            "kpat",
+        ],
+        None,
+    );
+    assert!(err.contains("--numbering is given more than once"), "{err}");
     let dealt = ok(
         &["--variant-file", good, "deal", "my-spiderette", "1"],
         None,

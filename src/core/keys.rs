@@ -4,8 +4,8 @@
 //! the keys labelled Z and Y are swapped, so Ctrl+Z there would redo; on a French one A sits
 //! where Q is. [`Keys`] holds the same presses with each key that types a letter (or `+`, `-`)
 //! renamed to the US key of that letter. Every other key keeps its place: digits (a French
-//! keyboard types `&` on the key of 1 unshifted), arrows, Enter, Esc, the modifiers, and the
-//! letters of non-Latin layouts, which have no letter of their own to follow.
+//! keyboard types `&` on the key of 1 unshifted, `-` on the key of 6), arrows, Enter, Esc, the
+//! modifiers, and the letters of non-Latin layouts, which have no letter of their own to follow.
 use bevy::input::keyboard::{Key, KeyboardFocusLost, KeyboardInput};
 use bevy::input::{ButtonInput, ButtonState, InputSystems};
 use bevy::platform::collections::HashMap;
@@ -30,17 +30,34 @@ pub struct Keys {
 
 /// The key a press of `physical` typing `logical` counts as.
 pub fn command_code(physical: KeyCode, logical: &Key) -> KeyCode {
+    let punctuation = matches!(physical, KeyCode::Equal | KeyCode::Minus);
     let Key::Character(text) = logical else {
-        return physical;
+        // A dead key there (German ´ where a US keyboard has =) is not faster or slower.
+        return if punctuation && matches!(logical, Key::Dead(_)) {
+            KeyCode::Unidentified(bevy::input::keyboard::NativeKeyCode::Unidentified)
+        } else {
+            physical
+        };
     };
     let mut chars = text.chars();
     let (Some(c), None) = (chars.next(), chars.next()) else {
         return physical;
     };
-    // The numeric keypad's keys keep their names: + there is NumpadAdd already.
+    // The digits keep their place (a French keyboard types - on the key of 6 unshifted, a
+    // Czech one + on the key of 1), and so do the numeric keypad's keys: + there is NumpadAdd.
     let keypad = matches!(
         physical,
-        KeyCode::NumpadAdd
+        KeyCode::Digit0
+            | KeyCode::Digit1
+            | KeyCode::Digit2
+            | KeyCode::Digit3
+            | KeyCode::Digit4
+            | KeyCode::Digit5
+            | KeyCode::Digit6
+            | KeyCode::Digit7
+            | KeyCode::Digit8
+            | KeyCode::Digit9
+            | KeyCode::NumpadAdd
             | KeyCode::NumpadSubtract
             | KeyCode::Numpad0
             | KeyCode::Numpad1
@@ -88,7 +105,7 @@ pub fn command_code(physical: KeyCode, logical: &Key) -> KeyCode {
         '+' | '=' => KeyCode::Equal,
         '-' => KeyCode::Minus,
         // Those two keys type other things elsewhere (ß and ´ on a German keyboard).
-        _ if matches!(physical, KeyCode::Equal | KeyCode::Minus) => {
+        _ if punctuation => {
             KeyCode::Unidentified(bevy::input::keyboard::NativeKeyCode::Unidentified)
         }
         _ => physical,
@@ -154,8 +171,15 @@ mod tests {
         );
         // German ß sits where a US keyboard has -: it is not slower.
         assert_ne!(command_code(KeyCode::Minus, &ch("ß")), KeyCode::Minus);
-        // French digits type & é " ... unshifted: the key keeps its place.
+        // French digits type & é " ... - unshifted, Czech ones + ...: the key keeps its place.
         assert_eq!(command_code(KeyCode::Digit1, &ch("&")), KeyCode::Digit1);
+        assert_eq!(command_code(KeyCode::Digit6, &ch("-")), KeyCode::Digit6);
+        assert_eq!(command_code(KeyCode::Digit1, &ch("+")), KeyCode::Digit1);
+        // German ´, a dead key where a US keyboard has =: not faster.
+        assert_ne!(
+            command_code(KeyCode::Equal, &Key::Dead(Some('´'))),
+            KeyCode::Equal
+        );
         // Non-Latin letters, named keys and unknown keys keep their place.
         assert_eq!(command_code(KeyCode::KeyZ, &ch("я")), KeyCode::KeyZ);
         assert_eq!(command_code(KeyCode::Escape, &Key::Escape), KeyCode::Escape);

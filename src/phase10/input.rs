@@ -19,7 +19,7 @@ use crate::phase10::P10Systems;
 use crate::phase10::layout::{MARGIN, P10Layout, Place};
 use crate::phase10::round::{P10Changed, P10Rejected, P10Request, P10Table, PLAYER};
 use crate::phase10::seats::Hurry;
-use crate::phase10::view::{P10Card, P10Piles, Selection};
+use crate::phase10::view::{Leaving, P10Card, P10Piles, Selection};
 use crate::shell::Windows;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -125,7 +125,7 @@ fn drag(
     piles: Res<P10Piles>,
     layout: Option<Res<P10Layout>>,
     mut commands: Commands,
-    mut cards: Query<(Entity, &P10Card, &mut CardPose)>,
+    mut cards: Query<(Entity, &P10Card, &mut CardPose), Without<Leaving>>,
     mut held: ResMut<Held>,
     mut selection: ResMut<Selection>,
     mut skip_target: ResMut<SkipTarget>,
@@ -151,7 +151,9 @@ fn drag(
         return;
     }
     let topmost =
-        |p: Vec2, except: Option<Entity>, cards: &Query<(Entity, &P10Card, &mut CardPose)>| {
+        |p: Vec2,
+         except: Option<Entity>,
+         cards: &Query<(Entity, &P10Card, &mut CardPose), Without<Leaving>>| {
             cards
                 .iter()
                 .filter(|(e, _, pose)| {
@@ -539,7 +541,7 @@ fn no_fit(table: &P10Table, card: Card) -> String {
 fn card_under(
     p: Vec2,
     layout: &P10Layout,
-    cards: &Query<(Entity, &P10Card, &CardPose)>,
+    cards: &Query<(Entity, &P10Card, &CardPose), Without<Leaving>>,
 ) -> Option<(Entity, P10Card)> {
     cards
         .iter()
@@ -590,7 +592,7 @@ fn pointer_input(
     table: Res<P10Table>,
     piles: Res<P10Piles>,
     layout: Option<Res<P10Layout>>,
-    cards: Query<(Entity, &P10Card, &CardPose)>,
+    cards: Query<(Entity, &P10Card, &CardPose), Without<Leaving>>,
     selection: Res<Selection>,
     mut skip_target: ResMut<SkipTarget>,
     mut hurry: ResMut<Hurry>,

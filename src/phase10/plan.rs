@@ -303,9 +303,10 @@ pub(crate) fn plan_event(
         Event::GameWon { winners } => {
             let won = winners.contains(&PLAYER);
             plan.sound(plan.cursor, if won { Sfx::Win } else { Sfx::Lost }, 1.0);
-            if won {
-                // The player's win: every laid group and the player's own cards leap up one
-                // after another and bounce along the hand's row, landing back where they lie.
+            if won && a.celebration {
+                // The player's win (unless the settings turn the cascade off): every laid
+                // group and the player's own cards leap up one after another and bounce along
+                // the hand's row, landing back where they lie.
                 let shape = piles.shape();
                 let mut thrown = Vec::new();
                 for (seat, groups) in piles.groups.iter().enumerate() {

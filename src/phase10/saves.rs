@@ -336,8 +336,11 @@ pub fn startup(
     let (saved, message) = resume_game(storage);
     messages.extend(message);
     let table = match (launched, saved) {
-        (Some(launched), Some(saved)) => {
-            if !saved.counted && saved.player_decisions > 0 {
+        (Some(launched), saved) => {
+            if let Some(saved) = saved
+                && !saved.counted
+                && saved.player_decisions > 0
+            {
                 count_ended(storage, &mut stats, &P10Ended::of(&saved, true));
                 messages.push(tf(
                     "p10.save.left_for_cli",
@@ -345,13 +348,14 @@ pub fn startup(
                 ));
             }
             // The game asked for is saved at once: the one it replaced, counted as left, is
-            // never resumed (and counted) again, even if nothing happens before the game ends.
+            // never resumed (and counted) again, and a reload in the browser (whose address no
+            // longer holds the link's options) resumes this one, even before its first move.
             if let Err(e) = storage.write(GAME_KEY, &save_text(&launched)) {
                 crate::core::persist::save_failed("save.what.p10_game", &e);
             }
             Some(launched)
         }
-        (launched, saved) => launched.or(saved),
+        (None, saved) => saved,
     };
     (table, stats, messages)
 }

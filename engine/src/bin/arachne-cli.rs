@@ -239,7 +239,7 @@ fn bench(mut args: Vec<String>, variants: &Variants) -> Outcome {
 
 fn run(mut args: Vec<String>) -> Outcome {
     let mut variants = Variants::default();
-    while let Some(path) = take_option(&mut args, "--variant-file")? {
+    while let Some(path) = take_next(&mut args, "--variant-file")? {
         variants
             .load_file(Path::new(&path))
             .map_err(|e| input(e.to_string()))?;
