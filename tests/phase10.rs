@@ -1346,3 +1346,30 @@ fn the_players_win_throws_the_laid_cards_up_and_they_land_where_they_lie() {
     settle(&mut app);
     assert_matches_engine(&mut app);
 }
+
+#[test]
+fn o_sorts_the_hand_the_other_way() {
+    let (mut app, w) = app(2, 5, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    let by_colour = |app: &App| {
+        app.world()
+            .resource::<arachne::core::settings::Settings>()
+            .phase10
+            .sort_by_colour
+    };
+    let hand = |app: &App| app.world().resource::<P10Piles>().hands[PLAYER].clone();
+    let before = (by_colour(&app), hand(&app));
+    key(&mut app, w, KeyCode::KeyO);
+    settle(&mut app);
+    assert_eq!(by_colour(&app), !before.0);
+    let mut sorted = hand(&app);
+    assert_ne!(sorted, before.1, "another order");
+    sorted.sort();
+    let mut was = before.1.clone();
+    was.sort();
+    assert_eq!(sorted, was, "the same cards");
+    assert_matches_engine(&mut app);
+    key(&mut app, w, KeyCode::KeyO);
+    settle(&mut app);
+    assert_eq!((by_colour(&app), hand(&app)), before, "and back");
+}

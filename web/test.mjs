@@ -249,6 +249,28 @@ try {
   }
   await page.screenshot({ path: join(shots, "7-pro-spider-10-resumed.png") });
 
+  // 7b. Copy and paste are the browser's: Ctrl+V on the game fires the page's paste event,
+  // through which the overlay's text boxes take the clipboard (a theme pasted to import it).
+  // The game's window handler once cancelled the key, and with it the event.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: url });
+  const pasted = await page.evaluate(async () => {
+    window.__pastes = [];
+    document.addEventListener("paste", (e) => window.__pastes.push(e.clipboardData.getData("text/plain")));
+    await navigator.clipboard.writeText("a theme's text");
+    return true;
+  }).catch((e) => `no clipboard here: ${e}`);
+  if (pasted === true) {
+    await page.focus("canvas#bevy");
+    await page.keyboard.press("Control+V");
+    await page.waitForTimeout(300);
+    const pastes = await page.evaluate(() => window.__pastes);
+    if (JSON.stringify(pastes) !== JSON.stringify(["a theme's text"])) {
+      problems.push(`Ctrl+V on the game fired no paste event with the clipboard's text: ${JSON.stringify(pastes)}`);
+    }
+  } else {
+    problems.push(`the clipboard could not be written for the paste check: ${pasted}`);
+  }
+
   // 8. The tuning studio (issue 20) in the browser: a theme saved in the page's localStorage,
   // as the editor's "save as" writes it, is in the theme list after a reload and shows on the
   // table; the theme editor and the animation tuner are drawn (screenshots to look at).

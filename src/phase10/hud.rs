@@ -580,6 +580,7 @@ fn lay_question(
     table: Res<P10Table>,
     mut choice: ResMut<LayChoice>,
     mut requests: MessageWriter<P10Request>,
+    keys: Res<crate::core::keys::Keys>,
 ) -> Result {
     if choice.0.is_empty() {
         return Ok(());
@@ -587,17 +588,12 @@ fn lay_question(
     let ctx = contexts.ctx_mut()?;
     let mut picked = None;
     let mut cancel = ctx.input(|i| i.key_pressed(egui::Key::Escape));
-    let keys = [
-        egui::Key::Num1,
-        egui::Key::Num2,
-        egui::Key::Num3,
-        egui::Key::Num4,
-        egui::Key::Num5,
-        egui::Key::Num6,
-        egui::Key::Num7,
-        egui::Key::Num8,
-        egui::Key::Num9,
-    ];
+    // The number keys by their place (a French keyboard types ' and - on 4 and 6 unshifted),
+    // or the keypad's.
+    let number = |n: usize| {
+        keys.get_just_pressed()
+            .any(|&k| crate::phase10::input::digit(k) == Some(n))
+    };
     fixed_window(
         t("p10.lay.title"),
         egui::Align2::CENTER_CENTER,
@@ -615,10 +611,7 @@ fn lay_question(
         }
         for (i, way) in choice.0.iter().enumerate() {
             let text = format!("{}. {}", i + 1, describe_choice(&table, way));
-            let key = keys
-                .get(i)
-                .is_some_and(|&k| ui.input(|inp| inp.key_pressed(k)));
-            if ui.button(text).clicked() || key {
+            if ui.button(text).clicked() || number(i + 1) {
                 picked = Some(i + 1);
             }
         }

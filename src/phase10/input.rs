@@ -31,7 +31,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (drag, pointer_input, keyboard_input)
+                (drag, pointer_input, keyboard_input, sort_key)
                     .chain()
                     .run_if(|input: Option<Res<TableInput>>| input.is_none_or(|i| i.0))
                     .run_if(crate::phase10::viewer::not_watching)
@@ -43,6 +43,23 @@ pub(crate) fn plugin(app: &mut App) {
             )
                 .in_set(P10Systems),
         );
+}
+
+/// O sorts the hand the other way (by value or by colour), as the bar's button does.
+fn sort_key(
+    keys: Res<crate::core::keys::Keys>,
+    mut settings: ResMut<crate::core::settings::Settings>,
+    mut save_settings: ResMut<crate::core::persist::SaveSettings>,
+    mut piles: ResMut<P10Piles>,
+    mut requests: MessageWriter<P10Request>,
+) {
+    if keys.just_pressed(KeyCode::KeyO) {
+        let by_colour = !settings.phase10.sort_by_colour;
+        settings.phase10.sort_by_colour = by_colour;
+        save_settings.soon();
+        crate::phase10::plan::sort_hand(&mut piles, by_colour);
+        requests.write(P10Request::Relayout);
+    }
 }
 
 /// A skip was chosen to play: the next click on a seat (or its number key) says in front of

@@ -142,12 +142,16 @@ fn window_keys(
     viewer: Option<Res<crate::phase10::viewer::P10Viewer>>,
     mut selection: ResMut<crate::phase10::view::Selection>,
     mut skip_target: ResMut<crate::phase10::input::SkipTarget>,
+    mut egui_contexts: Query<&mut bevy_egui::EguiContext>,
 ) {
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
     }
-    // The lay question answers its own keys.
-    if !keys.just_pressed(KeyCode::Escape) || !choice.0.is_empty() {
+    // The lay question answers its own keys; an open drop-down list closes by itself.
+    if !keys.just_pressed(KeyCode::Escape)
+        || !choice.0.is_empty()
+        || crate::shell::popup_open(&mut egui_contexts)
+    {
         return;
     }
     if form.leaving.is_some() {

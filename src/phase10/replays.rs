@@ -80,6 +80,7 @@ fn replay_list(
         egui::ScrollArea::vertical()
             .max_height((screen.y - 200.0).max(120.0))
             .show(ui, |ui| {
+                crate::shell::widgets::keyboard_scroll(ui);
                 for game in list.iter() {
                     ui.horizontal(|ui| {
                         if ui.button(t("p10.replays.watch")).clicked() {

@@ -117,6 +117,7 @@ fn sheet_window(
             .max_width(width)
             .max_height((screen.y - 220.0).max(120.0))
             .show(ui, |ui| {
+                crate::shell::widgets::keyboard_scroll(ui);
                 egui::Grid::new("p10-sheet")
                     .striped(true)
                     .spacing([18.0, 4.0])
@@ -173,7 +174,11 @@ fn sheet_window(
         ui.horizontal(|ui| {
             if round_over && viewer.is_none() {
                 let next = ui.button(t("p10.next_round"));
-                if next.clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                // Enter deals the next round, unless another control has the keyboard (Enter
+                // on Close only closes the sheet).
+                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter))
+                    && ui.memory(|m| m.focused().is_none());
+                if next.clicked() || enter {
                     requests.write(P10Request::NextRound);
                     windows.sheet = false;
                 }
@@ -218,6 +223,7 @@ fn statistics(
             .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))
             .show(ui, |ui| {
+                crate::shell::widgets::keyboard_scroll(ui);
                 statistics_table(ui, &mut form, &stats, &mut reset);
             });
         // The notes wrap to the window rather than scroll with the table.

@@ -106,6 +106,14 @@ impl Windows {
     }
 }
 
+/// Whether a drop-down list or a colour picker of the overlay is open: Esc then closes it
+/// (egui's own), not the window it belongs to.
+pub fn popup_open(contexts: &mut Query<&mut bevy_egui::EguiContext>) -> bool {
+    contexts
+        .iter_mut()
+        .any(|mut c| bevy_egui::egui::Popup::is_any_open(c.get_mut()))
+}
+
 /// Window names `Windows::open` knows.
 pub const WINDOW_NAMES: &[&str] = &[
     "menu", "stats", "settings", "replays", "help", "won", "sheet", "themes", "tuner",

@@ -211,8 +211,38 @@ pub(crate) fn scrolling<R>(
     egui::ScrollArea::vertical()
         .max_height(high)
         .min_scrolled_height(high)
-        .show(ui, add)
+        .show(ui, |ui| {
+            keyboard_scroll(ui);
+            add(ui)
+        })
         .inner
+}
+
+/// Up and Down (a line), Page Up and Page Down (most of what shows), Left and Right scroll the scroll area
+/// this is called in, while no control has the keyboard: egui scrolls only by pointer, and a
+/// long text (the rules, a score sheet) would be out of a keyboard's reach.
+pub(crate) fn keyboard_scroll(ui: &mut egui::Ui) {
+    if ui.memory(|m| m.focused().is_some()) {
+        return;
+    }
+    let page = ui.clip_rect().height() * 0.8;
+    let delta = ui.input(|i| {
+        [
+            (egui::Key::ArrowDown, egui::vec2(0.0, -40.0)),
+            (egui::Key::ArrowUp, egui::vec2(0.0, 40.0)),
+            (egui::Key::PageDown, egui::vec2(0.0, -page)),
+            (egui::Key::PageUp, egui::vec2(0.0, page)),
+            // A wide table (statistics, a score sheet on a phone) sideways.
+            (egui::Key::ArrowRight, egui::vec2(-60.0, 0.0)),
+            (egui::Key::ArrowLeft, egui::vec2(60.0, 0.0)),
+        ]
+        .iter()
+        .filter(|(k, _)| i.key_pressed(*k))
+        .fold(egui::Vec2::ZERO, |sum, (_, d)| sum + *d)
+    });
+    if delta != egui::Vec2::ZERO {
+        ui.scroll_with_delta(delta);
+    }
 }
 
 /// Seconds as minutes and seconds, `m:ss`.

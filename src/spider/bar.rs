@@ -78,9 +78,10 @@ fn bar(
     mut controls: MessageWriter<Control>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    // With no window open the keyboard belongs to the table: a widget focused in a window
-    // that has closed must not take Enter or Space.
-    if !windows.any() {
+    // With no window or question open the keyboard belongs to the table: a widget focused in
+    // a window that has closed must not take Enter or Space. (With the question left out, its
+    // buttons lost the focus Tab gave them every frame: no keyboard could answer yes.)
+    if !windows.any() && !windows.question {
         ctx.memory_mut(|m| {
             if let Some(id) = m.focused() {
                 m.surrender_focus(id);

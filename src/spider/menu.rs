@@ -77,11 +77,12 @@ pub(crate) fn window_keys(
     mut asks: MessageWriter<Ask>,
     mut hint: Option<ResMut<crate::spider::hint::HintTask>>,
     mut controls: MessageWriter<Control>,
+    mut egui_contexts: Query<&mut bevy_egui::EguiContext>,
 ) {
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
     }
-    if !keys.just_pressed(KeyCode::Escape) {
+    if !keys.just_pressed(KeyCode::Escape) || crate::shell::popup_open(&mut egui_contexts) {
         return;
     }
     if pending.0.is_some() {
@@ -305,12 +306,17 @@ fn confirm(
     pending: Res<PendingConfirm>,
     mut windows: ResMut<Windows>,
     mut requests: MessageWriter<Request>,
+    mut shown: Local<bool>,
 ) -> Result {
     windows.question = pending.0.is_some();
     if pending.0.is_none() {
+        *shown = false;
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
+    // The question opens with Yes focused: Enter (or Space) answers it, Esc or Tab to No
+    // declines (N then Enter deals anew by keyboard, as a click on Deal then Yes does).
+    let first = !std::mem::replace(&mut *shown, true);
     fixed_window(
         t("spider.abandon.title"),
         egui::Align2::CENTER_CENTER,
@@ -319,7 +325,11 @@ fn confirm(
     .show(ctx, |ui| {
         ui.label(t("spider.abandon.text"));
         ui.horizontal(|ui| {
-            if ui.button(t("spider.abandon.yes")).clicked() {
+            let yes = ui.button(t("spider.abandon.yes"));
+            if first {
+                yes.request_focus();
+            }
+            if yes.clicked() {
                 requests.write(Request::Confirm(true));
             }
             if ui.button(t("spider.abandon.no")).clicked() {

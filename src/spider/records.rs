@@ -52,7 +52,10 @@ fn statistics(
         egui::ScrollArea::both()
             .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))
-            .show(ui, |ui| statistics_table(ui, &mut form, &stats, &mut reset));
+            .show(ui, |ui| {
+                crate::shell::widgets::keyboard_scroll(ui);
+                statistics_table(ui, &mut form, &stats, &mut reset)
+            });
         // The notes wrap to the window rather than scroll with the table.
         ui.set_max_width(width);
         ui.label(t("spider.stats.note_count"));
@@ -201,6 +204,7 @@ fn replays(
         egui::ScrollArea::vertical()
             .max_height(360.0)
             .show(ui, |ui| {
+                crate::shell::widgets::keyboard_scroll(ui);
                 // On a phone a game's line wraps beside its button.
                 let line = (fitting_width(ui.ctx()) - 90.0).max(120.0);
                 egui::Grid::new("replays")
