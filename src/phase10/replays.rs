@@ -12,7 +12,9 @@ use crate::phase10::layout::BarBand;
 use crate::phase10::round::P10Table;
 use crate::phase10::saves::{KeptGame, kept_games, save_text};
 use crate::phase10::viewer::{P10Viewer, ViewerControl};
-use crate::shell::widgets::{bar_button, fixed_window, keep_inside, row_wrapping};
+use crate::shell::widgets::{
+    bar_button, copy_button, fixed_window, keep_inside, paste_to_watch, row_wrapping,
+};
 use crate::shell::{Overlay, Windows};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -36,7 +38,9 @@ fn replay_list(
     saves: Option<Res<Saves>>,
     viewer: Option<Res<P10Viewer>>,
     mut kept: Local<Option<Vec<KeptGame>>>,
+    mut pasted: Local<String>,
     mut controls: MessageWriter<ViewerControl>,
+    mut notices: ResMut<crate::core::focus::Notices>,
 ) -> Result {
     if !windows.replays {
         *kept = None;
@@ -90,10 +94,22 @@ fn replay_list(
                             });
                             windows.replays = false;
                         }
+                        if copy_button(ui, || game.text.clone()) {
+                            notices.push(t("replays.copied").to_string());
+                        }
                         ui.add(egui::Label::new(&game.summary).wrap());
                     });
                 }
             });
+        ui.separator();
+        // A game's text from elsewhere: a file, another Arachne's Copy.
+        if paste_to_watch(ui, &mut pasted) {
+            controls.write(ViewerControl::Open {
+                title: t("replays.pasted_title").into(),
+                log: pasted.trim().to_string(),
+            });
+            windows.replays = false;
+        }
     });
     if !open {
         windows.replays = false;

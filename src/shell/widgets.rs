@@ -245,6 +245,41 @@ pub(crate) fn keyboard_scroll(ui: &mut egui::Ui) {
     }
 }
 
+/// A kept game's text to the clipboard: to keep as a file (`arachne-cli` reads it), or to
+/// watch in another Arachne, a browser's included (whose kept games live in its storage).
+pub(crate) fn copy_button(ui: &mut egui::Ui, text: impl FnOnce() -> String) -> bool {
+    let clicked = ui
+        .button(crate::core::i18n::t("replays.copy"))
+        .on_hover_text(crate::core::i18n::t("replays.copy_hover"))
+        .clicked();
+    if clicked {
+        ui.ctx().copy_text(text());
+    }
+    clicked
+}
+
+/// A box to paste a kept game's text into (one copied with [`copy_button`], a file's), and a
+/// button to watch it; true when the button is pressed.
+pub(crate) fn paste_to_watch(ui: &mut egui::Ui, text: &mut String) -> bool {
+    let mut watch = false;
+    egui::CollapsingHeader::new(crate::core::i18n::t("replays.pasted")).show(ui, |ui| {
+        let width = ui.available_width().min(fitting_width(ui.ctx()));
+        ui.add(
+            egui::TextEdit::multiline(text)
+                .desired_rows(3)
+                .desired_width(width)
+                .hint_text(crate::core::i18n::t("replays.paste_here")),
+        );
+        watch = ui
+            .add_enabled(
+                !text.trim().is_empty(),
+                egui::Button::new(crate::core::i18n::t("replays.watch_pasted")),
+            )
+            .clicked();
+    });
+    watch
+}
+
 /// Seconds as minutes and seconds, `m:ss`.
 pub(crate) fn clock(secs: u64) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)

@@ -51,6 +51,8 @@ pub struct Form {
     pub reset_stats: Option<String>,
     /// The saved replays, read when the window opens.
     pub saved: Option<Vec<crate::spider::saves::SavedReplay>>,
+    /// A replay's text pasted into the replays window.
+    pub pasted: String,
 }
 
 impl Default for Form {
@@ -61,6 +63,7 @@ impl Default for Form {
             kpat: false,
             reset_stats: None,
             saved: None,
+            pasted: String::new(),
         }
     }
 }

@@ -182,6 +182,8 @@ fn replays(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut chosen = None;
+    let mut copied = false;
+    let mut pasted = None;
     fixed_window(
         t("spider.replays.title"),
         egui::Align2::CENTER_CENTER,
@@ -205,8 +207,8 @@ fn replays(
             .max_height(360.0)
             .show(ui, |ui| {
                 crate::shell::widgets::keyboard_scroll(ui);
-                // On a phone a game's line wraps beside its button.
-                let line = (fitting_width(ui.ctx()) - 90.0).max(120.0);
+                // On a phone a game's line wraps beside its buttons (German's take 170 px).
+                let line = (fitting_width(ui.ctx()) - 180.0).max(120.0);
                 egui::Grid::new("replays")
                     .striped(true)
                     .max_col_width(line)
@@ -224,14 +226,32 @@ fn replays(
                                 r.replay.moves.len(),
                             );
                             ui.add(egui::Label::new(title.as_str()).wrap());
-                            if ui.button(t("spider.replays.watch")).clicked() {
-                                chosen = Some((r.replay.clone(), title));
-                            }
+                            ui.horizontal(|ui| {
+                                if ui.button(t("spider.replays.watch")).clicked() {
+                                    chosen = Some((r.replay.clone(), title.clone()));
+                                }
+                                if crate::shell::widgets::copy_button(ui, || r.replay.to_ron()) {
+                                    copied = true;
+                                }
+                            });
                             ui.end_row();
                         }
                     });
             });
+        ui.separator();
+        // A replay's text from elsewhere: a file, another Arachne's Copy.
+        if crate::shell::widgets::paste_to_watch(ui, &mut form.pasted) {
+            pasted = Some(arachne_engine::Replay::from_ron(form.pasted.trim()));
+        }
     });
+    if copied {
+        notices.push(t("replays.copied").to_string());
+    }
+    match pasted {
+        Some(Ok(replay)) => chosen = Some((replay, t("replays.pasted_title").to_string())),
+        Some(Err(e)) => notices.push(tf("spider.replays.cannot_show", &[("why", &e)])),
+        None => {}
+    }
     if let Some((replay, title)) = chosen {
         match open_replay(&replay, title, None) {
             Ok(c) => {

@@ -291,6 +291,19 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Noch kein Spiel aufbewahrt: jedes Spielprotokoll wird aufbewahrt, wenn das Spiel endet oder verlassen wird.",
     ),
     ("p10.replays.watch", "Ansehen"),
+    ("replays.copy", "Kopieren"),
+    (
+        "replays.copy_hover",
+        "Den Text dieses Spiels kopieren: als Datei aufheben oder in die Wiederholungen eines anderen Arachne einfügen (auch eines im Browser)",
+    ),
+    ("replays.copied", "Der Text des Spiels ist kopiert."),
+    ("replays.pasted", "Den Text eines Spiels ansehen"),
+    (
+        "replays.paste_here",
+        "Den Text eines aufgehobenen Spiels hier einfügen",
+    ),
+    ("replays.watch_pasted", "Ansehen"),
+    ("replays.pasted_title", "Eingefügtes Spiel"),
     (
         "p10.viewer.where",
         "Wiederholung: {title} · Durchgang {round} von {rounds} · Schritt {step} von {steps}",

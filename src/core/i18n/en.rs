@@ -270,6 +270,16 @@ pub const STRINGS: &[(&str, &str)] = &[
         "No finished game kept yet: each game's log is kept when it ends or is left.",
     ),
     ("p10.replays.watch", "Watch"),
+    ("replays.copy", "Copy"),
+    (
+        "replays.copy_hover",
+        "Copy this game's text: keep it as a file, or paste it into the replays of another Arachne (a browser's too)",
+    ),
+    ("replays.copied", "The game's text is copied."),
+    ("replays.pasted", "Watch a game's text"),
+    ("replays.paste_here", "Paste a kept game's text here"),
+    ("replays.watch_pasted", "Watch it"),
+    ("replays.pasted_title", "Pasted game"),
     (
         "p10.viewer.where",
         "Replay: {title} · round {round} of {rounds} · step {step} of {steps}",
