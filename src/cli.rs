@@ -329,9 +329,71 @@ fn phase10_table(
         .map_err(|e| format!("--game pro-spider-10: {e}"))
 }
 
+/// A link's query (`?game=pro-spider-10&players=3&seed=5`) as command-line arguments: the
+/// options a link may choose (`mute` a switch, `mute=0` off), and apart the keys it names that
+/// are none of them, to tell the player. `decode` undoes the query's percent-encoding.
+pub fn args_from_query(query: &str, decode: impl Fn(&str) -> String) -> (Vec<String>, Vec<String>) {
+    // Not `at`: it needs a replay file, which a page has not got.
+    const VALUED: [&str; 9] = [
+        "game",
+        "players",
+        "ai",
+        "seed",
+        "variant",
+        "theme",
+        "open",
+        "numbering",
+        "moves",
+    ];
+    let mut args = Vec::new();
+    let mut ignored = Vec::new();
+    for pair in query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let (key, value) = (decode(key), decode(value));
+        if key == "mute" {
+            if !matches!(value.as_str(), "0" | "false" | "no") {
+                args.push("--mute".to_string());
+            }
+        } else if VALUED.contains(&key.as_str()) {
+            if !value.is_empty() {
+                args.push(format!("--{key}"));
+                args.push(value);
+            }
+        } else {
+            ignored.push(key);
+        }
+    }
+    (args, ignored)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_links_query_chooses_what_the_command_line_does_and_names_what_it_cannot() {
+        let same = |s: &str| s.replace("%20", " ");
+        let (a, ignored) = args_from_query(
+            "?variant=spider-4suit&seed=1&numbering=kpat&mute&at=3&moves=1%3E9:1%202%3E4:1&zoom=2&seed=",
+            |s| same(s).replace("%3E", ">"),
+        );
+        assert_eq!(
+            a,
+            args("--variant spider-4suit --seed 1 --numbering kpat --mute --moves")
+                .into_iter()
+                .chain(["1>9:1 2>4:1".to_string()])
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(ignored, ["at", "zoom"]);
+        assert!(parse(&a, 9).is_ok(), "{:?}", parse(&a, 9).err());
+        let (a, ignored) = args_from_query("game=pro-spider-10&mute=0", same);
+        assert_eq!(a, args("--game pro-spider-10"));
+        assert!(ignored.is_empty());
+    }
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()

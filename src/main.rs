@@ -9,7 +9,7 @@ fn main() -> AppExit {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // In the browser, a link's query string chooses the game (`?game=pro-spider-10&players=3`).
     #[cfg(target_arch = "wasm32")]
-    let args = arachne::web::args_from_page();
+    let (args, ignored_link_keys) = arachne::web::args_from_page();
     // Without --seed, a new deal each start.
     let seed = arachne::spider::table::next_seed(1, wall_clock_nanos());
     // A bad command line exits with its error; a bad link in the browser (nobody would see
@@ -100,6 +100,13 @@ fn main() -> AppExit {
         tell(Some(arachne::core::i18n::tf(
             "web.bad_link",
             &[("why", &e)],
+        )));
+    }
+    #[cfg(target_arch = "wasm32")]
+    if !ignored_link_keys.is_empty() {
+        tell(Some(arachne::core::i18n::tf(
+            "web.link_ignored",
+            &[("keys", &ignored_link_keys.join(", "))],
         )));
     }
     // The themes: the shipped ones, the player's own, and on the desktop the files of the

@@ -65,35 +65,27 @@ pub fn log_to_console() {
 }
 
 /// The page's query string as command-line arguments, for the options a link may choose:
-/// `?game=pro-spider-10&players=3&ai=petra&seed=5` is `--game pro-spider-10 --players 3 ...`.
-/// Other keys are ignored (a page's query is not a command line). The query is then taken
-/// out of the page's address (`history.replaceState`): a reload resumes the game in progress
-/// instead of leaving it for the link's game again, a loss each time.
-pub fn args_from_page() -> Vec<String> {
-    const KEYS: [&str; 7] = ["game", "players", "ai", "seed", "variant", "theme", "open"];
+/// `?game=pro-spider-10&players=3&ai=petra&seed=5` is `--game pro-spider-10 --players 3 ...`
+/// ([`crate::cli::args_from_query`]); apart, the keys it names that are no such option (a
+/// page's query is not a command line: the player is told they were left out). The query is
+/// then taken out of the page's address (`history.replaceState`): a reload resumes the game in
+/// progress instead of leaving it for the link's game again, a loss each time.
+pub fn args_from_page() -> (Vec<String>, Vec<String>) {
     let search = global("location")
         .and_then(|l| js_sys::Reflect::get(&l, &JsValue::from_str("search")).map_err(js_error))
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_default();
-    let mut args = Vec::new();
-    for pair in search.trim_start_matches('?').split('&') {
-        let Some((key, value)) = pair.split_once('=') else {
-            continue;
-        };
-        let value = js_sys::decode_uri_component(value)
+    let decoded = crate::cli::args_from_query(&search, |v| {
+        js_sys::decode_uri_component(v)
             .ok()
             .and_then(|v| v.as_string())
-            .unwrap_or_default();
-        if KEYS.contains(&key) && !value.is_empty() {
-            args.push(format!("--{key}"));
-            args.push(value);
-        }
-    }
+            .unwrap_or_default()
+    });
     if !search.trim_start_matches('?').is_empty() {
         forget_query();
     }
-    args
+    decoded
 }
 
 /// Replaces the page's address by itself without its query (the path and the fragment stay).

@@ -355,6 +355,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · K eine angeklopfte Karte nehmen, P passen · 1-9 eine Frage beantworten · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
     ),
     (
+        "web.link_ignored",
+        "Keine Angaben, die ein Link hier machen kann, daher weggelassen: {keys}",
+    ),
+    (
         "web.bad_link",
         "Die Angaben dieses Links waren nicht zu verstehen ({why}): hier ist das Standardspiel",
     ),

@@ -331,6 +331,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay (once laid: a card that hits) · H hit with it · X, Delete or Backspace discard it (a skip: then the seat's number) · K take a knocked card, P pass · 1-9 answer a question · Esc clear the choice, or the menu · O sort the hand the other way · S score sheet · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
     ),
     (
+        "web.link_ignored",
+        "Not options of a link here, so left out: {keys}",
+    ),
+    (
         "web.bad_link",
         "This link's options were not understood ({why}): here is the default game",
     ),
