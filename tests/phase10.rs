@@ -1027,6 +1027,18 @@ fn control(app: &mut App, c: ViewerControl) {
     settle(app);
 }
 
+/// Opens `log` in the viewer, paused at its first deal.
+fn watch(app: &mut App, title: &str, log: String) {
+    control(
+        app,
+        ViewerControl::Open {
+            title: title.into(),
+            log,
+        },
+    );
+    control(app, ViewerControl::Play(false));
+}
+
 /// A log that names no levels (one from `arachne-cli phase10 play` or another program) is
 /// watched with its computer seats called by number; the game's own logs name them.
 #[test]
@@ -1073,14 +1085,7 @@ fn the_viewer_replays_a_game_step_by_step_and_gives_the_players_game_back() {
         until_players_turn(&mut app);
     }
     let own = app.world().resource::<P10Table>().clone();
-    control(
-        &mut app,
-        ViewerControl::Open {
-            title: "This game".into(),
-            log: save_text(&own),
-        },
-    );
-    control(&mut app, ViewerControl::Play(false));
+    watch(&mut app, "This game", save_text(&own));
     let v = viewer(&app).expect("watching");
     assert!(v.steps.len() >= 9, "{} steps", v.steps.len());
     // Step by step, the table is the game after that many steps, and matches it at rest.
@@ -1187,14 +1192,7 @@ fn a_replay_moves_its_cards_after_a_hurry_and_faster_at_a_higher_speed() {
     play_a_turn(&mut app, w);
     until_players_turn(&mut app);
     let own = app.world().resource::<P10Table>().clone();
-    control(
-        &mut app,
-        ViewerControl::Open {
-            title: "This game".into(),
-            log: save_text(&own),
-        },
-    );
-    control(&mut app, ViewerControl::Play(false));
+    watch(&mut app, "This game", save_text(&own));
     // A hurry left over from the player's game (the computer seats were hurried, and the
     // replay opened before their turns were over; only their turns clear it, and they wait
     // while a replay shows): it once made the replay instant and silent.
@@ -1241,14 +1239,11 @@ fn at_a_new_round_the_last_rounds_cards_are_gathered_onto_the_stock_before_the_d
     .unwrap();
     let (mut app, _) = app(2, 21, "petra", GameKind::ProSpider10);
     settle(&mut app);
-    control(
+    watch(
         &mut app,
-        ViewerControl::Open {
-            title: "Two Petras".into(),
-            log: format!("# ai: petra\n{}", played.log),
-        },
+        "Two Petras",
+        format!("# ai: petra\n{}", played.log),
     );
-    control(&mut app, ViewerControl::Play(false));
     let dealt = viewer(&app).unwrap().round_start(2);
     control(&mut app, ViewerControl::Jump(dealt - 1));
     assert_matches_engine(&mut app);
@@ -1313,14 +1308,7 @@ fn the_players_win_throws_the_laid_cards_up_and_they_land_where_they_lie() {
         .unwrap();
     let (mut app, _) = app(2, 21, "petra", GameKind::ProSpider10);
     settle(&mut app);
-    control(
-        &mut app,
-        ViewerControl::Open {
-            title: "A win".into(),
-            log: format!("# ai: petra\n{}", played.log),
-        },
-    );
-    control(&mut app, ViewerControl::Play(false));
+    watch(&mut app, "A win", format!("# ai: petra\n{}", played.log));
     let end = viewer(&app).unwrap().steps.len();
     control(&mut app, ViewerControl::Jump(end - 1));
     let laid: Vec<Entity> = app
