@@ -28,6 +28,58 @@ pub struct Keys {
     held: HashMap<KeyCode, KeyCode>,
 }
 
+/// The digit keys, 0 to 9: the top row's and the keypad's.
+const DIGITS: [(KeyCode, KeyCode); 10] = [
+    (KeyCode::Digit0, KeyCode::Numpad0),
+    (KeyCode::Digit1, KeyCode::Numpad1),
+    (KeyCode::Digit2, KeyCode::Numpad2),
+    (KeyCode::Digit3, KeyCode::Numpad3),
+    (KeyCode::Digit4, KeyCode::Numpad4),
+    (KeyCode::Digit5, KeyCode::Numpad5),
+    (KeyCode::Digit6, KeyCode::Numpad6),
+    (KeyCode::Digit7, KeyCode::Numpad7),
+    (KeyCode::Digit8, KeyCode::Numpad8),
+    (KeyCode::Digit9, KeyCode::Numpad9),
+];
+
+/// The US keyboard's letter keys, a to z.
+const LETTERS: [KeyCode; 26] = [
+    KeyCode::KeyA,
+    KeyCode::KeyB,
+    KeyCode::KeyC,
+    KeyCode::KeyD,
+    KeyCode::KeyE,
+    KeyCode::KeyF,
+    KeyCode::KeyG,
+    KeyCode::KeyH,
+    KeyCode::KeyI,
+    KeyCode::KeyJ,
+    KeyCode::KeyK,
+    KeyCode::KeyL,
+    KeyCode::KeyM,
+    KeyCode::KeyN,
+    KeyCode::KeyO,
+    KeyCode::KeyP,
+    KeyCode::KeyQ,
+    KeyCode::KeyR,
+    KeyCode::KeyS,
+    KeyCode::KeyT,
+    KeyCode::KeyU,
+    KeyCode::KeyV,
+    KeyCode::KeyW,
+    KeyCode::KeyX,
+    KeyCode::KeyY,
+    KeyCode::KeyZ,
+];
+
+/// The number on a digit key (top row or keypad), 1 to 9.
+pub fn digit(key: KeyCode) -> Option<usize> {
+    DIGITS
+        .iter()
+        .position(|&(top, pad)| key == top || key == pad)
+        .filter(|&n| n >= 1)
+}
+
 /// The key a press of `physical` typing `logical` counts as.
 pub fn command_code(physical: KeyCode, logical: &Key) -> KeyCode {
     let punctuation = matches!(physical, KeyCode::Equal | KeyCode::Minus);
@@ -45,61 +97,15 @@ pub fn command_code(physical: KeyCode, logical: &Key) -> KeyCode {
     };
     // The digits keep their place (a French keyboard types - on the key of 6 unshifted, a
     // Czech one + on the key of 1), and so do the numeric keypad's keys: + there is NumpadAdd.
-    let keypad = matches!(
-        physical,
-        KeyCode::Digit0
-            | KeyCode::Digit1
-            | KeyCode::Digit2
-            | KeyCode::Digit3
-            | KeyCode::Digit4
-            | KeyCode::Digit5
-            | KeyCode::Digit6
-            | KeyCode::Digit7
-            | KeyCode::Digit8
-            | KeyCode::Digit9
-            | KeyCode::NumpadAdd
-            | KeyCode::NumpadSubtract
-            | KeyCode::Numpad0
-            | KeyCode::Numpad1
-            | KeyCode::Numpad2
-            | KeyCode::Numpad3
-            | KeyCode::Numpad4
-            | KeyCode::Numpad5
-            | KeyCode::Numpad6
-            | KeyCode::Numpad7
-            | KeyCode::Numpad8
-            | KeyCode::Numpad9
-    );
+    let keypad = DIGITS
+        .iter()
+        .any(|&(top, pad)| physical == top || physical == pad)
+        || matches!(physical, KeyCode::NumpadAdd | KeyCode::NumpadSubtract);
     if keypad {
         return physical;
     }
     match c.to_ascii_lowercase() {
-        'a' => KeyCode::KeyA,
-        'b' => KeyCode::KeyB,
-        'c' => KeyCode::KeyC,
-        'd' => KeyCode::KeyD,
-        'e' => KeyCode::KeyE,
-        'f' => KeyCode::KeyF,
-        'g' => KeyCode::KeyG,
-        'h' => KeyCode::KeyH,
-        'i' => KeyCode::KeyI,
-        'j' => KeyCode::KeyJ,
-        'k' => KeyCode::KeyK,
-        'l' => KeyCode::KeyL,
-        'm' => KeyCode::KeyM,
-        'n' => KeyCode::KeyN,
-        'o' => KeyCode::KeyO,
-        'p' => KeyCode::KeyP,
-        'q' => KeyCode::KeyQ,
-        'r' => KeyCode::KeyR,
-        's' => KeyCode::KeyS,
-        't' => KeyCode::KeyT,
-        'u' => KeyCode::KeyU,
-        'v' => KeyCode::KeyV,
-        'w' => KeyCode::KeyW,
-        'x' => KeyCode::KeyX,
-        'y' => KeyCode::KeyY,
-        'z' => KeyCode::KeyZ,
+        c @ 'a'..='z' => LETTERS[(c as u8 - b'a') as usize],
         // The replay viewers' faster and slower: + is shifted = on a US keyboard, and has a key
         // of its own on a German one.
         '+' | '=' => KeyCode::Equal,
@@ -180,6 +186,14 @@ mod tests {
             command_code(KeyCode::Equal, &Key::Dead(Some('´'))),
             KeyCode::Equal
         );
+        // Every letter, and the numbers on the digit keys.
+        for (c, code) in ('a'..='z').zip(LETTERS) {
+            assert_eq!(command_code(code, &ch(&c.to_string())), code);
+        }
+        assert_eq!(digit(KeyCode::Digit1), Some(1));
+        assert_eq!(digit(KeyCode::Numpad9), Some(9));
+        assert_eq!(digit(KeyCode::Digit0), None);
+        assert_eq!(digit(KeyCode::KeyA), None);
         // Non-Latin letters, named keys and unknown keys keep their place.
         assert_eq!(command_code(KeyCode::KeyZ, &ch("я")), KeyCode::KeyZ);
         assert_eq!(command_code(KeyCode::Escape, &Key::Escape), KeyCode::Escape);

@@ -592,7 +592,7 @@ fn lay_question(
     // or the keypad's.
     let number = |n: usize| {
         keys.get_just_pressed()
-            .any(|&k| crate::phase10::input::digit(k) == Some(n))
+            .any(|&k| crate::core::keys::digit(k) == Some(n))
     };
     fixed_window(
         t("p10.lay.title"),

@@ -15,6 +15,7 @@ use crate::cards::motion::CardPose;
 use crate::cards::pointer::pointer_state;
 use crate::core::focus::{Notices, PointerOnOverlay, TableInput};
 use crate::core::i18n::{t, tf};
+use crate::core::keys::digit;
 use crate::phase10::P10Systems;
 use crate::phase10::layout::{MARGIN, P10Layout, Place};
 use crate::phase10::round::{P10Changed, P10Rejected, P10Request, P10Table, PLAYER};
@@ -354,25 +355,6 @@ pub fn pick_lay(choice: &mut LayChoice, n: usize, requests: &mut MessageWriter<P
         requests.write(P10Request::Act(way.clone()));
         choice.0.clear();
     }
-}
-
-/// The number on a digit key (top row or keypad), 1 to 9.
-pub fn digit(key: KeyCode) -> Option<usize> {
-    use KeyCode::*;
-    let keys = [
-        (Digit1, Numpad1),
-        (Digit2, Numpad2),
-        (Digit3, Numpad3),
-        (Digit4, Numpad4),
-        (Digit5, Numpad5),
-        (Digit6, Numpad6),
-        (Digit7, Numpad7),
-        (Digit8, Numpad8),
-        (Digit9, Numpad9),
-    ];
-    keys.iter()
-        .position(|&(a, b)| key == a || key == b)
-        .map(|i| i + 1)
 }
 
 /// A lay in words, each group by what it stands for: "set of 9s + run 3-6".

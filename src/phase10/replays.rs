@@ -94,9 +94,7 @@ fn replay_list(
                             });
                             windows.replays = false;
                         }
-                        if copy_button(ui, || game.text.clone()) {
-                            notices.push(t("replays.copied").to_string());
-                        }
+                        copy_button(ui, &mut notices, || game.text.clone());
                         ui.add(egui::Label::new(&game.summary).wrap());
                     });
                 }

@@ -246,16 +246,21 @@ pub(crate) fn keyboard_scroll(ui: &mut egui::Ui) {
 }
 
 /// A kept game's text to the clipboard: to keep as a file (`arachne-cli` reads it), or to
-/// watch in another Arachne, a browser's included (whose kept games live in its storage).
-pub(crate) fn copy_button(ui: &mut egui::Ui, text: impl FnOnce() -> String) -> bool {
-    let clicked = ui
+/// watch in another Arachne, a browser's included (whose kept games live in its storage). A
+/// notice says it is copied.
+pub(crate) fn copy_button(
+    ui: &mut egui::Ui,
+    notices: &mut crate::core::focus::Notices,
+    text: impl FnOnce() -> String,
+) {
+    if ui
         .button(crate::core::i18n::t("replays.copy"))
         .on_hover_text(crate::core::i18n::t("replays.copy_hover"))
-        .clicked();
-    if clicked {
+        .clicked()
+    {
         ui.ctx().copy_text(text());
+        notices.push(crate::core::i18n::t("replays.copied").to_string());
     }
-    clicked
 }
 
 /// A box to paste a kept game's text into (one copied with [`copy_button`], a file's), and a

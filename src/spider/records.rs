@@ -182,7 +182,6 @@ fn replays(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut chosen = None;
-    let mut copied = false;
     let mut pasted = None;
     fixed_window(
         t("spider.replays.title"),
@@ -230,9 +229,9 @@ fn replays(
                                 if ui.button(t("spider.replays.watch")).clicked() {
                                     chosen = Some((r.replay.clone(), title.clone()));
                                 }
-                                if crate::shell::widgets::copy_button(ui, || r.replay.to_ron()) {
-                                    copied = true;
-                                }
+                                crate::shell::widgets::copy_button(ui, &mut notices, || {
+                                    r.replay.to_ron()
+                                });
                             });
                             ui.end_row();
                         }
@@ -244,9 +243,6 @@ fn replays(
             pasted = Some(arachne_engine::Replay::from_ron(form.pasted.trim()));
         }
     });
-    if copied {
-        notices.push(t("replays.copied").to_string());
-    }
     match pasted {
         Some(Ok(replay)) => chosen = Some((replay, t("replays.pasted_title").to_string())),
         Some(Err(e)) => notices.push(tf("spider.replays.cannot_show", &[("why", &e)])),
