@@ -8,6 +8,18 @@ use crate::shell::WINDOW_NAMES;
 use crate::spider::playback::{Control, open_replay};
 use crate::spider::table::{GameSpec, Table};
 
+/// Whether the file at `path` reads as a Pro Spider 10 game log: its first line that is not
+/// blank or a comment is `game: ...` (a Spider replay is RON). A file that cannot be read is left
+/// to the reader that reports it.
+fn is_phase10_log(path: &std::path::Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| {
+        text.lines()
+            .map(|line| line.split('#').next().unwrap_or("").trim())
+            .find(|line| !line.is_empty())
+            .is_some_and(|line| line.starts_with("game:"))
+    })
+}
+
 /// What the command line asks for.
 #[derive(Clone, Debug)]
 pub struct Launch {
@@ -158,6 +170,16 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
         }
+    }
+    // A Pro Spider 10 log (`--replay FILE.p10` or `--log FILE.p10`) names its game in its first
+    // line: it opens in that game without `--game pro-spider-10`.
+    if !args.iter().any(|a| a == "--game")
+        && [&replay_file, &log_file]
+            .into_iter()
+            .flatten()
+            .any(|path| is_phase10_log(path))
+    {
+        game = "pro-spider-10".into();
     }
     let phase10 = match game.as_str() {
         "spider" => {
@@ -569,10 +591,24 @@ mod tests {
                 dir.join("missing.p10").display()
             ),
             format!("--game pro-spider-10 --seed 3 --log {}", good.display()),
-            format!("--log {}", good.display()),
+            format!("--game spider --log {}", good.display()),
+            format!("--game spider --replay {}", good.display()),
         ] {
             assert!(parse(&args(&wrong), 1).is_err(), "{wrong}");
         }
+        // The log names its game: it opens there without `--game`, to play on or to watch.
+        let t = parse(&args(&format!("--log {}", good.display())), 1)
+            .unwrap()
+            .phase10
+            .unwrap();
+        assert_eq!(t.game.view(0), table.game.view(0));
+        let launch = parse(&args(&format!("--replay {} --at 1", good.display())), 1).unwrap();
+        assert!(launch.replay.is_none());
+        assert!(
+            matches!(launch.phase10_replay, Some((_, Some(1)))),
+            "{:?}",
+            launch.phase10_replay.map(|(_, at)| at)
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 }

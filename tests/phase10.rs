@@ -725,6 +725,7 @@ fn dealt(variant_id: &str, hands: &[&str], up: &str) -> (App, Entity) {
     app.world_mut().write_message(P10Changed {
         new_game: true,
         events,
+        rearranged: false,
     });
     until_players_turn(&mut app);
     assert_matches_engine(&mut app);
@@ -1360,4 +1361,69 @@ fn o_sorts_the_hand_the_other_way() {
     key(&mut app, w, KeyCode::KeyO);
     settle(&mut app);
     assert_eq!((by_colour(&app), hand(&app)), before, "and back");
+}
+
+/// The entities on the table, each with the card it shows.
+fn entities(app: &mut App) -> std::collections::HashMap<Entity, Card> {
+    let world = app.world_mut();
+    world
+        .query::<(Entity, &P10Card)>()
+        .iter(world)
+        .map(|(e, c)| (e, c.card))
+        .collect()
+}
+
+#[test]
+fn a_step_back_in_the_viewer_glides_the_cards_back_where_a_jump_puts_them_out_at_once() {
+    // Four Petras over a whole game, watched from its start.
+    let variant = variant::resolve("pro-spider-10").unwrap();
+    let mut seats: Vec<_> = (0..4)
+        .map(|s| arachne_engine::phase10::ai::player("petra", s).unwrap())
+        .collect();
+    let played = arachne_engine::phase10::play_game(variant, 4, 5, &mut |seat, view, _| {
+        Ok(seats[seat].decide(view))
+    })
+    .unwrap();
+    let (mut app, _) = app(4, 21, "petra", GameKind::ProSpider10);
+    settle(&mut app);
+    watch(
+        &mut app,
+        "Back",
+        format!("# ai: petra,petra,petra\n{}", played.log),
+    );
+    let v = viewer(&app).unwrap();
+    // Steps inside the first round, and the step that deals the second one (back across it
+    // the gathered cards come back out of the stock, and the hands face up again).
+    let second = v.round_start(2);
+    let ats = [6, 20, second];
+    for at in ats {
+        control(&mut app, ViewerControl::Jump(at));
+        assert_matches_engine(&mut app);
+        let before = entities(&mut app);
+        control(&mut app, ViewerControl::Back);
+        let after = entities(&mut app);
+        assert_eq!(viewer(&app).unwrap().at, at - 1);
+        assert_matches_engine(&mut app);
+        // The cards on the table stay the same entities: a card that lay face up is still
+        // the entity that showed it, wherever the step back took it.
+        let kept = after.keys().filter(|e| before.contains_key(e)).count();
+        assert_eq!(kept, 108, "step {at}: {kept} entities kept");
+        // And they move there: in the frames after a step back, some card is under way.
+        control(&mut app, ViewerControl::Forward);
+        app.world_mut().write_message(ViewerControl::Back);
+        app.update();
+        app.update();
+        assert!(moving(&mut app) > 0, "step {at}: nothing moves back");
+        settle(&mut app);
+        assert_matches_engine(&mut app);
+    }
+    // A jump is not a glide: the table is put out afresh.
+    let before = entities(&mut app);
+    control(&mut app, ViewerControl::Jump(30));
+    let after = entities(&mut app);
+    assert!(
+        after.keys().all(|e| !before.contains_key(e)),
+        "a jump spawns anew"
+    );
+    assert_matches_engine(&mut app);
 }

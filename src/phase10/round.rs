@@ -264,6 +264,9 @@ pub struct P10Changed {
     pub new_game: bool,
     /// The events.
     pub events: Vec<Event>,
+    /// The same game at an earlier step (the viewer stepped back; `new_game` is set too): the
+    /// cards on the table glide to where that step has them instead of being put out afresh.
+    pub rearranged: bool,
 }
 
 /// A game ended: over, or left by the player before its end (a loss).
@@ -355,6 +358,7 @@ pub(crate) fn apply_requests(
                     changed.write(P10Changed {
                         new_game: true,
                         events,
+                        rearranged: false,
                     });
                     continue;
                 }
@@ -370,6 +374,7 @@ pub(crate) fn apply_requests(
                 changed.write(P10Changed {
                     new_game: false,
                     events,
+                    rearranged: false,
                 });
             }
             Err(why) => {

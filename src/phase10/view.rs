@@ -247,6 +247,147 @@ fn spawn_at_rest(commands: &mut Commands, table: &P10Table, piles: &mut P10Piles
     commands.queue(|world: &mut World| place_all(world, true));
 }
 
+/// The pile a place is in (its index left out).
+fn pile_of(place: Place) -> Place {
+    match place {
+        Place::Stock(_) => Place::Stock(0),
+        Place::Discard(_) => Place::Discard(0),
+        Place::Hand(seat, _) => Place::Hand(seat, 0),
+        Place::Group(seat, g, _) => Place::Group(seat, g, 0),
+        Place::Skip(seat) => Place::Skip(seat),
+    }
+}
+
+/// The piles made over for `table`'s position, keeping the entities on the table: each card
+/// takes an entity showing that card in the same pile if there is one, else one showing it
+/// elsewhere; the stock takes the stock's entities, then whatever is left. A card with no
+/// entity left is spawned on the stock. The entities left over are no longer in the piles (the
+/// caller despawns them); the motion to the new places is planned by `settle_plan`.
+fn rearrange(
+    commands: &mut Commands,
+    table: &P10Table,
+    piles: &mut P10Piles,
+    plan: &mut Plan,
+    layout: &P10Layout,
+    a: &crate::core::settings::AnimationSettings,
+) {
+    let game = &table.game;
+    let n = game.players();
+    // What the new position has where, in the order the piles list it.
+    let mut wanted: Vec<(Place, Card)> = Vec::new();
+    wanted.extend(
+        game.stock()
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (Place::Stock(i), c)),
+    );
+    wanted.extend(
+        game.discard_pile()
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (Place::Discard(i), c)),
+    );
+    for s in 0..n {
+        wanted.extend(
+            game.hand(s)
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| (Place::Hand(s, i), c)),
+        );
+    }
+    for (s, groups) in game.laid().iter().enumerate() {
+        for (g, group) in groups.iter().enumerate() {
+            wanted.extend(
+                group
+                    .cards()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| (Place::Group(s, g, i), c)),
+            );
+        }
+    }
+    for (s, &skip) in game.skips().iter().enumerate() {
+        if skip {
+            wanted.push((Place::Skip(s), Card::SKIP));
+        }
+    }
+    // The entities on the table, by pile and card.
+    let mut free: Vec<(Entity, Place, Card)> = piles
+        .placed()
+        .into_iter()
+        .map(|(e, place)| {
+            let card = piles.cards.get(&e).copied().unwrap_or(Card::SKIP);
+            (e, pile_of(place), card)
+        })
+        .collect();
+    let mut taken: Vec<Option<Entity>> = vec![None; wanted.len()];
+    let take = |pred: &dyn Fn(&(Entity, Place, Card), Place, Card) -> bool,
+                taken: &mut Vec<Option<Entity>>,
+                free: &mut Vec<(Entity, Place, Card)>| {
+        for (k, &(place, card)) in wanted.iter().enumerate() {
+            if taken[k].is_some() {
+                continue;
+            }
+            if let Some(i) = free.iter().position(|f| pred(f, place, card)) {
+                taken[k] = Some(free.swap_remove(i).0);
+            }
+        }
+    };
+    let face_down = |place: Place| matches!(place, Place::Stock(_));
+    // The same card in the same pile stays; a card shown face up comes from where that card
+    // lies; the stock (face down, any card alike) takes the stock's entities, then the rest.
+    take(
+        &|f, place, card| f.1 == pile_of(place) && (face_down(place) || f.2 == card),
+        &mut taken,
+        &mut free,
+    );
+    take(
+        &|f, place, card| !face_down(place) && f.2 == card,
+        &mut taken,
+        &mut free,
+    );
+    take(
+        &|f, place, _| face_down(place) && matches!(f.1, Place::Stock(_)),
+        &mut taken,
+        &mut free,
+    );
+    take(&|_, _, _| true, &mut taken, &mut free);
+    let stock_top = layout.position(&piles.shape(), Place::Stock(piles.stock.len()));
+    let mut new = P10Piles {
+        show_all: piles.show_all,
+        revealed: matches!(game.stage(), Stage::RoundOver | Stage::Over),
+        hands: vec![Vec::new(); n],
+        groups: game
+            .laid()
+            .iter()
+            .map(|g| vec![Vec::new(); g.len()])
+            .collect(),
+        skips: vec![None; n],
+        ..P10Piles::default()
+    };
+    let move_s = a.secs(a.move_ms);
+    for (k, &(place, card)) in wanted.iter().enumerate() {
+        let e = taken[k].unwrap_or_else(|| {
+            let e = spawn_card(commands, card, stock_top);
+            // Its leg's end is set by the settle.
+            plan.glide(e, Motion::Move, 0.0, move_s, stock_top, Some(false));
+            e
+        });
+        new.cards.insert(e, card);
+        match place {
+            Place::Stock(_) => new.stock.push(e),
+            Place::Discard(_) => new.discard.push(e),
+            Place::Hand(s, _) => new.hands[s].push(e),
+            Place::Group(s, g, _) => new.groups[s][g].push(e),
+            Place::Skip(s) => new.skips[s] = Some(e),
+        }
+    }
+    if free.len() < wanted.len() {
+        plan.sound(0.0, crate::audio::cues::Sfx::Pick, 0.9);
+    }
+    *piles = new;
+}
+
 /// Puts every card at its resting place now (no motion).
 pub fn place_all(world: &mut World, drop_motion: bool) {
     let piles = world.resource::<P10Piles>().clone();
@@ -404,6 +545,29 @@ pub(crate) fn show_changes(
                     plan.sound(0.0, crate::audio::cues::Sfx::Deal, 0.6);
                     plan.cursor = end;
                 }
+            }
+            if change.rearranged && change.events.is_empty() && !a.instant {
+                // One step back in the viewer: the cards glide to where the earlier step has
+                // them.
+                rearrange(&mut commands, &table, &mut piles, &mut plan, &layout, a);
+                for e in gone {
+                    if !piles.cards.contains_key(&e) && despawned.insert(e) {
+                        commands.entity(e).despawn();
+                    }
+                }
+                selection.0.clear();
+                sort_hand(&mut piles, sort_by_colour);
+                settle_plan(
+                    &mut commands,
+                    &mut plan,
+                    &piles,
+                    &layout,
+                    &selection,
+                    &mut cards,
+                    a,
+                );
+                commit(&mut commands, plan, a, &mut sounds);
+                continue;
             }
             for e in gone {
                 if despawned.insert(e) {

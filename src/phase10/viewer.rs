@@ -190,6 +190,7 @@ fn control(
                         changed.write(P10Changed {
                             new_game: true,
                             events,
+                            rearranged: false,
                         });
                         dirty = true;
                     }
@@ -203,6 +204,7 @@ fn control(
                 changed.write(P10Changed {
                     new_game: true,
                     events: Vec::new(),
+                    rearranged: false,
                 });
                 dirty = true;
             }
@@ -214,6 +216,7 @@ fn control(
                             changed.write(P10Changed {
                                 new_game: false,
                                 events,
+                                rearranged: false,
                             });
                         }
                         Err(e) => notices.push(tf("p10.viewer.stops", &[("why", &e)])),
@@ -237,9 +240,11 @@ fn control(
                     Ok(t) => {
                         *table = t;
                         v.at = to;
+                        // One step back glides the cards back; a jump puts them out at once.
                         changed.write(P10Changed {
                             new_game: true,
                             events: Vec::new(),
+                            rearranged: matches!(c, ViewerControl::Back),
                         });
                     }
                     Err(e) => notices.push(tf("p10.viewer.cannot_go", &[("why", &e)])),
@@ -262,6 +267,7 @@ fn control(
                 changed.write(P10Changed {
                     new_game: false,
                     events: Vec::new(),
+                    rearranged: false,
                 });
                 dirty = true;
             }
