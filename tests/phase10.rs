@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use arachne::GameKind;
+use arachne::audio::cues::{PlaySfx, Sfx};
 use arachne::cards::motion::CardPose;
 use arachne::core::persist::{MemoryStorage, Saves, Storage};
 use arachne::logic_plugin;
@@ -787,11 +788,20 @@ fn a_lay_whose_jokers_could_mean_several_things_asks_which_one() {
     assert_matches_engine(&mut app);
 }
 
+/// The knock sounds played.
+#[derive(Resource, Default)]
+struct Raps(usize);
+
+fn count_raps(mut heard: MessageReader<PlaySfx>, mut raps: ResMut<Raps>) {
+    raps.0 += heard.read().filter(|s| s.sfx == Sfx::Knock).count();
+}
+
 #[test]
 fn in_the_knocking_variant_the_player_claims_a_discard_out_of_turn() {
     let v = variant::by_id("pro-spider-10-knocking").unwrap().clone();
     let spec = P10Spec::new(v, 3, 21, vec!["random".into(); 2]).unwrap();
     let (mut app, w) = app_for(spec, GameKind::ProSpider10);
+    app.init_resource::<Raps>().add_systems(Update, count_raps);
     until_players_turn(&mut app);
     for _ in 0..60 {
         if let Stage::Knock {
@@ -799,6 +809,15 @@ fn in_the_knocking_variant_the_player_claims_a_discard_out_of_turn() {
         } = game(&app).stage()
         {
             assert_ne!(discarder, PLAYER);
+            // The offer was heard, once; laid out again (a window resized), it stays quiet.
+            assert_eq!(
+                app.world().resource::<Raps>().0,
+                1,
+                "two raps for the offer"
+            );
+            app.world_mut().write_message(P10Request::Relayout);
+            settle(&mut app);
+            assert_eq!(app.world().resource::<Raps>().0, 1, "no raps again");
             let before = game(&app).hand(PLAYER).len();
             key(&mut app, w, KeyCode::KeyK);
             settle(&mut app);

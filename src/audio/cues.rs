@@ -32,11 +32,13 @@ pub enum Sfx {
     Skip,
     /// The game is over and the player is not among its winners.
     Lost,
+    /// Two raps: the player may knock for the card just discarded.
+    Knock,
 }
 
 impl Sfx {
     /// Every effect.
-    pub const ALL: [Sfx; 9] = [
+    pub const ALL: [Sfx; 10] = [
         Sfx::Pick,
         Sfx::Drop,
         Sfx::Flip,
@@ -46,6 +48,7 @@ impl Sfx {
         Sfx::Win,
         Sfx::Skip,
         Sfx::Lost,
+        Sfx::Knock,
     ];
 }
 

@@ -154,6 +154,19 @@ pub fn synthesize(sfx: Sfx) -> Vec<f32> {
         }
         // Falling notes of a minor chord: the game is over, and not won.
         Sfx::Lost => chime(&[659.25, 587.33, 523.25, 440.0], 0.16, 0.7),
+        // Two raps on a wooden table, the second a little softer: the player may knock.
+        Sfx::Knock => render(0.3, |t, _| {
+            let n = noise.next();
+            let rap = |u: f32| {
+                if u < 0.0 {
+                    0.0
+                } else {
+                    let body = 0.8 * (TAU * 190.0 * u).sin() + 0.45 * (TAU * 430.0 * u).sin();
+                    (-u * 40.0).exp() * body + (-u * 900.0).exp() * 0.6 * n
+                }
+            };
+            rap(t) + 0.85 * rap(t - 0.14)
+        }),
     };
     let peak = out.iter().fold(0.0f32, |m, s| m.max(s.abs()));
     if peak > 0.0 {

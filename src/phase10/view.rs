@@ -439,10 +439,18 @@ pub(crate) fn show_changes(
     band: Option<Res<BarBand>>,
     viewer: Option<Res<crate::phase10::viewer::P10Viewer>>,
     leaving: Query<(), With<Leaving>>,
+    mut offered: Local<bool>,
 ) {
     if changes.is_empty() {
         return;
     }
+    // The player may knock for the card just discarded: two raps once it has landed, once for
+    // each offer (the same offer laid out again stays quiet).
+    let offer = viewer.is_none()
+        && matches!(table.game.stage(), Stage::Knock { asking, .. } if asking == PLAYER);
+    let rap = offer && !*offered;
+    *offered = offer;
+    let last = changes.len() - 1;
     // A replay faster than its usual 2 steps a second moves its cards faster too (else the
     // cards set the pace). Hurrying is for the computer seats of the player's game: a flag
     // left from it does not make a replay instant and silent.
@@ -459,7 +467,7 @@ pub(crate) fn show_changes(
     // Cards despawned by a change earlier in this frame: the query still holds them until the
     // commands apply, with places at a table that is gone (perhaps at seats the new one has not).
     let mut despawned: std::collections::HashSet<Entity> = Default::default();
-    for change in changes.read() {
+    for (k, change) in changes.read().enumerate() {
         // A decision during an animation: the running motion finishes at once first. A new
         // table (or round) takes every card away below, so its cards only stop.
         let shape = piles.shape();
@@ -600,6 +608,9 @@ pub(crate) fn show_changes(
         // Cards that left the hand are no longer chosen.
         let in_hand = piles.hands.get(PLAYER).cloned().unwrap_or_default();
         selection.0.retain(|e| in_hand.contains(e));
+        if rap && k == last {
+            plan.sound(plan.cursor, crate::audio::cues::Sfx::Knock, 1.0);
+        }
         sort_hand(&mut piles, sort_by_colour);
         order_groups(&mut piles, &table);
         settle_plan(
