@@ -129,7 +129,7 @@ fn seat_labels(
             } else {
                 table.name(seat)
             },
-            &tf("p10.seat.phase", &[("phase", &game.next_text(seat))]),
+            &phase_label(&game.next_text(seat)),
             &tf("p10.seat.points", &[("points", &st.points)]),
             &cards_text,
             skipped,
@@ -159,6 +159,16 @@ fn seat_labels(
             });
     }
     Ok(())
+}
+
+/// A seat's phase(s) to lay next as its label says it: `phase 4`, `phases 2+5+9` (any order),
+/// `every phase laid`.
+fn phase_label(next: &str) -> String {
+    match next {
+        "done" => t("p10.seat.all_laid").to_string(),
+        _ if next.contains('+') => tf("p10.seat.phases", &[("phase", &next)]),
+        _ => tf("p10.seat.phase", &[("phase", &next)]),
+    }
 }
 
 /// A computer seat's column narrower than this (six seats on a phone) shows only its number,
@@ -662,6 +672,13 @@ mod tests {
             lines(Some("skipped next"), true, false),
             ["Petra (3) · phase 4 · skipped next · 35 pts · 7 cards"]
         );
+    }
+
+    #[test]
+    fn a_label_names_the_phase_the_phases_left_or_that_all_are_laid() {
+        assert_eq!(phase_label("4"), "phase 4");
+        assert_eq!(phase_label("2+5+9"), "phases 2+5+9");
+        assert_eq!(phase_label("done"), "every phase laid");
     }
 
     #[test]

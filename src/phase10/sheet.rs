@@ -56,11 +56,15 @@ pub fn cell(points: u32, laid: Option<u8>) -> String {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn sheet_window(
     mut contexts: EguiContexts,
     table: Res<P10Table>,
     mut windows: ResMut<Windows>,
     mut requests: MessageWriter<P10Request>,
+    mut controls: MessageWriter<crate::phase10::viewer::ViewerControl>,
+    mut form: ResMut<P10Form>,
+    time: Res<Time<Real>>,
     viewer: Option<Res<P10Viewer>>,
 ) -> Result {
     if !windows.sheet {
@@ -156,7 +160,12 @@ fn sheet_window(
                         ui.end_row();
                         ui.strong(t("p10.sheet.phase"));
                         for seat in 0..players {
-                            ui.label(game.next_text(seat));
+                            let next = game.next_text(seat);
+                            ui.label(if next == "done" {
+                                t("p10.sheet.all_laid").to_string()
+                            } else {
+                                next
+                            });
                         }
                         ui.end_row();
                     });
@@ -165,13 +174,47 @@ fn sheet_window(
         if game.is_over() {
             let winners: Vec<String> = game.winners().iter().map(|&s| table.name(s)).collect();
             let you = game.winners().contains(&PLAYER);
-            ui.heading(if you {
-                tf("p10.sheet.you_won", &[("winners", &winners.join(", "))])
+            let others: Vec<String> = game
+                .winners()
+                .iter()
+                .filter(|&&s| s != PLAYER)
+                .map(|&s| table.name(s))
+                .collect();
+            ui.heading(if you && others.is_empty() {
+                t("p10.sheet.you_won").to_string()
+            } else if you {
+                tf(
+                    "p10.sheet.you_tied",
+                    &[("others", &others.join(t("p10.and")))],
+                )
             } else {
                 tf("p10.sheet.won", &[("winners", &winners.join(t("p10.and")))])
             });
         }
         ui.horizontal(|ui| {
+            if game.is_over() && viewer.is_none() {
+                // The obvious next step has the keyboard's focus: Enter or Space deals a new
+                // game with the same players and variant.
+                let new_game = ui.button(t("p10.bar.new_game"));
+                if ui.memory(|m| m.focused().is_none()) {
+                    new_game.request_focus();
+                }
+                if new_game.clicked() {
+                    let spec = crate::phase10::round::P10Spec {
+                        seed: crate::phase10::menu::fresh_seed(&table, &time),
+                        ..table.spec.clone()
+                    };
+                    crate::phase10::menu::ask_new_game(&table, spec, &mut form, &mut requests);
+                    windows.sheet = false;
+                }
+                if ui.button(t("p10.sheet.watch")).clicked() {
+                    controls.write(crate::phase10::viewer::ViewerControl::Open {
+                        title: t("p10.replays.this_game_title").into(),
+                        log: crate::phase10::saves::save_text(&table),
+                    });
+                    windows.sheet = false;
+                }
+            }
             if round_over && viewer.is_none() {
                 let next = ui.button(t("p10.next_round"));
                 // Enter deals the next round, unless another control has the keyboard (Enter
