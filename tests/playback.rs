@@ -179,6 +179,16 @@ fn the_viewer_starts_pauses_steps_back_resumes_and_closes_back_to_the_game() {
     send(&mut app, Control::ToEnd);
     assert_eq!(history(&app), played);
 
+    // Played again from its end: the deal is dealt out as a new game's is, then the moves.
+    send(&mut app, Control::Toggle);
+    assert_eq!(table_of(&app).game.move_count(), 0);
+    assert!(playback(&app).playing);
+    assert!(animating(&mut app) > 0, "the deal moves");
+    send(&mut app, Control::Pause);
+    run_to_rest(&mut app);
+    send(&mut app, Control::ToEnd);
+    assert_eq!(history(&app), played);
+
     // Nothing was saved while watching, and nothing counted.
     assert_eq!(storage.read(saves::GAME_KEY).unwrap(), None);
     assert_eq!(app.world().resource::<Statistics>(), &Statistics::default());

@@ -351,7 +351,7 @@ fn control(
                     p.at = 0;
                     requests.write(Request::Show {
                         table: Box::new(p.table_at(0)),
-                        deal: false,
+                        deal: true,
                     });
                     p.playing = true;
                 } else {
