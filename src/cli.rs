@@ -39,10 +39,11 @@ pub struct Launch {
     pub open: Option<String>,
     /// The window's size in logical pixels (`--window 800x600`; 1280x720 by default).
     pub window: (u32, u32),
-    /// Pro Spider 10 on the table at start (`--game pro-spider-10`), with its game.
+    /// Pro Spider 10 on the table at start (`--game pro-spider-10`, or `--log FILE.p10`), with
+    /// its game.
     pub phase10: Option<crate::phase10::round::P10Table>,
-    /// A Pro Spider 10 log to watch in the viewer (`--game pro-spider-10 --replay FILE.p10
-    /// [--at N]`): what to open, then the step to show (paused there).
+    /// A Pro Spider 10 log to watch in the viewer (`--replay FILE.p10 [--at N]`; the log names
+    /// its game): what to open, then the step to show (paused there).
     pub phase10_replay: Option<(crate::phase10::viewer::ViewerControl, Option<usize>)>,
 }
 

@@ -797,6 +797,31 @@ fn count_raps(mut heard: MessageReader<PlaySfx>, mut raps: ResMut<Raps>) {
 }
 
 #[test]
+fn an_offer_to_knock_raps_also_when_the_player_hurried_the_computer_seats() {
+    let v = variant::by_id("pro-spider-10-knocking").unwrap().clone();
+    let spec = P10Spec::new(v, 3, 21, vec!["random".into(); 2]).unwrap();
+    let (mut app, w) = app_for(spec, GameKind::ProSpider10);
+    app.init_resource::<Raps>().add_systems(Update, count_raps);
+    until_players_turn(&mut app);
+    for _ in 0..60 {
+        if matches!(game(&app).stage(), Stage::Knock { .. }) {
+            settle(&mut app);
+            assert_eq!(app.world().resource::<Raps>().0, 1, "two raps, hurried");
+            return;
+        }
+        if matches!(game(&app).stage(), Stage::RoundOver | Stage::Over) {
+            key(&mut app, w, KeyCode::Enter);
+        } else {
+            play_a_turn(&mut app, w);
+        }
+        // The player hurries the computer seats: their turns play at once, without motion.
+        app.insert_resource(Hurry(true));
+        until_players_turn(&mut app);
+    }
+    panic!("the player was never offered a discard");
+}
+
+#[test]
 fn in_the_knocking_variant_the_player_claims_a_discard_out_of_turn() {
     let v = variant::by_id("pro-spider-10-knocking").unwrap().clone();
     let spec = P10Spec::new(v, 3, 21, vec!["random".into(); 2]).unwrap();
@@ -1394,55 +1419,91 @@ fn entities(app: &mut App) -> std::collections::HashMap<Entity, Card> {
 
 #[test]
 fn a_step_back_in_the_viewer_glides_the_cards_back_where_a_jump_puts_them_out_at_once() {
-    // Four Petras over a whole game, watched from its start.
-    let variant = variant::resolve("pro-spider-10").unwrap();
-    let mut seats: Vec<_> = (0..4)
-        .map(|s| arachne_engine::phase10::ai::player("petra", s).unwrap())
-        .collect();
-    let played = arachne_engine::phase10::play_game(variant, 4, 5, &mut |seat, view, _| {
-        Ok(seats[seat].decide(view))
-    })
-    .unwrap();
-    let (mut app, _) = app(4, 21, "petra", GameKind::ProSpider10);
-    settle(&mut app);
-    watch(
-        &mut app,
-        "Back",
-        format!("# ai: petra,petra,petra\n{}", played.log),
-    );
-    let v = viewer(&app).unwrap();
-    // Steps inside the first round, and the step that deals the second one (back across it
-    // the gathered cards come back out of the stock, and the hands face up again).
-    let second = v.round_start(2);
-    let ats = [6, 20, second];
-    for at in ats {
-        control(&mut app, ViewerControl::Jump(at));
+    for (players, seed) in [(4, 5), (6, 3)] {
+        // Petras over a whole game, watched from its start.
+        let variant = variant::resolve("pro-spider-10").unwrap();
+        let mut seats: Vec<_> = (0..players)
+            .map(|s| arachne_engine::phase10::ai::player("petra", s as u64).unwrap())
+            .collect();
+        let played =
+            arachne_engine::phase10::play_game(variant, players, seed, &mut |seat, view, _| {
+                Ok(seats[seat].decide(view))
+            })
+            .unwrap();
+        let (mut app, _) = app(players, 21, "petra", GameKind::ProSpider10);
+        settle(&mut app);
+        let levels = vec!["petra"; players - 1].join(",");
+        watch(&mut app, "Back", format!("# ai: {levels}\n{}", played.log));
+        let v = viewer(&app).unwrap();
+        // Steps inside the first round, and the step that deals the second one (back across
+        // it the gathered cards come back out of the stock, and the hands face up again).
+        let second = v.round_start(2);
+        for at in [6, 20, 40, second] {
+            control(&mut app, ViewerControl::Jump(at));
+            assert_matches_engine(&mut app);
+            let before = entities(&mut app);
+            let hands_before = app.world().resource::<P10Piles>().hands.clone();
+            control(&mut app, ViewerControl::Back);
+            let after = entities(&mut app);
+            assert_eq!(viewer(&app).unwrap().at, at - 1);
+            assert_matches_engine(&mut app);
+            // The cards on the table stay the same entities: a card that lay face up is still
+            // the entity that showed it, wherever the step back took it.
+            let kept = after.keys().filter(|e| before.contains_key(e)).count();
+            assert_eq!(kept, 108, "step {at}: {kept} entities kept");
+            // A computer's hand keeps the order its cards lay in.
+            let hands = app.world().resource::<P10Piles>().hands.clone();
+            for seat in 1..players {
+                let stayed = |a: &[Entity], b: &[Entity]| -> Vec<Entity> {
+                    a.iter().filter(|e| b.contains(e)).copied().collect()
+                };
+                assert_eq!(
+                    stayed(&hands_before[seat], &hands[seat]),
+                    stayed(&hands[seat], &hands_before[seat]),
+                    "step {at}: the hand of seat {seat} kept its order"
+                );
+            }
+            // They move there: in the frames after a step back, some card is under way; a step
+            // back while the cards of a step forward still move ends where it should.
+            control(&mut app, ViewerControl::Forward);
+            app.world_mut().write_message(ViewerControl::Back);
+            app.update();
+            app.update();
+            assert!(moving(&mut app) > 0, "step {at}: nothing moves back");
+            app.world_mut().write_message(ViewerControl::Forward);
+            app.update();
+            app.update();
+            app.world_mut().write_message(ViewerControl::Back);
+            app.update();
+            settle(&mut app);
+            assert_eq!(viewer(&app).unwrap().at, at - 1);
+            assert_matches_engine(&mut app);
+            // A step back while the hands turn up (every hand shown) rests with every card
+            // flat on its side.
+            app.world_mut().write_message(ViewerControl::AllHands(true));
+            for _ in 0..6 {
+                app.update();
+            }
+            app.world_mut().write_message(ViewerControl::Back);
+            app.update();
+            settle(&mut app);
+            assert_matches_engine(&mut app);
+            control(&mut app, ViewerControl::AllHands(false));
+            assert_matches_engine(&mut app);
+        }
+        // A jump is not a glide: the table is put out afresh.
+        let before = entities(&mut app);
+        control(&mut app, ViewerControl::Jump(30));
+        let after = entities(&mut app);
+        assert!(
+            after.keys().all(|e| !before.contains_key(e)),
+            "a jump spawns anew"
+        );
         assert_matches_engine(&mut app);
+        // Back at the first deal, a step back shows nothing again.
+        control(&mut app, ViewerControl::Jump(0));
         let before = entities(&mut app);
         control(&mut app, ViewerControl::Back);
-        let after = entities(&mut app);
-        assert_eq!(viewer(&app).unwrap().at, at - 1);
-        assert_matches_engine(&mut app);
-        // The cards on the table stay the same entities: a card that lay face up is still
-        // the entity that showed it, wherever the step back took it.
-        let kept = after.keys().filter(|e| before.contains_key(e)).count();
-        assert_eq!(kept, 108, "step {at}: {kept} entities kept");
-        // And they move there: in the frames after a step back, some card is under way.
-        control(&mut app, ViewerControl::Forward);
-        app.world_mut().write_message(ViewerControl::Back);
-        app.update();
-        app.update();
-        assert!(moving(&mut app) > 0, "step {at}: nothing moves back");
-        settle(&mut app);
-        assert_matches_engine(&mut app);
+        assert_eq!(entities(&mut app), before);
     }
-    // A jump is not a glide: the table is put out afresh.
-    let before = entities(&mut app);
-    control(&mut app, ViewerControl::Jump(30));
-    let after = entities(&mut app);
-    assert!(
-        after.keys().all(|e| !before.contains_key(e)),
-        "a jump spawns anew"
-    );
-    assert_matches_engine(&mut app);
 }

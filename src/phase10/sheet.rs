@@ -66,7 +66,11 @@ fn sheet_window(
     mut form: ResMut<P10Form>,
     time: Res<Time<Real>>,
     viewer: Option<Res<P10Viewer>>,
+    mut focused: Local<bool>,
 ) -> Result {
+    if !windows.sheet || !table.game.is_over() {
+        *focused = false;
+    }
     if !windows.sheet {
         return Ok(());
     }
@@ -193,10 +197,11 @@ fn sheet_window(
         }
         ui.horizontal(|ui| {
             if game.is_over() && viewer.is_none() {
-                // The obvious next step has the keyboard's focus: Enter or Space deals a new
-                // game with the same players and variant.
+                // The obvious next step has the keyboard's focus as the sheet opens: Enter or
+                // Space deals a new game with the same players and variant (taken once, the
+                // focus lets the arrows scroll a long sheet when it leaves).
                 let new_game = ui.button(t("p10.bar.new_game"));
-                if ui.memory(|m| m.focused().is_none()) {
+                if !std::mem::replace(&mut *focused, true) {
                     new_game.request_focus();
                 }
                 if new_game.clicked() {

@@ -260,9 +260,12 @@ fn pile_of(place: Place) -> Place {
 
 /// The piles made over for `table`'s position, keeping the entities on the table: each card
 /// takes an entity showing that card in the same pile if there is one, else one showing it
-/// elsewhere; the stock takes the stock's entities, then whatever is left. A card with no
-/// entity left is spawned on the stock. The entities left over are no longer in the piles (the
-/// caller despawns them); the motion to the new places is planned by `settle_plan`.
+/// elsewhere; the stock takes the stock's entities. What is left pairs face-down entities with
+/// face-up places first (they turn up on the way), then anything; an entity that showed another
+/// card face up turns down and up again on its way. A card with no entity left is spawned on the
+/// stock. A hand keeps the order its cards had (the player's is sorted after). The entities left
+/// over are no longer in the piles (the caller despawns them); the motion to the new places is
+/// planned by `settle_plan`.
 fn rearrange(
     commands: &mut Commands,
     table: &P10Table,
@@ -311,19 +314,24 @@ fn rearrange(
             wanted.push((Place::Skip(s), Card::SKIP));
         }
     }
-    // The entities on the table, by pile and card.
-    let mut free: Vec<(Entity, Place, Card)> = piles
+    let revealed = matches!(game.stage(), Stage::RoundOver | Stage::Over);
+    let shown_before = piles.revealed || piles.show_all;
+    let shown_now = revealed || piles.show_all;
+    // The entities on the table: where each lay, its card, and whether it showed it.
+    let old: HashMap<Entity, Place> = piles.placed().into_iter().collect();
+    let mut free: Vec<(Entity, Place, Card, bool)> = piles
         .placed()
         .into_iter()
         .map(|(e, place)| {
             let card = piles.cards.get(&e).copied().unwrap_or(Card::SKIP);
-            (e, pile_of(place), card)
+            (e, pile_of(place), card, face_up_at(place, shown_before))
         })
         .collect();
     let mut taken: Vec<Option<Entity>> = vec![None; wanted.len()];
-    let take = |pred: &dyn Fn(&(Entity, Place, Card), Place, Card) -> bool,
+    type Free = (Entity, Place, Card, bool);
+    let take = |pred: &dyn Fn(&Free, Place, Card) -> bool,
                 taken: &mut Vec<Option<Entity>>,
-                free: &mut Vec<(Entity, Place, Card)>| {
+                free: &mut Vec<Free>| {
         for (k, &(place, card)) in wanted.iter().enumerate() {
             if taken[k].is_some() {
                 continue;
@@ -333,29 +341,39 @@ fn rearrange(
             }
         }
     };
-    let face_down = |place: Place| matches!(place, Place::Stock(_));
-    // The same card in the same pile stays; a card shown face up comes from where that card
-    // lies; the stock (face down, any card alike) takes the stock's entities, then the rest.
+    let up = |place: Place| face_up_at(place, shown_now);
+    // The same card in the same pile stays (face down, any card alike); a card shown face up
+    // comes from where that card lies; the stock takes the stock's entities.
     take(
-        &|f, place, card| f.1 == pile_of(place) && (face_down(place) || f.2 == card),
+        &|f, place, card| f.1 == pile_of(place) && (!up(place) && !f.3 || f.2 == card),
         &mut taken,
         &mut free,
     );
     take(
-        &|f, place, card| !face_down(place) && f.2 == card,
+        &|f, place, card| up(place) && f.2 == card,
         &mut taken,
         &mut free,
     );
     take(
-        &|f, place, _| face_down(place) && matches!(f.1, Place::Stock(_)),
+        &|f, place, _| !up(place) && matches!(f.1, Place::Stock(_)),
         &mut taken,
         &mut free,
     );
+    take(&|f, place, _| up(place) && !f.3, &mut taken, &mut free);
+    take(&|f, place, _| !up(place) && f.3, &mut taken, &mut free);
     take(&|_, _, _| true, &mut taken, &mut free);
+    let was_up: HashMap<Entity, (Card, bool)> = piles
+        .placed()
+        .into_iter()
+        .map(|(e, place)| {
+            let card = piles.cards.get(&e).copied().unwrap_or(Card::SKIP);
+            (e, (card, face_up_at(place, shown_before)))
+        })
+        .collect();
     let stock_top = layout.position(&piles.shape(), Place::Stock(piles.stock.len()));
     let mut new = P10Piles {
         show_all: piles.show_all,
-        revealed: matches!(game.stage(), Stage::RoundOver | Stage::Over),
+        revealed,
         hands: vec![Vec::new(); n],
         groups: game
             .laid()
@@ -366,13 +384,28 @@ fn rearrange(
         ..P10Piles::default()
     };
     let move_s = a.secs(a.move_ms);
+    let mut moved = false;
     for (k, &(place, card)) in wanted.iter().enumerate() {
-        let e = taken[k].unwrap_or_else(|| {
-            let e = spawn_card(commands, card, stock_top);
-            // Its leg's end is set by the settle.
-            plan.glide(e, Motion::Move, 0.0, move_s, stock_top, Some(false));
-            e
-        });
+        let e = match taken[k] {
+            Some(e) => {
+                // A face that would change in mid-air turns down and up again on the way.
+                if up(place)
+                    && let Some(&(shown, true)) = was_up.get(&e)
+                    && shown != card
+                {
+                    let to = layout.position(&piles.shape(), place);
+                    plan.glide(e, Motion::Move, 0.0, move_s / 2.0, to, Some(false));
+                    plan.glide(e, Motion::Flip, move_s / 2.0, move_s / 2.0, to, Some(true));
+                }
+                e
+            }
+            None => {
+                let e = spawn_card(commands, card, stock_top);
+                // Its leg's end is set by the settle.
+                plan.glide(e, Motion::Move, 0.0, move_s, stock_top, Some(false));
+                e
+            }
+        };
         new.cards.insert(e, card);
         match place {
             Place::Stock(_) => new.stock.push(e),
@@ -382,7 +415,19 @@ fn rearrange(
             Place::Skip(s) => new.skips[s] = Some(e),
         }
     }
-    if free.len() < wanted.len() {
+    // A hand keeps its cards' order: those it held before where they were, those coming back
+    // after them.
+    for (s, hand) in new.hands.iter_mut().enumerate() {
+        hand.sort_by_key(|e| match old.get(e) {
+            Some(&Place::Hand(seat, i)) if seat == s => i,
+            _ => usize::MAX,
+        });
+    }
+    for (e, place) in new.placed() {
+        moved |= old.get(&e) != Some(&place);
+    }
+    moved |= !free.is_empty();
+    if moved {
         plan.sound(0.0, crate::audio::cues::Sfx::Pick, 0.9);
     }
     *piles = new;
@@ -444,13 +489,15 @@ pub(crate) fn show_changes(
     if changes.is_empty() {
         return;
     }
-    // The player may knock for the card just discarded: two raps once it has landed, once for
-    // each offer (the same offer laid out again stays quiet).
+    // The player may knock for the card just discarded: two raps as it lands, once for each
+    // offer (the same offer laid out again stays quiet), with its motion off too (the player
+    // hurried the computer seats) when no other sound plays.
     let offer = viewer.is_none()
         && matches!(table.game.stage(), Stage::Knock { asking, .. } if asking == PLAYER);
     let rap = offer && !*offered;
     *offered = offer;
     let last = changes.len() - 1;
+    let mut rap_at = 0.0;
     // A replay faster than its usual 2 steps a second moves its cards faster too (else the
     // cards set the pace). Hurrying is for the computer seats of the player's game: a flag
     // left from it does not make a replay instant and silent.
@@ -491,6 +538,9 @@ pub(crate) fn show_changes(
                 if !fresh {
                     let raised = selection.0.contains(&e);
                     *pose = rest_pose(&layout, &shape, view.place, view.face_up, raised);
+                } else {
+                    // Stopped in mid-turn, it glides on from where it is showing one side.
+                    pose.flip = 1.0;
                 }
             }
         }
@@ -608,8 +658,8 @@ pub(crate) fn show_changes(
         // Cards that left the hand are no longer chosen.
         let in_hand = piles.hands.get(PLAYER).cloned().unwrap_or_default();
         selection.0.retain(|e| in_hand.contains(e));
-        if rap && k == last {
-            plan.sound(plan.cursor, crate::audio::cues::Sfx::Knock, 1.0);
+        if k == last && !a.instant {
+            rap_at = plan.cursor + 0.2 * a.secs(a.move_ms);
         }
         sort_hand(&mut piles, sort_by_colour);
         order_groups(&mut piles, &table);
@@ -623,6 +673,15 @@ pub(crate) fn show_changes(
             a,
         );
         commit(&mut commands, plan, a, &mut sounds);
+    }
+    if rap {
+        sounds.0.push((
+            rap_at,
+            crate::audio::cues::PlaySfx {
+                sfx: crate::audio::cues::Sfx::Knock,
+                pitch: 1.0,
+            },
+        ));
     }
     commands.insert_resource(layout);
 }

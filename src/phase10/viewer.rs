@@ -236,6 +236,10 @@ fn control(
                     ViewerControl::Round(r) => v.round_start(r),
                     _ => v.at,
                 };
+                // Where it is already (back at the first deal): nothing to show again.
+                if to == v.at {
+                    continue;
+                }
                 match table_at(&v.spec, &v.steps, to) {
                     Ok(t) => {
                         *table = t;

@@ -35,11 +35,12 @@ pub(crate) fn plugin(app: &mut App) {
             PreUpdate,
             share_pointer.after(bevy_egui::EguiPreUpdateSet::ProcessInput),
         )
+        .init_resource::<studio::StudioUnder>()
         .add_systems(Update, studio::drop_draft_on_close)
         .add_systems(
             EguiPrimaryContextPass,
             (
-                widgets::install_fonts.in_set(Overlay::Setup),
+                (widgets::install_fonts, studio::stack_studio_windows).in_set(Overlay::Setup),
                 settings_window::settings_window.in_set(Overlay::Windows),
                 (studio::theme_editor, studio::tuner).in_set(Overlay::Windows),
                 studio::file_problems.in_set(Overlay::Top),

@@ -148,8 +148,9 @@ pub(crate) fn theme_editor(
     mut draft: ResMut<ThemeDraft>,
     mut studio: Local<Studio>,
     saves: Option<Res<Saves>>,
+    under: Res<StudioUnder>,
 ) -> Result {
-    if !windows.themes {
+    if !windows.themes || *under == StudioUnder::Themes {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -163,7 +164,7 @@ pub(crate) fn theme_editor(
         ctx,
         t("studio.themes.title"),
         "theme-editor",
-        380.0,
+        THEMES_WIDTH,
         &mut open,
         |ui| {
             ui.horizontal(|ui| {
@@ -361,8 +362,62 @@ pub(crate) fn drop_draft_on_close(
     *was_open = open;
 }
 
+/// The widths of the studio's windows at most: the theme editor's and the tuner's.
+const THEMES_WIDTH: f32 = 380.0;
+const TUNER_WIDTH: f32 = 540.0;
+
+/// Whether the theme editor and the tuner fit side by side (the tuner then opens at the right).
+fn both_fit(ctx: &egui::Context) -> bool {
+    fitting_width(ctx) >= THEMES_WIDTH + TUNER_WIDTH + 24.0
+}
+
+/// The studio window waiting hidden under the other (on a screen without room for both side by
+/// side, where both would lie at the left margin, one over the other).
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StudioUnder {
+    /// Both are shown (or only one is open).
+    #[default]
+    Neither,
+    /// The theme editor waits, its draft kept, until the tuner closes.
+    Themes,
+    /// The tuner waits until the theme editor closes.
+    Tuner,
+}
+
+/// On a screen without room for both studio windows side by side (a phone), the one opened last
+/// is shown and the other waits under it, as it was (a theme's unsaved changes included), until
+/// the one shown closes.
+pub(crate) fn stack_studio_windows(
+    mut contexts: EguiContexts,
+    windows: Res<Windows>,
+    mut under: ResMut<StudioUnder>,
+    mut was: Local<(bool, bool)>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let now = (windows.themes, windows.tuner);
+    under.set_if_neq(stacked(*was, now, *under, both_fit(ctx)));
+    *was = now;
+    Ok(())
+}
+
+/// Which studio window waits under the other, now that (theme editor, tuner) are `now` open and
+/// were `was` open the frame before; `fit` when both fit side by side.
+fn stacked(was: (bool, bool), now: (bool, bool), under: StudioUnder, fit: bool) -> StudioUnder {
+    if now != (true, true) || fit {
+        return StudioUnder::Neither;
+    }
+    match was {
+        (true, false) => StudioUnder::Themes,
+        (false, true) => StudioUnder::Tuner,
+        // Both open before (the screen became narrow), or opened together.
+        _ if under == StudioUnder::Neither => StudioUnder::Tuner,
+        _ => under,
+    }
+}
+
 /// A window of the studio: movable (on a screen too narrow for it, kept at the left margin),
-/// as tall as its content, scrolling when the screen is not.
+/// as tall as its content, scrolling when the screen is not. The tuner opens at the right
+/// where the theme editor has room beside it.
 fn studio_window(
     ctx: &egui::Context,
     title: &str,
@@ -374,10 +429,15 @@ fn studio_window(
     let height = ctx.content_rect().height() - 110.0;
     // On a screen narrower than the window would be (a phone), its tables scroll sideways.
     let narrow = fitting_width(ctx) < max_width;
+    let x = if id == "tuner" && both_fit(ctx) {
+        ctx.content_rect().width() - max_width - 12.0
+    } else {
+        12.0
+    };
     let mut window = egui::Window::new(title)
         .id(egui::Id::new(id))
         .max_width(max_width.min(fitting_width(ctx)))
-        .default_pos(egui::pos2(12.0, 44.0))
+        .default_pos(egui::pos2(x, 44.0))
         .auto_sized()
         .collapsible(false)
         .open(open);
@@ -474,8 +534,9 @@ pub(crate) fn tuner(
     mut studio: Local<Studio>,
     mut samples: MessageWriter<PlaySample>,
     game: Option<Res<State<GameKind>>>,
+    under: Res<StudioUnder>,
 ) -> Result {
-    if !windows.tuner {
+    if !windows.tuner || *under == StudioUnder::Tuner {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -489,7 +550,7 @@ pub(crate) fn tuner(
         ctx,
         t("studio.tuner.title"),
         "tuner",
-        540.0,
+        TUNER_WIDTH,
         &mut open,
         |ui| {
             let a = &mut s.animation;
@@ -649,4 +710,28 @@ pub(crate) fn file_problems(
             }
         });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn where_both_studio_windows_do_not_fit_the_one_opened_last_lies_over_the_other() {
+        use StudioUnder::*;
+        let both = (true, true);
+        // The tuner opened over the theme editor, and the other way round.
+        assert_eq!(stacked((true, false), both, Neither, false), Themes);
+        assert_eq!(stacked((false, true), both, Neither, false), Tuner);
+        // Frames later, the same one stays under.
+        assert_eq!(stacked(both, both, Themes, false), Themes);
+        assert_eq!(stacked(both, both, Tuner, false), Tuner);
+        // Opened together, or both open as the screen narrows: the tuner waits.
+        assert_eq!(stacked((false, false), both, Neither, false), Tuner);
+        assert_eq!(stacked(both, both, Neither, false), Tuner);
+        // The one shown closes: the other shows again; room for both: both show.
+        assert_eq!(stacked(both, (true, false), Themes, false), Neither);
+        assert_eq!(stacked((true, false), both, Neither, true), Neither);
+        assert_eq!(stacked(both, both, Themes, true), Neither);
+    }
 }
