@@ -796,13 +796,20 @@ fn count_raps(mut heard: MessageReader<PlaySfx>, mut raps: ResMut<Raps>) {
     raps.0 += heard.read().filter(|s| s.sfx == Sfx::Knock).count();
 }
 
-#[test]
-fn an_offer_to_knock_raps_also_when_the_player_hurried_the_computer_seats() {
+/// A three-seat knocking game against two random seats, its knock sounds counted, at the
+/// player's first turn.
+fn knocking_game() -> (App, Entity) {
     let v = variant::by_id("pro-spider-10-knocking").unwrap().clone();
     let spec = P10Spec::new(v, 3, 21, vec!["random".into(); 2]).unwrap();
     let (mut app, w) = app_for(spec, GameKind::ProSpider10);
     app.init_resource::<Raps>().add_systems(Update, count_raps);
     until_players_turn(&mut app);
+    (app, w)
+}
+
+#[test]
+fn an_offer_to_knock_raps_also_when_the_player_hurried_the_computer_seats() {
+    let (mut app, w) = knocking_game();
     for _ in 0..60 {
         if matches!(game(&app).stage(), Stage::Knock { .. }) {
             settle(&mut app);
@@ -823,11 +830,7 @@ fn an_offer_to_knock_raps_also_when_the_player_hurried_the_computer_seats() {
 
 #[test]
 fn in_the_knocking_variant_the_player_claims_a_discard_out_of_turn() {
-    let v = variant::by_id("pro-spider-10-knocking").unwrap().clone();
-    let spec = P10Spec::new(v, 3, 21, vec!["random".into(); 2]).unwrap();
-    let (mut app, w) = app_for(spec, GameKind::ProSpider10);
-    app.init_resource::<Raps>().add_systems(Update, count_raps);
-    until_players_turn(&mut app);
+    let (mut app, w) = knocking_game();
     for _ in 0..60 {
         if let Stage::Knock {
             card, discarder, ..

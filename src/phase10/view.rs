@@ -614,34 +614,24 @@ pub(crate) fn show_changes(
                     }
                 }
                 selection.0.clear();
-                sort_hand(&mut piles, sort_by_colour);
-                settle_plan(
-                    &mut commands,
-                    &mut plan,
-                    &piles,
-                    &layout,
-                    &selection,
-                    &mut cards,
-                    a,
-                );
-                commit(&mut commands, plan, a, &mut sounds);
-                continue;
-            }
-            for e in gone {
-                if despawned.insert(e) {
-                    commands.entity(e).despawn();
+                // Their motion is settled below, as after any change.
+            } else {
+                for e in gone {
+                    if despawned.insert(e) {
+                        commands.entity(e).despawn();
+                    }
                 }
-            }
-            *piles = P10Piles {
-                show_all: piles.show_all,
-                ..P10Piles::default()
-            };
-            selection.0.clear();
-            // A new table without events (the viewer jumped, or gave the table back): its
-            // cards are put out at rest.
-            if change.new_game && change.events.is_empty() {
-                spawn_at_rest(&mut commands, &table, &mut piles);
-                continue;
+                *piles = P10Piles {
+                    show_all: piles.show_all,
+                    ..P10Piles::default()
+                };
+                selection.0.clear();
+                // A new table without events (the viewer jumped, or gave the table back): its
+                // cards are put out at rest.
+                if change.new_game && change.events.is_empty() {
+                    spawn_at_rest(&mut commands, &table, &mut piles);
+                    continue;
+                }
             }
         }
         for event in &change.events {
