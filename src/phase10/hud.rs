@@ -129,7 +129,7 @@ fn seat_labels(
             } else {
                 table.name(seat)
             },
-            &phase_label(&game.next_text(seat)),
+            &phase_label(&game.next_text(seat), laid_in_round_just_over(&table, seat)),
             &tf("p10.seat.points", &[("points", &st.points)]),
             &cards_text,
             skipped,
@@ -162,13 +162,25 @@ fn seat_labels(
 }
 
 /// A seat's phase(s) to lay next as its label says it: `phase 4`, `phases 2+5+9` (any order),
-/// `every phase laid`.
-fn phase_label(next: &str) -> String {
-    match next {
-        "done" => t("p10.seat.all_laid").to_string(),
-        _ if next.contains('+') => tf("p10.seat.phases", &[("phase", &next)]),
-        _ => tf("p10.seat.phase", &[("phase", &next)]),
+/// `every phase laid`; once a round is over, a seat that laid its phase in it says so and what
+/// comes next: `phase 3 laid, next 4`, `phase 10 laid, the last`.
+fn phase_label(next: &str, laid: Option<u8>) -> String {
+    match (laid, next) {
+        (Some(laid), "done") => tf("p10.seat.phase_laid_last", &[("laid", &laid)]),
+        (Some(laid), _) => tf("p10.seat.phase_laid", &[("laid", &laid), ("next", &next)]),
+        (None, "done") => t("p10.seat.all_laid").to_string(),
+        (None, _) if next.contains('+') => tf("p10.seat.phases", &[("phase", &next)]),
+        (None, _) => tf("p10.seat.phase", &[("phase", &next)]),
     }
+}
+
+/// The phase `seat` laid in the round just over (while the table waits for the next deal, or
+/// the game is over).
+fn laid_in_round_just_over(table: &P10Table, seat: usize) -> Option<u8> {
+    if !matches!(table.game.stage(), Stage::RoundOver | Stage::Over) {
+        return None;
+    }
+    table.sheet.rows.last()?.laid.get(seat).copied().flatten()
 }
 
 /// A computer seat's column narrower than this (six seats on a phone) shows only its number,
@@ -676,9 +688,13 @@ mod tests {
 
     #[test]
     fn a_label_names_the_phase_the_phases_left_or_that_all_are_laid() {
-        assert_eq!(phase_label("4"), "phase 4");
-        assert_eq!(phase_label("2+5+9"), "phases 2+5+9");
-        assert_eq!(phase_label("done"), "every phase laid");
+        assert_eq!(phase_label("4", None), "phase 4");
+        assert_eq!(phase_label("2+5+9", None), "phases 2+5+9");
+        assert_eq!(phase_label("done", None), "every phase laid");
+        // The round over: what a seat laid in it, and what comes next.
+        assert_eq!(phase_label("4", Some(3)), "phase 3 laid, next 4");
+        assert_eq!(phase_label("2+9", Some(5)), "phase 5 laid, next 2+9");
+        assert_eq!(phase_label("done", Some(10)), "phase 10 laid, the last");
     }
 
     #[test]

@@ -24,6 +24,14 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.seat.phase", "Phase {phase}"),
     ("p10.seat.phases", "Phasen {phase}"),
     ("p10.seat.all_laid", "alle Phasen gelegt"),
+    (
+        "p10.seat.phase_laid",
+        "Phase {laid} gelegt, als Nächstes {next}",
+    ),
+    (
+        "p10.seat.phase_laid_last",
+        "Phase {laid} gelegt, die letzte",
+    ),
     ("p10.seat.points", "{points} Pkt."),
     ("p10.seat.number", "Platz {seat}"),
     ("p10.seat.skipped_short", "setzt aus"),

@@ -21,6 +21,8 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.seat.phase", "phase {phase}"),
     ("p10.seat.phases", "phases {phase}"),
     ("p10.seat.all_laid", "every phase laid"),
+    ("p10.seat.phase_laid", "phase {laid} laid, next {next}"),
+    ("p10.seat.phase_laid_last", "phase {laid} laid, the last"),
     ("p10.seat.points", "{points} pts"),
     ("p10.seat.number", "Seat {seat}"),
     ("p10.seat.skipped_short", "skipped"),
