@@ -118,6 +118,21 @@ pub fn command_code(physical: KeyCode, logical: &Key) -> KeyCode {
     }
 }
 
+/// Shift, Ctrl, Alt and Cmd (Super), either side.
+fn is_modifier(key: KeyCode) -> bool {
+    matches!(
+        key,
+        KeyCode::ShiftLeft
+            | KeyCode::ShiftRight
+            | KeyCode::ControlLeft
+            | KeyCode::ControlRight
+            | KeyCode::AltLeft
+            | KeyCode::AltRight
+            | KeyCode::SuperLeft
+            | KeyCode::SuperRight
+    )
+}
+
 fn read_keys(
     mut keys: ResMut<Keys>,
     mut input: MessageReader<KeyboardInput>,
@@ -128,6 +143,13 @@ fn read_keys(
     for event in input.read() {
         match event.state {
             ButtonState::Pressed => {
+                // A key pressed again though its release never came (a Mac sends none for Z
+                // while Cmd is held, so a second Cmd+Z would not count) is let go first.
+                if !event.repeat
+                    && let Some(code) = keys.held.remove(&event.key_code)
+                {
+                    keys.input.release(code);
+                }
                 // A repeat of a held key is read as when first pressed.
                 let code = *keys
                     .held
@@ -138,6 +160,20 @@ fn read_keys(
             ButtonState::Released => {
                 let code = keys.held.remove(&event.key_code).unwrap_or(event.key_code);
                 keys.input.release(code);
+                // Cmd let go on a Mac: the keys pressed with it sent no release of their own.
+                if matches!(event.key_code, KeyCode::SuperLeft | KeyCode::SuperRight) {
+                    let stuck: Vec<KeyCode> = keys
+                        .held
+                        .keys()
+                        .copied()
+                        .filter(|k| !is_modifier(*k))
+                        .collect();
+                    for key in stuck {
+                        if let Some(code) = keys.held.remove(&key) {
+                            keys.input.release(code);
+                        }
+                    }
+                }
             }
         }
     }
@@ -204,5 +240,51 @@ mod tests {
             ),
             KeyCode::KeyU
         );
+    }
+
+    #[test]
+    fn on_a_mac_cmd_z_undoes_each_time_though_z_is_never_released() {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .add_plugins(bevy::input::InputPlugin)
+            .add_plugins(plugin);
+        let w = app.world_mut().spawn_empty().id();
+        let mut send = |app: &mut App, key_code, logical: Key, pressed: bool, repeat: bool| {
+            app.world_mut().write_message(KeyboardInput {
+                key_code,
+                logical_key: logical,
+                state: if pressed {
+                    ButtonState::Pressed
+                } else {
+                    ButtonState::Released
+                },
+                text: None,
+                repeat,
+                window: w,
+            });
+            app.update();
+        };
+        let z = || Key::Character("z".into());
+        let keys = |app: &App| {
+            let k = app.world().resource::<Keys>();
+            (k.just_pressed(KeyCode::KeyZ), k.pressed(KeyCode::KeyZ))
+        };
+        // Cmd down, Z down: Z counts once, and a held repeat does not count again.
+        send(&mut app, KeyCode::SuperLeft, Key::Super, true, false);
+        send(&mut app, KeyCode::KeyZ, z(), true, false);
+        assert_eq!(keys(&app), (true, true));
+        send(&mut app, KeyCode::KeyZ, z(), true, true);
+        assert_eq!(keys(&app), (false, true));
+        // Z pressed again with no release in between (a Mac sends none while Cmd is held).
+        send(&mut app, KeyCode::KeyZ, z(), true, false);
+        assert_eq!(keys(&app), (true, true), "the second Cmd+Z counts");
+        // Cmd let go: Z is no longer held.
+        send(&mut app, KeyCode::SuperLeft, Key::Super, false, false);
+        assert_eq!(keys(&app), (false, false));
+        // Elsewhere a held Ctrl stays held when Cmd is let go.
+        send(&mut app, KeyCode::ControlLeft, Key::Control, true, false);
+        send(&mut app, KeyCode::SuperLeft, Key::Super, true, false);
+        send(&mut app, KeyCode::SuperLeft, Key::Super, false, false);
+        assert!(app.world().resource::<Keys>().pressed(KeyCode::ControlLeft));
     }
 }
