@@ -249,7 +249,7 @@ mod tests {
             .add_plugins(bevy::input::InputPlugin)
             .add_plugins(plugin);
         let w = app.world_mut().spawn_empty().id();
-        let mut send = |app: &mut App, key_code, logical: Key, pressed: bool, repeat: bool| {
+        let send = |app: &mut App, key_code, logical: Key, pressed: bool, repeat: bool| {
             app.world_mut().write_message(KeyboardInput {
                 key_code,
                 logical_key: logical,
