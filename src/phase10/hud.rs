@@ -14,7 +14,8 @@ use crate::core::settings::Settings;
 use crate::core::theme::Theme;
 use crate::phase10::P10Systems;
 use crate::phase10::input::{
-    HandCursor, LayChoice, chosen_cards, describe_choice, find_and_choose, lay_chosen, pick_lay,
+    HandCursor, LayChoice, card_name, chosen_cards, describe_choice, find_and_choose, lay_chosen,
+    pick_lay,
 };
 use crate::phase10::layout::{BarBand, P10Layout};
 use crate::phase10::menu::{P10Form, ask_new_game, fresh_seed};
@@ -418,7 +419,7 @@ fn status(table: &P10Table, seats: Option<&Seats>) -> String {
             )
         }
         Stage::Draw => t("p10.status.draw").into(),
-        Stage::Knock { card, .. } => tf("p10.status.knock", &[("card", &card)]),
+        Stage::Knock { card, .. } => tf("p10.status.knock", &[("card", &card_name(card))]),
         Stage::Play if game.laid_phase()[PLAYER].is_none() => t("p10.status.lay").into(),
         Stage::Play => t("p10.status.hit").into(),
     }
@@ -516,7 +517,10 @@ fn bar(
                             && asking == PLAYER
                         {
                             if ui
-                                .add(bar_button(tf("p10.bar.take", &[("card", &card)])))
+                                .add(bar_button(tf(
+                                    "p10.bar.take",
+                                    &[("card", &card_name(card))],
+                                )))
                                 .clicked()
                             {
                                 requests.write(P10Request::Act(Action::Knock(card)));
@@ -625,7 +629,7 @@ fn lay_question(
         crate::shell::widgets::keep_inside(ui);
         match choice.0.first() {
             Some(Action::Hit { card, .. }) => {
-                ui.label(tf("p10.hit.question", &[("card", &card.card)]));
+                ui.label(tf("p10.hit.question", &[("card", &card_name(card.card))]));
             }
             _ => {
                 ui.label(t("p10.lay.question"));

@@ -404,6 +404,23 @@ pub fn colour_name(colour: Colour) -> &'static str {
     }
 }
 
+/// A card in words: "red 9", "joker", "skip" (German: "Rote 9", "Joker", "Aussetzen-Karte").
+pub fn card_name(card: Card) -> String {
+    match (card.colour(), card.value()) {
+        (Some(colour), Some(value)) => tf(
+            match colour {
+                Colour::Red => "p10.card.red",
+                Colour::Blue => "p10.card.blue",
+                Colour::Green => "p10.card.green",
+                Colour::Yellow => "p10.card.yellow",
+            },
+            &[("value", &value)],
+        ),
+        _ if card.is_wild() => t("p10.card.joker").to_string(),
+        _ => t("p10.card.skip").to_string(),
+    }
+}
+
 /// What "find it" (F) chooses: before the phase is laid, the cards of the first lay the hand
 /// has; once it is laid, a card of the hand that hits a laid group, the next one after the card
 /// `after` (the one found before, when it is still the only one chosen), so that finding again

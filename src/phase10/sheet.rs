@@ -48,6 +48,82 @@ fn show_at_round_end(
     }
 }
 
+/// The round in progress (or the round just over), turn by turn, in words, as every seat saw
+/// it: another seat's stock draws without their card, the player's with it. From the game's log,
+/// so a resumed game or a watched one tells its round too.
+pub fn round_story(table: &P10Table) -> Vec<String> {
+    use arachne_engine::phase10::Action;
+    use arachne_engine::phase10::action::LoggedAction;
+    use arachne_engine::phase10::log::Item;
+    let Ok(items) = arachne_engine::phase10::parse_log(&table.log.text_so_far()) else {
+        return Vec::new();
+    };
+    let start = items
+        .iter()
+        .rposition(|(_, item)| matches!(item, Item::Round(_)))
+        .map_or(0, |i| i + 1);
+    let name = crate::phase10::input::card_name;
+    let mut lines = Vec::new();
+    for (_, item) in &items[start..] {
+        let (seat, acts) = match item {
+            Item::Turn(seat, actions) => {
+                let mut acts: Vec<String> = Vec::new();
+                let mut hits: Vec<String> = Vec::new();
+                for logged in actions {
+                    let list = match logged {
+                        LoggedAction::DrawStock(Some(card)) if *seat == PLAYER => {
+                            acts.push(tf("p10.story.stock_card", &[("card", &name(*card))]));
+                            continue;
+                        }
+                        LoggedAction::DrawStock(_) => {
+                            acts.push(t("p10.story.stock").into());
+                            continue;
+                        }
+                        LoggedAction::Actions(list) => list,
+                    };
+                    for action in list {
+                        if let Action::Hit { card, .. } = action {
+                            hits.push(name(card.card));
+                            continue;
+                        }
+                        if !hits.is_empty() {
+                            acts.push(tf("p10.story.hit", &[("cards", &hits.join(", "))]));
+                            hits.clear();
+                        }
+                        acts.push(match action {
+                            Action::DrawDiscard(card) => {
+                                tf("p10.story.pile", &[("card", &name(*card))])
+                            }
+                            Action::Knock(card) => tf("p10.story.knock", &[("card", &name(*card))]),
+                            Action::Lay { phase, .. } => tf("p10.story.lay", &[("phase", phase)]),
+                            Action::Discard(card) => {
+                                tf("p10.story.discard", &[("card", &name(*card))])
+                            }
+                            Action::Skip(who) if *who == PLAYER => t("p10.story.skip_you").into(),
+                            Action::Skip(who) => {
+                                tf("p10.story.skip", &[("who", &table.name(*who))])
+                            }
+                            other => other.to_string(),
+                        });
+                    }
+                }
+                if !hits.is_empty() {
+                    acts.push(tf("p10.story.hit", &[("cards", &hits.join(", "))]));
+                }
+                (*seat, acts)
+            }
+            Item::Skipped(seat) => (*seat, vec![t("p10.story.skipped").to_string()]),
+            Item::Reshuffle => {
+                lines.push(t("p10.story.reshuffle").to_string());
+                continue;
+            }
+            _ => continue,
+        };
+        lines.push(format!("{}: {}", table.name(seat), acts.join(" · ")));
+    }
+    lines
+}
+
 /// One cell of the sheet: the points added, and `X` with the phase's number when one was laid.
 pub fn cell(points: u32, laid: Option<u8>) -> String {
     match laid {
@@ -175,6 +251,25 @@ fn sheet_window(
                     });
             });
         ui.label(t("p10.sheet.legend"));
+        // What happened this round: the latest turns in sight (the list keeps to its end).
+        egui::CollapsingHeader::new(t("p10.story.title"))
+            .id_salt("p10-story")
+            .default_open(true)
+            .show(ui, |ui| {
+                let story = round_story(&table);
+                egui::ScrollArea::vertical()
+                    .id_salt("p10-story-scroll")
+                    .max_height(120.0)
+                    .stick_to_bottom(true)
+                    .show(ui, |ui| {
+                        if story.is_empty() {
+                            ui.label(t("p10.story.none"));
+                        }
+                        for line in &story {
+                            ui.label(line);
+                        }
+                    });
+            });
         if game.is_over() {
             let winners: Vec<String> = game.winners().iter().map(|&s| table.name(s)).collect();
             let you = game.winners().contains(&PLAYER);
@@ -362,4 +457,58 @@ fn statistics_table(
                 ui.end_row();
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arachne_engine::phase10::Action;
+
+    #[test]
+    fn the_round_is_told_turn_by_turn_with_only_what_every_seat_saw() {
+        let spec = crate::phase10::round::P10Spec::standard(3, 12, "petra").unwrap();
+        let (mut table, _) = P10Table::new(spec).unwrap();
+        assert_eq!(round_story(&table), Vec::<String>::new());
+        // Every seat takes the stock and discards its first card, three times round.
+        for _ in 0..9 {
+            let seat = table.game.to_move().unwrap();
+            let drawn = table.apply(Action::DrawStock).unwrap();
+            let first = table.game.hand(seat)[0];
+            table.apply(Action::Discard(first)).unwrap();
+            assert!(!drawn.is_empty());
+        }
+        let story = round_story(&table);
+        assert_eq!(story.len(), 9, "{story:#?}");
+        for line in &story {
+            let (who, what) = line.split_once(": ").unwrap();
+            if who == "You" {
+                // The player's own draw names the card.
+                assert!(what.starts_with("drew the "), "{line}");
+            } else {
+                assert!(
+                    what.starts_with("drew from the stock · discarded the "),
+                    "{line}"
+                );
+            }
+        }
+        // The player's turn in progress is told as far as it went.
+        while table.game.to_move() != Some(PLAYER) {
+            let seat = table.game.to_move().unwrap();
+            table.apply(Action::DrawStock).unwrap();
+            let first = table.game.hand(seat)[0];
+            table.apply(Action::Discard(first)).unwrap();
+        }
+        let top = *table.game.discard_pile().last().unwrap();
+        if !top.is_skip() {
+            table.apply(Action::DrawDiscard(top)).unwrap();
+            let last = round_story(&table).pop().unwrap();
+            assert_eq!(
+                last,
+                format!(
+                    "You: took the {} from the discard pile",
+                    crate::phase10::input::card_name(top)
+                )
+            );
+        }
+    }
 }
