@@ -26,6 +26,11 @@ pub struct Keys {
     /// What each key held down was read as when pressed (its release may type another
     /// character, Shift having been let go first).
     held: HashMap<KeyCode, KeyCode>,
+    /// Keys pressed while Cmd (Super) was held: a browser on a Mac sends no release for them.
+    with_cmd: Vec<KeyCode>,
+    /// Keys let go with Cmd though no release of theirs came: their repeats, should they still
+    /// be held after all, are not new presses.
+    stale: Vec<KeyCode>,
 }
 
 /// The digit keys, 0 to 9: the top row's and the keypad's.
@@ -143,12 +148,23 @@ fn read_keys(
     for event in input.read() {
         match event.state {
             ButtonState::Pressed => {
-                // A key pressed again though its release never came (a Mac sends none for Z
-                // while Cmd is held, so a second Cmd+Z would not count) is let go first.
-                if !event.repeat
-                    && let Some(code) = keys.held.remove(&event.key_code)
-                {
-                    keys.input.release(code);
+                if event.repeat && keys.stale.contains(&event.key_code) {
+                    continue;
+                }
+                if !event.repeat {
+                    keys.stale.retain(|&k| k != event.key_code);
+                    // A key pressed again though its release never came (a browser on a Mac
+                    // sends none for Z while Cmd is held, so a second Cmd+Z would not count) is
+                    // let go first.
+                    if let Some(code) = keys.held.remove(&event.key_code) {
+                        keys.input.release(code);
+                    }
+                    let cmd = keys
+                        .input
+                        .any_pressed([KeyCode::SuperLeft, KeyCode::SuperRight]);
+                    if cmd && !is_modifier(event.key_code) {
+                        keys.with_cmd.push(event.key_code);
+                    }
                 }
                 // A repeat of a held key is read as when first pressed.
                 let code = *keys
@@ -158,19 +174,20 @@ fn read_keys(
                 keys.input.press(code);
             }
             ButtonState::Released => {
+                keys.stale.retain(|&k| k != event.key_code);
+                keys.with_cmd.retain(|&k| k != event.key_code);
                 let code = keys.held.remove(&event.key_code).unwrap_or(event.key_code);
                 keys.input.release(code);
-                // Cmd let go on a Mac: the keys pressed with it sent no release of their own.
-                if matches!(event.key_code, KeyCode::SuperLeft | KeyCode::SuperRight) {
-                    let stuck: Vec<KeyCode> = keys
-                        .held
-                        .keys()
-                        .copied()
-                        .filter(|k| !is_modifier(*k))
-                        .collect();
-                    for key in stuck {
+                // Cmd let go (in a browser on a Mac): the keys pressed with it sent no release of
+                // their own. Keys pressed before it are left as they are.
+                let cmd = keys
+                    .input
+                    .any_pressed([KeyCode::SuperLeft, KeyCode::SuperRight]);
+                if matches!(event.key_code, KeyCode::SuperLeft | KeyCode::SuperRight) && !cmd {
+                    for key in std::mem::take(&mut keys.with_cmd) {
                         if let Some(code) = keys.held.remove(&key) {
                             keys.input.release(code);
+                            keys.stale.push(key);
                         }
                     }
                 }
@@ -182,6 +199,8 @@ fn read_keys(
         focus_lost.clear();
         keys.input.release_all();
         keys.held.clear();
+        keys.with_cmd.clear();
+        keys.stale.clear();
     }
 }
 
@@ -243,7 +262,7 @@ mod tests {
     }
 
     #[test]
-    fn on_a_mac_cmd_z_undoes_each_time_though_z_is_never_released() {
+    fn in_a_browser_on_a_mac_cmd_z_undoes_each_time_though_z_is_never_released() {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins)
             .add_plugins(bevy::input::InputPlugin)
@@ -281,10 +300,22 @@ mod tests {
         // Cmd let go: Z is no longer held.
         send(&mut app, KeyCode::SuperLeft, Key::Super, false, false);
         assert_eq!(keys(&app), (false, false));
-        // Elsewhere a held Ctrl stays held when Cmd is let go.
+        // Z still held after all (a desktop): its repeats are not new presses.
+        send(&mut app, KeyCode::KeyZ, z(), true, true);
+        assert_eq!(keys(&app), (false, false));
+        // A key pressed before Cmd, and Ctrl, stay held when Cmd is let go.
+        let left = |app: &App| app.world().resource::<Keys>().pressed(KeyCode::ArrowLeft);
+        send(&mut app, KeyCode::ArrowLeft, Key::ArrowLeft, true, false);
         send(&mut app, KeyCode::ControlLeft, Key::Control, true, false);
         send(&mut app, KeyCode::SuperLeft, Key::Super, true, false);
         send(&mut app, KeyCode::SuperLeft, Key::Super, false, false);
         assert!(app.world().resource::<Keys>().pressed(KeyCode::ControlLeft));
+        assert!(left(&app));
+        send(&mut app, KeyCode::ArrowLeft, Key::ArrowLeft, true, true);
+        assert!(
+            !app.world()
+                .resource::<Keys>()
+                .just_pressed(KeyCode::ArrowLeft)
+        );
     }
 }

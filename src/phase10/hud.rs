@@ -14,8 +14,8 @@ use crate::core::settings::Settings;
 use crate::core::theme::Theme;
 use crate::phase10::P10Systems;
 use crate::phase10::input::{
-    HandCursor, LayChoice, card_name, chosen_cards, describe_choice, find_and_choose, lay_chosen,
-    pick_lay,
+    CardWords, HandCursor, LayChoice, capitalized, card_words, chosen_cards, describe_choice,
+    find_and_choose, lay_chosen, pick_lay,
 };
 use crate::phase10::layout::{BarBand, P10Layout};
 use crate::phase10::menu::{P10Form, ask_new_game, fresh_seed};
@@ -164,7 +164,7 @@ fn seat_labels(
 
 /// A seat's phase(s) to lay next as its label says it: `phase 4`, `phases 2+5+9` (any order),
 /// `every phase laid`; once a round is over, a seat that laid its phase in it says so and what
-/// comes next: `phase 3 laid, next 4`, `phase 10 laid, the last`.
+/// comes next: `phase 3 laid, next 4`, `phase 10 laid, all done`.
 fn phase_label(next: &str, laid: Option<u8>) -> String {
     match (laid, next) {
         (Some(laid), "done") => tf("p10.seat.phase_laid_last", &[("laid", &laid)]),
@@ -419,7 +419,10 @@ fn status(table: &P10Table, seats: Option<&Seats>) -> String {
             )
         }
         Stage::Draw => t("p10.status.draw").into(),
-        Stage::Knock { card, .. } => tf("p10.status.knock", &[("card", &card_name(card))]),
+        Stage::Knock { card, .. } => capitalized(&tf(
+            "p10.status.knock",
+            &[("card", &card_words(card, CardWords::Object))],
+        )),
         Stage::Play if game.laid_phase()[PLAYER].is_none() => t("p10.status.lay").into(),
         Stage::Play => t("p10.status.hit").into(),
     }
@@ -517,10 +520,10 @@ fn bar(
                             && asking == PLAYER
                         {
                             if ui
-                                .add(bar_button(tf(
+                                .add(bar_button(capitalized(&tf(
                                     "p10.bar.take",
-                                    &[("card", &card_name(card))],
-                                )))
+                                    &[("card", &card_words(card, CardWords::Object))],
+                                ))))
                                 .clicked()
                             {
                                 requests.write(P10Request::Act(Action::Knock(card)));
@@ -629,7 +632,10 @@ fn lay_question(
         crate::shell::widgets::keep_inside(ui);
         match choice.0.first() {
             Some(Action::Hit { card, .. }) => {
-                ui.label(tf("p10.hit.question", &[("card", &card_name(card.card))]));
+                ui.label(capitalized(&tf(
+                    "p10.hit.question",
+                    &[("card", &card_words(card.card, CardWords::Object))],
+                )));
             }
             _ => {
                 ui.label(t("p10.lay.question"));
@@ -698,7 +704,7 @@ mod tests {
         // The round over: what a seat laid in it, and what comes next.
         assert_eq!(phase_label("4", Some(3)), "phase 3 laid, next 4");
         assert_eq!(phase_label("2+9", Some(5)), "phase 5 laid, next 2+9");
-        assert_eq!(phase_label("done", Some(10)), "phase 10 laid, the last");
+        assert_eq!(phase_label("done", Some(10)), "phase 10 laid, all done");
     }
 
     #[test]

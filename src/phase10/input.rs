@@ -404,21 +404,69 @@ pub fn colour_name(colour: Colour) -> &'static str {
     }
 }
 
-/// A card in words: "red 9", "joker", "skip" (German: "Rote 9", "Joker", "Aussetzen-Karte").
-pub fn card_name(card: Card) -> String {
+/// How a card is named in a sentence (German articles differ by case: "den Joker" taken, "der
+/// Joker" fits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardWords {
+    /// In a list: "red 9", "joker".
+    Bare,
+    /// What is taken, played or discarded: "the red 9" ("die rote 9", "den Joker").
+    Object,
+    /// What fits or does not: "the red 9" ("die rote 9", "der Joker").
+    Subject,
+}
+
+/// A card in words: "red 9", "the joker" (German "rote 9", "den Joker"), in the form asked.
+pub fn card_words(card: Card, form: CardWords) -> String {
+    use CardWords::*;
+    // The keys by form: red, blue, green, yellow, joker, skip.
+    let keys: [&'static str; 6] = match form {
+        Bare => [
+            "p10.card.red",
+            "p10.card.blue",
+            "p10.card.green",
+            "p10.card.yellow",
+            "p10.card.joker",
+            "p10.card.skip",
+        ],
+        Object => [
+            "p10.card.object.red",
+            "p10.card.object.blue",
+            "p10.card.object.green",
+            "p10.card.object.yellow",
+            "p10.card.object.joker",
+            "p10.card.object.skip",
+        ],
+        Subject => [
+            "p10.card.subject.red",
+            "p10.card.subject.blue",
+            "p10.card.subject.green",
+            "p10.card.subject.yellow",
+            "p10.card.subject.joker",
+            "p10.card.subject.skip",
+        ],
+    };
     match (card.colour(), card.value()) {
-        (Some(colour), Some(value)) => tf(
-            match colour {
-                Colour::Red => "p10.card.red",
-                Colour::Blue => "p10.card.blue",
-                Colour::Green => "p10.card.green",
-                Colour::Yellow => "p10.card.yellow",
-            },
-            &[("value", &value)],
-        ),
-        _ if card.is_wild() => t("p10.card.joker").to_string(),
-        _ => t("p10.card.skip").to_string(),
+        (Some(colour), Some(value)) => {
+            let key = match colour {
+                Colour::Red => keys[0],
+                Colour::Blue => keys[1],
+                Colour::Green => keys[2],
+                Colour::Yellow => keys[3],
+            };
+            tf(key, &[("value", &value)])
+        }
+        _ if card.is_wild() => t(keys[4]).to_string(),
+        _ => t(keys[5]).to_string(),
     }
+}
+
+/// `text` with its first letter a capital (a card's name at the start of a sentence).
+pub fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 /// What "find it" (F) chooses: before the phase is laid, the cards of the first lay the hand
@@ -549,7 +597,10 @@ fn no_fit(table: &P10Table, card: Card) -> String {
     if table.game.laid_phase()[PLAYER].is_none() {
         t("p10.note.lay_first").to_string()
     } else {
-        tf("p10.note.no_fit", &[("card", &card)])
+        capitalized(&tf(
+            "p10.note.no_fit",
+            &[("card", &card_words(card, CardWords::Subject))],
+        ))
     }
 }
 
@@ -871,7 +922,10 @@ fn keyboard_input(
                     0 if table.game.laid_phase()[PLAYER].is_none() => {
                         notices.push(t("p10.note.lay_first"))
                     }
-                    0 => notices.push(tf("p10.note.no_hit", &[("card", &card)])),
+                    0 => notices.push(capitalized(&tf(
+                        "p10.note.no_hit",
+                        &[("card", &card_words(card, CardWords::Subject))],
+                    ))),
                     1 => act(hits.swap_remove(0), &mut requests),
                     // Several groups (or ends) take it: the question asks which.
                     _ => lay_choice.0 = hits,

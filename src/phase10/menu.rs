@@ -143,6 +143,7 @@ fn window_keys(
     mut selection: ResMut<crate::phase10::view::Selection>,
     mut skip_target: ResMut<crate::phase10::input::SkipTarget>,
     mut egui_contexts: Query<&mut bevy_egui::EguiContext>,
+    under: Res<crate::shell::studio::StudioUnder>,
 ) {
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
@@ -173,6 +174,7 @@ fn window_keys(
         windows.replays = false;
         windows.help = false;
         windows.sheet = false;
+        under.comes_back(&mut windows);
     } else if !windows.menu && viewer.is_none() && (!selection.0.is_empty() || skip_target.0) {
         // Esc clears the chosen cards or the skip waiting for its seat first (whether or not
         // the table takes keys just now); the menu opens on the next Esc.

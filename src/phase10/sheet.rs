@@ -55,14 +55,18 @@ pub fn round_story(table: &P10Table) -> Vec<String> {
     use arachne_engine::phase10::Action;
     use arachne_engine::phase10::action::LoggedAction;
     use arachne_engine::phase10::log::Item;
-    let Ok(items) = arachne_engine::phase10::parse_log(&table.log.text_so_far()) else {
+    // Only the round in progress is read (a long game's log is read from its last round on).
+    let text = table.log.text_so_far();
+    let from = text.rfind("\nround:").map_or(0, |i| i + 1);
+    let Ok(items) = arachne_engine::phase10::parse_log(&text[from..]) else {
         return Vec::new();
     };
     let start = items
         .iter()
         .rposition(|(_, item)| matches!(item, Item::Round(_)))
         .map_or(0, |i| i + 1);
-    let name = crate::phase10::input::card_name;
+    let name =
+        |card| crate::phase10::input::card_words(card, crate::phase10::input::CardWords::Object);
     let mut lines = Vec::new();
     for (_, item) in &items[start..] {
         let (seat, acts) = match item {
@@ -143,9 +147,13 @@ fn sheet_window(
     time: Res<Time<Real>>,
     viewer: Option<Res<P10Viewer>>,
     mut focused: Local<bool>,
+    mut story: Local<Option<(crate::core::i18n::Lang, Vec<String>)>>,
 ) -> Result {
     if !windows.sheet || !table.game.is_over() {
         *focused = false;
+    }
+    if table.is_changed() {
+        *story = None;
     }
     if !windows.sheet {
         return Ok(());
@@ -256,7 +264,15 @@ fn sheet_window(
             .id_salt("p10-story")
             .default_open(true)
             .show(ui, |ui| {
-                let story = round_story(&table);
+                // Told again only when the game has changed (or the language).
+                let lang = crate::core::i18n::lang();
+                if story.as_ref().is_none_or(|(l, _)| *l != lang) {
+                    *story = Some((lang, round_story(&table)));
+                }
+                let story = story
+                    .as_ref()
+                    .map(|(_, s)| s.as_slice())
+                    .unwrap_or_default();
                 egui::ScrollArea::vertical()
                     .id_salt("p10-story-scroll")
                     .max_height(120.0)
@@ -265,7 +281,7 @@ fn sheet_window(
                         if story.is_empty() {
                             ui.label(t("p10.story.none"));
                         }
-                        for line in &story {
+                        for line in story {
                             ui.label(line);
                         }
                     });
@@ -484,6 +500,7 @@ mod tests {
             if who == "You" {
                 // The player's own draw names the card.
                 assert!(what.starts_with("drew the "), "{line}");
+                assert!(what.contains(" from the stock · discarded the "), "{line}");
             } else {
                 assert!(
                     what.starts_with("drew from the stock · discarded the "),
@@ -499,14 +516,18 @@ mod tests {
             table.apply(Action::Discard(first)).unwrap();
         }
         let top = *table.game.discard_pile().last().unwrap();
-        if !top.is_skip() {
+        assert!(!top.is_skip(), "the player can take up the pile's top");
+        {
             table.apply(Action::DrawDiscard(top)).unwrap();
             let last = round_story(&table).pop().unwrap();
             assert_eq!(
                 last,
                 format!(
-                    "You: took the {} from the discard pile",
-                    crate::phase10::input::card_name(top)
+                    "You: took {} from the discard pile",
+                    crate::phase10::input::card_words(
+                        top,
+                        crate::phase10::input::CardWords::Object
+                    )
                 )
             );
         }

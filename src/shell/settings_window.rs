@@ -17,6 +17,7 @@ pub(crate) fn settings_window(
     mut settings: ResMut<Settings>,
     mut save_settings: ResMut<SaveSettings>,
     themes: Res<Themes>,
+    mut under: ResMut<crate::shell::studio::StudioUnder>,
 ) -> Result {
     if !windows.settings {
         return Ok(());
@@ -241,6 +242,7 @@ pub(crate) fn settings_window(
     // The studio's windows take the settings window's place.
     if open_themes || open_tuner {
         windows.settings = false;
+        under.asked_for(open_themes, open_tuner);
         windows.themes |= open_themes;
         windows.tuner |= open_tuner;
     }

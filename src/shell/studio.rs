@@ -384,6 +384,28 @@ pub(crate) enum StudioUnder {
     Tuner,
 }
 
+impl StudioUnder {
+    /// After Esc closed every window: a studio window that waited under the one shown comes
+    /// back as it was (its unsaved changes included), as when the one shown closes by its cross.
+    pub(crate) fn comes_back(self, windows: &mut Windows) {
+        match self {
+            StudioUnder::Themes => windows.themes = true,
+            StudioUnder::Tuner => windows.tuner = true,
+            StudioUnder::Neither => {}
+        }
+    }
+
+    /// The studio window asked for again (from the settings) while it waits under the other:
+    /// it comes on top.
+    pub(crate) fn asked_for(&mut self, themes: bool, tuner: bool) {
+        match *self {
+            StudioUnder::Themes if themes => *self = StudioUnder::Tuner,
+            StudioUnder::Tuner if tuner => *self = StudioUnder::Themes,
+            _ => {}
+        }
+    }
+}
+
 /// On a screen without room for both studio windows side by side (a phone), the one opened last
 /// is shown and the other waits under it, as it was (a theme's unsaved changes included), until
 /// the one shown closes.
@@ -733,5 +755,19 @@ mod tests {
         assert_eq!(stacked(both, (true, false), Themes, false), Neither);
         assert_eq!(stacked((true, false), both, Neither, true), Neither);
         assert_eq!(stacked(both, both, Themes, true), Neither);
+    }
+
+    #[test]
+    fn esc_brings_back_the_studio_window_waiting_and_asking_for_it_puts_it_on_top() {
+        let mut windows = Windows::default();
+        StudioUnder::Themes.comes_back(&mut windows);
+        assert!(windows.themes && !windows.tuner);
+        let mut under = StudioUnder::Themes;
+        under.asked_for(false, true);
+        assert_eq!(under, StudioUnder::Themes, "the tuner is on top already");
+        under.asked_for(true, false);
+        assert_eq!(under, StudioUnder::Tuner);
+        under.asked_for(false, true);
+        assert_eq!(under, StudioUnder::Themes);
     }
 }

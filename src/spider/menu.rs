@@ -81,6 +81,7 @@ pub(crate) fn window_keys(
     mut hint: Option<ResMut<crate::spider::hint::HintTask>>,
     mut controls: MessageWriter<Control>,
     mut egui_contexts: Query<&mut bevy_egui::EguiContext>,
+    under: Res<crate::shell::studio::StudioUnder>,
 ) {
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
@@ -107,6 +108,7 @@ pub(crate) fn window_keys(
         windows.replays = false;
         windows.help = false;
         windows.won = false;
+        under.comes_back(&mut windows);
     } else if playback.as_ref().is_some_and(|p| p.kind.watching()) && !windows.menu {
         // The viewer closes with Esc (its own key handler).
     } else if windows.menu {
