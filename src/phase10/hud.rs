@@ -18,9 +18,9 @@ use crate::phase10::input::{
     find_and_choose, lay_chosen, pick_lay,
 };
 use crate::phase10::layout::{BarBand, P10Layout};
-use crate::phase10::menu::{P10Form, ask_new_game, fresh_seed};
+use crate::phase10::menu::{P10Form, ask_fresh_deal};
 use crate::phase10::plan::sort_hand;
-use crate::phase10::round::{P10Request, P10Spec, P10Table, PLAYER};
+use crate::phase10::round::{P10Request, P10Table, PLAYER};
 use crate::phase10::seats::Seats;
 use crate::phase10::view::{P10Piles, Selection};
 use crate::shell::widgets::{bar_button, fixed_window, row_wrapping};
@@ -542,11 +542,7 @@ fn bar(
                             windows.sheet = !windows.sheet;
                         }
                         if ui.add(bar_button(t("p10.bar.new_game"))).clicked() {
-                            let spec = P10Spec {
-                                seed: fresh_seed(&table, &time),
-                                ..table.spec.clone()
-                            };
-                            ask_new_game(&table, spec, form, &mut requests);
+                            ask_fresh_deal(&table, &time, form, &mut requests);
                         }
                         if ui.add(bar_button(t("p10.bar.menu"))).clicked() {
                             windows.menu = !windows.menu;

@@ -408,27 +408,18 @@ pub fn colour_name(colour: Colour) -> &'static str {
 /// Joker" fits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CardWords {
-    /// In a list: "red 9", "joker".
-    Bare,
     /// What is taken, played or discarded: "the red 9" ("die rote 9", "den Joker").
     Object,
     /// What fits or does not: "the red 9" ("die rote 9", "der Joker").
     Subject,
 }
 
-/// A card in words: "red 9", "the joker" (German "rote 9", "den Joker"), in the form asked.
+/// A card in words: "the red 9", "the joker" (German "die rote 9", "den Joker"), in the form
+/// asked.
 pub fn card_words(card: Card, form: CardWords) -> String {
     use CardWords::*;
     // The keys by form: red, blue, green, yellow, joker, skip.
     let keys: [&'static str; 6] = match form {
-        Bare => [
-            "p10.card.red",
-            "p10.card.blue",
-            "p10.card.green",
-            "p10.card.yellow",
-            "p10.card.joker",
-            "p10.card.skip",
-        ],
         Object => [
             "p10.card.object.red",
             "p10.card.object.blue",

@@ -114,7 +114,7 @@ impl P10Form {
 
 /// Asks for a new game: at once, or after the question when the player would leave a game they
 /// played in.
-pub fn ask_new_game(
+fn ask_new_game(
     table: &P10Table,
     spec: P10Spec,
     form: &mut P10Form,
@@ -127,8 +127,23 @@ pub fn ask_new_game(
     }
 }
 
+/// A new game with the same players and variant as `table`'s, a fresh deal: at once, or after
+/// the question when leaving the game in progress would count as a loss.
+pub fn ask_fresh_deal(
+    table: &P10Table,
+    time: &Time<Real>,
+    form: &mut P10Form,
+    requests: &mut MessageWriter<P10Request>,
+) {
+    let spec = P10Spec {
+        seed: fresh_seed(table, time),
+        ..table.spec.clone()
+    };
+    ask_new_game(table, spec, form, requests);
+}
+
 /// A seed for a new game from the clock and the last one.
-pub fn fresh_seed(table: &P10Table, time: &Time<Real>) -> u64 {
+fn fresh_seed(table: &P10Table, time: &Time<Real>) -> u64 {
     time.elapsed().as_nanos() as u64 ^ table.spec.seed.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15
 }
 

@@ -10,7 +10,7 @@ use crate::phase10::P10Systems;
 use crate::phase10::hud::{BAR_LIFT, NARROW_BAR, measure_bar};
 use crate::phase10::layout::BarBand;
 use crate::phase10::round::P10Table;
-use crate::phase10::saves::{KeptGame, kept_games, save_text};
+use crate::phase10::saves::{KeptGame, kept_games};
 use crate::phase10::viewer::{P10Viewer, ViewerControl};
 use crate::shell::widgets::{
     bar_button, copy_button, fixed_window, keep_inside, paste_to_watch, row_wrapping,
@@ -71,10 +71,7 @@ fn replay_list(
                 .on_hover_text(t("p10.replays.this_game_hover"))
                 .clicked()
         {
-            controls.write(ViewerControl::Open {
-                title: t("p10.replays.this_game_title").into(),
-                log: save_text(&table),
-            });
+            controls.write(ViewerControl::this_game(&table));
             windows.replays = false;
         }
         ui.separator();

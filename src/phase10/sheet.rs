@@ -72,7 +72,14 @@ pub fn round_story(table: &P10Table) -> Vec<String> {
         let (seat, acts) = match item {
             Item::Turn(seat, actions) => {
                 let mut acts: Vec<String> = Vec::new();
+                // A turn's hits in a row are told as one.
                 let mut hits: Vec<String> = Vec::new();
+                let told_hits = |hits: &mut Vec<String>, acts: &mut Vec<String>| {
+                    if !hits.is_empty() {
+                        acts.push(tf("p10.story.hit", &[("cards", &hits.join(", "))]));
+                        hits.clear();
+                    }
+                };
                 for logged in actions {
                     let list = match logged {
                         LoggedAction::DrawStock(Some(card)) if *seat == PLAYER => {
@@ -90,10 +97,7 @@ pub fn round_story(table: &P10Table) -> Vec<String> {
                             hits.push(name(card.card));
                             continue;
                         }
-                        if !hits.is_empty() {
-                            acts.push(tf("p10.story.hit", &[("cards", &hits.join(", "))]));
-                            hits.clear();
-                        }
+                        told_hits(&mut hits, &mut acts);
                         acts.push(match action {
                             Action::DrawDiscard(card) => {
                                 tf("p10.story.pile", &[("card", &name(*card))])
@@ -111,9 +115,7 @@ pub fn round_story(table: &P10Table) -> Vec<String> {
                         });
                     }
                 }
-                if !hits.is_empty() {
-                    acts.push(tf("p10.story.hit", &[("cards", &hits.join(", "))]));
-                }
+                told_hits(&mut hits, &mut acts);
                 (*seat, acts)
             }
             Item::Skipped(seat) => (*seat, vec![t("p10.story.skipped").to_string()]),
@@ -316,18 +318,11 @@ fn sheet_window(
                     new_game.request_focus();
                 }
                 if new_game.clicked() {
-                    let spec = crate::phase10::round::P10Spec {
-                        seed: crate::phase10::menu::fresh_seed(&table, &time),
-                        ..table.spec.clone()
-                    };
-                    crate::phase10::menu::ask_new_game(&table, spec, &mut form, &mut requests);
+                    crate::phase10::menu::ask_fresh_deal(&table, &time, &mut form, &mut requests);
                     windows.sheet = false;
                 }
                 if ui.button(t("p10.sheet.watch")).clicked() {
-                    controls.write(crate::phase10::viewer::ViewerControl::Open {
-                        title: t("p10.replays.this_game_title").into(),
-                        log: crate::phase10::saves::save_text(&table),
-                    });
+                    controls.write(crate::phase10::viewer::ViewerControl::this_game(&table));
                     windows.sheet = false;
                 }
             }

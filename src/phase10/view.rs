@@ -5,7 +5,7 @@
 //! every entity is where the engine has its card.
 use std::collections::HashMap;
 
-use arachne_engine::phase10::{Card, Event, Stage};
+use arachne_engine::phase10::{Card, Event, Game, Stage};
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowResized};
 use bevy_tweening::TweenAnim;
@@ -90,6 +90,36 @@ pub struct P10Piles {
 }
 
 impl P10Piles {
+    /// Empty piles with room for `game`'s hands, laid groups and skips; the hands face up when
+    /// its round is over.
+    fn empty_for(game: &Game, show_all: bool) -> P10Piles {
+        let n = game.players();
+        P10Piles {
+            show_all,
+            revealed: matches!(game.stage(), Stage::RoundOver | Stage::Over),
+            hands: vec![Vec::new(); n],
+            groups: game
+                .laid()
+                .iter()
+                .map(|g| vec![Vec::new(); g.len()])
+                .collect(),
+            skips: vec![None; n],
+            ..P10Piles::default()
+        }
+    }
+
+    /// Puts `e`, showing `card`, on top of the pile `place` is in (places come in order).
+    fn put(&mut self, place: Place, e: Entity, card: Card) {
+        self.cards.insert(e, card);
+        match place {
+            Place::Stock(_) => self.stock.push(e),
+            Place::Discard(_) => self.discard.push(e),
+            Place::Hand(s, _) => self.hands[s].push(e),
+            Place::Group(s, g, _) => self.groups[s][g].push(e),
+            Place::Skip(s) => self.skips[s] = Some(e),
+        }
+    }
+
     /// The counts the layout needs.
     pub fn shape(&self) -> P10Shape {
         P10Shape {
@@ -214,37 +244,56 @@ pub fn compute_layout(table: &P10Table, size: Vec2, band: Option<&BarBand>) -> P
 /// Spawns one entity per card where the engine has it, at rest.
 fn spawn_at_rest(commands: &mut Commands, table: &P10Table, piles: &mut P10Piles) {
     let game = &table.game;
-    let n = game.players();
-    let mut known = HashMap::new();
-    let mut spawn = |card: Card| {
-        let e = spawn_card(commands, card, Vec3::ZERO);
-        known.insert(e, card);
-        e
-    };
-    piles.stock = game.stock().iter().map(|&c| spawn(c)).collect();
-    piles.discard = game.discard_pile().iter().map(|&c| spawn(c)).collect();
-    piles.hands = (0..n)
-        .map(|s| game.hand(s).iter().map(|&c| spawn(c)).collect())
-        .collect();
-    piles.groups = game
-        .laid()
-        .iter()
-        .map(|groups| {
-            groups
-                .iter()
-                .map(|g| g.cards().iter().map(|&c| spawn(c)).collect())
-                .collect()
-        })
-        .collect();
-    piles.skips = game
-        .skips()
-        .iter()
-        .map(|&skip| skip.then(|| spawn(Card::SKIP)))
-        .collect();
-    piles.revealed = matches!(game.stage(), Stage::RoundOver | Stage::Over);
-    piles.cards = known;
+    let mut new = P10Piles::empty_for(game, piles.show_all);
+    for (place, card) in engine_places(game) {
+        new.put(place, spawn_card(commands, card, Vec3::ZERO), card);
+    }
+    *piles = new;
     // Places and poses are set by the first frame's settle (`place_all`).
     commands.queue(|world: &mut World| place_all(world, true));
+}
+
+/// Every card of `game` with its place, in the order the piles list them (a pile from its
+/// bottom, a hand from its left).
+fn engine_places(game: &Game) -> Vec<(Place, Card)> {
+    let mut places: Vec<(Place, Card)> = Vec::new();
+    places.extend(
+        game.stock()
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (Place::Stock(i), c)),
+    );
+    places.extend(
+        game.discard_pile()
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (Place::Discard(i), c)),
+    );
+    for s in 0..game.players() {
+        places.extend(
+            game.hand(s)
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| (Place::Hand(s, i), c)),
+        );
+    }
+    for (s, groups) in game.laid().iter().enumerate() {
+        for (g, group) in groups.iter().enumerate() {
+            places.extend(
+                group
+                    .cards()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| (Place::Group(s, g, i), c)),
+            );
+        }
+    }
+    for (s, &skip) in game.skips().iter().enumerate() {
+        if skip {
+            places.push((Place::Skip(s), Card::SKIP));
+        }
+    }
+    places
 }
 
 /// The pile a place is in (its index left out).
@@ -275,63 +324,29 @@ fn rearrange(
     a: &crate::core::settings::AnimationSettings,
 ) {
     let game = &table.game;
-    let n = game.players();
-    // What the new position has where, in the order the piles list it.
-    let mut wanted: Vec<(Place, Card)> = Vec::new();
-    wanted.extend(
-        game.stock()
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| (Place::Stock(i), c)),
-    );
-    wanted.extend(
-        game.discard_pile()
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| (Place::Discard(i), c)),
-    );
-    for s in 0..n {
-        wanted.extend(
-            game.hand(s)
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| (Place::Hand(s, i), c)),
-        );
-    }
-    for (s, groups) in game.laid().iter().enumerate() {
-        for (g, group) in groups.iter().enumerate() {
-            wanted.extend(
-                group
-                    .cards()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &c)| (Place::Group(s, g, i), c)),
-            );
-        }
-    }
-    for (s, &skip) in game.skips().iter().enumerate() {
-        if skip {
-            wanted.push((Place::Skip(s), Card::SKIP));
-        }
-    }
-    let revealed = matches!(game.stage(), Stage::RoundOver | Stage::Over);
+    let wanted = engine_places(game);
+    let mut new = P10Piles::empty_for(game, piles.show_all);
     let shown_before = piles.revealed || piles.show_all;
-    let shown_now = revealed || piles.show_all;
+    let shown_now = new.revealed || new.show_all;
+    let up = |place: Place| face_up_at(place, shown_now);
     // The entities on the table: where each lay, its card, and whether it showed it.
-    let old: HashMap<Entity, Place> = piles.placed().into_iter().collect();
-    let mut free: Vec<(Entity, Place, Card, bool)> = piles
+    type Before = (Entity, Place, Card, bool);
+    let mut free: Vec<Before> = piles
         .placed()
         .into_iter()
         .map(|(e, place)| {
             let card = piles.cards.get(&e).copied().unwrap_or(Card::SKIP);
-            (e, pile_of(place), card, face_up_at(place, shown_before))
+            (e, place, card, face_up_at(place, shown_before))
         })
         .collect();
+    let before: HashMap<Entity, (Place, Card, bool)> = free
+        .iter()
+        .map(|&(e, place, card, shown)| (e, (place, card, shown)))
+        .collect();
     let mut taken: Vec<Option<Entity>> = vec![None; wanted.len()];
-    type Free = (Entity, Place, Card, bool);
-    let take = |pred: &dyn Fn(&Free, Place, Card) -> bool,
+    let take = |pred: &dyn Fn(&Before, Place, Card) -> bool,
                 taken: &mut Vec<Option<Entity>>,
-                free: &mut Vec<Free>| {
+                free: &mut Vec<Before>| {
         for (k, &(place, card)) in wanted.iter().enumerate() {
             if taken[k].is_some() {
                 continue;
@@ -341,11 +356,10 @@ fn rearrange(
             }
         }
     };
-    let up = |place: Place| face_up_at(place, shown_now);
     // The same card in the same pile stays (face down, any card alike); a card shown face up
     // comes from where that card lies; the stock takes the stock's entities.
     take(
-        &|f, place, card| f.1 == pile_of(place) && (!up(place) && !f.3 || f.2 == card),
+        &|f, place, card| pile_of(f.1) == pile_of(place) && (!up(place) && !f.3 || f.2 == card),
         &mut taken,
         &mut free,
     );
@@ -362,35 +376,14 @@ fn rearrange(
     take(&|f, place, _| up(place) && !f.3, &mut taken, &mut free);
     take(&|f, place, _| !up(place) && f.3, &mut taken, &mut free);
     take(&|_, _, _| true, &mut taken, &mut free);
-    let was_up: HashMap<Entity, (Card, bool)> = piles
-        .placed()
-        .into_iter()
-        .map(|(e, place)| {
-            let card = piles.cards.get(&e).copied().unwrap_or(Card::SKIP);
-            (e, (card, face_up_at(place, shown_before)))
-        })
-        .collect();
     let stock_top = layout.position(&piles.shape(), Place::Stock(piles.stock.len()));
-    let mut new = P10Piles {
-        show_all: piles.show_all,
-        revealed,
-        hands: vec![Vec::new(); n],
-        groups: game
-            .laid()
-            .iter()
-            .map(|g| vec![Vec::new(); g.len()])
-            .collect(),
-        skips: vec![None; n],
-        ..P10Piles::default()
-    };
     let move_s = a.secs(a.move_ms);
-    let mut moved = false;
     for (k, &(place, card)) in wanted.iter().enumerate() {
         let e = match taken[k] {
             Some(e) => {
                 // A face that would change in mid-air turns down and up again on the way.
                 if up(place)
-                    && let Some(&(shown, true)) = was_up.get(&e)
+                    && let Some(&(_, shown, true)) = before.get(&e)
                     && shown != card
                 {
                     let to = layout.position(&piles.shape(), place);
@@ -406,27 +399,21 @@ fn rearrange(
                 e
             }
         };
-        new.cards.insert(e, card);
-        match place {
-            Place::Stock(_) => new.stock.push(e),
-            Place::Discard(_) => new.discard.push(e),
-            Place::Hand(s, _) => new.hands[s].push(e),
-            Place::Group(s, g, _) => new.groups[s][g].push(e),
-            Place::Skip(s) => new.skips[s] = Some(e),
-        }
+        new.put(place, e, card);
     }
     // A hand keeps its cards' order: those it held before where they were, those coming back
     // after them.
     for (s, hand) in new.hands.iter_mut().enumerate() {
-        hand.sort_by_key(|e| match old.get(e) {
-            Some(&Place::Hand(seat, i)) if seat == s => i,
+        hand.sort_by_key(|e| match before.get(e) {
+            Some(&(Place::Hand(seat, i), ..)) if seat == s => i,
             _ => usize::MAX,
         });
     }
-    for (e, place) in new.placed() {
-        moved |= old.get(&e) != Some(&place);
-    }
-    moved |= !free.is_empty();
+    let moved = !free.is_empty()
+        || new
+            .placed()
+            .into_iter()
+            .any(|(e, place)| before.get(&e).map(|b| b.0) != Some(place));
     if moved {
         plan.sound(0.0, crate::audio::cues::Sfx::Pick, 0.9);
     }

@@ -63,6 +63,16 @@ pub enum ViewerControl {
     Close,
 }
 
+impl ViewerControl {
+    /// The player's game in `table`, watched from its start.
+    pub fn this_game(table: &P10Table) -> ViewerControl {
+        ViewerControl::Open {
+            title: crate::core::i18n::t("p10.replays.this_game_title").into(),
+            log: crate::phase10::saves::save_text(table),
+        }
+    }
+}
+
 /// The steps a second a replay opens with; the cards move at the settings' own speed there.
 pub const USUAL_SPEED: f32 = 2.0;
 
