@@ -13,10 +13,10 @@ use arachne::phase10::layout::{P10Layout, Place};
 use arachne::phase10::round::{P10Changed, P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER};
 use arachne::phase10::saves::{GAME_KEY, P10Statistics, load_game, save_text, table_from_text};
 use arachne::phase10::seats::Hurry;
-use arachne::phase10::view::{P10Card, P10Piles, Selection, rest_pose};
+use arachne::phase10::view::{P10Card, P10Piles, Selection};
 use arachne::phase10::viewer::{P10Viewer, ViewerControl};
 use arachne_engine::phase10::card::parse_cards;
-use arachne_engine::phase10::{Action, Card, Counts, Declaration, Game, Stage, variant};
+use arachne_engine::phase10::{Action, Card, Declaration, Game, Stage, variant};
 use bevy::input::ButtonState;
 use bevy::input::InputPlugin;
 use bevy::input::mouse::MouseButtonInput;
@@ -28,6 +28,7 @@ use bevy_tweening::TweenAnim;
 
 mod common;
 use common::key;
+use common::p10::{assert_matches_engine, moving, settle};
 
 fn app(players: usize, seed: u64, level: &str, state: GameKind) -> (App, Entity) {
     app_for(P10Spec::standard(players, seed, level).unwrap(), state)
@@ -68,13 +69,6 @@ fn app_for(spec: P10Spec, state: GameKind) -> (App, Entity) {
     (app, w)
 }
 
-fn moving(app: &mut App) -> usize {
-    app.world_mut()
-        .query_filtered::<(), (With<P10Card>, With<TweenAnim>)>()
-        .iter(app.world())
-        .count()
-}
-
 fn game(app: &App) -> &arachne_engine::phase10::Game {
     &app.world().resource::<P10Table>().game
 }
@@ -93,81 +87,6 @@ fn until_players_turn(app: &mut App) -> usize {
         }
     }
     panic!("the player's turn never came");
-}
-
-fn settle(app: &mut App) {
-    for _ in 0..3000 {
-        app.update();
-        if moving(app) == 0 {
-            app.update();
-            return;
-        }
-    }
-    panic!("never at rest");
-}
-
-/// Every card entity lies where the engine has its card, showing the side it should.
-fn assert_matches_engine(app: &mut App) {
-    let world = app.world_mut();
-    let piles = world.resource::<P10Piles>().clone();
-    let layout = world.resource::<P10Layout>().clone();
-    let selection = world.resource::<Selection>().clone();
-    let game = world.resource::<P10Table>().game.clone();
-    let all: std::collections::HashMap<Entity, (P10Card, CardPose)> = world
-        .query::<(Entity, &P10Card, &CardPose)>()
-        .iter(world)
-        .map(|(e, c, p)| (e, (*c, *p)))
-        .collect();
-    assert_eq!(all.len(), 108, "one entity per card");
-    let shape = piles.shape();
-    let revealed = matches!(game.stage(), Stage::RoundOver | Stage::Over) || piles.show_all;
-    let cards_at = |list: &[Entity]| -> Vec<Card> { list.iter().map(|e| all[e].0.card).collect() };
-    // Face-up cards are the engine's, in its order; face-down ones only count.
-    assert_eq!(piles.stock.len(), game.stock().len(), "stock");
-    assert_eq!(
-        cards_at(&piles.discard),
-        game.discard_pile(),
-        "discard pile"
-    );
-    for seat in 0..game.players() {
-        let hand = cards_at(&piles.hands[seat]);
-        assert_eq!(hand.len(), game.hand(seat).len(), "hand {seat}");
-        if seat == PLAYER || revealed {
-            assert_eq!(
-                Counts::of(&hand),
-                Counts::of(game.hand(seat)),
-                "hand {seat}"
-            );
-        }
-        let groups: Vec<Vec<Card>> = piles.groups[seat].iter().map(|g| cards_at(g)).collect();
-        let engine: Vec<Vec<Card>> = game.laid()[seat]
-            .iter()
-            .map(|g| g.cards().to_vec())
-            .collect();
-        assert_eq!(groups, engine, "groups of seat {seat}");
-        assert_eq!(
-            piles.skips[seat].is_some(),
-            game.skips()[seat],
-            "skip of seat {seat}"
-        );
-    }
-    for (e, place) in piles.placed() {
-        let (card, pose) = all[&e];
-        assert_eq!(card.place, place, "{e}");
-        let face_up = match place {
-            Place::Stock(_) => false,
-            Place::Hand(seat, _) => seat == PLAYER || revealed,
-            _ => true,
-        };
-        let rest = rest_pose(&layout, &shape, place, face_up, selection.0.contains(&e));
-        assert!(
-            pose.translation.distance(rest.translation) < 0.01,
-            "{place:?}: {} vs {}",
-            pose.translation,
-            rest.translation
-        );
-        assert_eq!((pose.face_shown, pose.flip), (face_up, 1.0), "{place:?}");
-    }
 }
 
 fn press(app: &mut App, w: Entity, at: Vec2) {
@@ -1509,4 +1428,89 @@ fn a_step_back_in_the_viewer_glides_the_cards_back_where_a_jump_puts_them_out_at
         control(&mut app, ViewerControl::Back);
         assert_eq!(entities(&mut app), before);
     }
+}
+
+fn resize(app: &mut App, w: Entity, x: f32, y: f32) {
+    app.world_mut()
+        .get_mut::<Window>(w)
+        .unwrap()
+        .resolution
+        .set(x, y);
+    app.world_mut().write_message(bevy::window::WindowResized {
+        window: w,
+        width: x,
+        height: y,
+    });
+}
+
+/// A window made smaller (a browser window, a phone turned) lays the cards out anew: at rest,
+/// during a deal (which finishes first), and in the replay viewer. Before, the labels moved
+/// and the cards stayed where the old window had them, the outer seats' hands off its edges.
+#[test]
+fn a_resized_window_lays_the_cards_out_again_also_mid_deal_and_in_the_viewer() {
+    let (mut app, w) = app(6, 3, "petra", GameKind::ProSpider10);
+    settle(&mut app);
+    assert_matches_engine(&mut app);
+    // At rest: the cards glide to their new places.
+    resize(&mut app, w, 800.0, 600.0);
+    app.update();
+    assert!(moving(&mut app) > 0, "the cards glide to the new layout");
+    settle(&mut app);
+    assert_matches_engine(&mut app);
+    // During a new game's deal.
+    let spec = P10Spec::standard(4, 9, "petra").unwrap();
+    app.world_mut()
+        .write_message(P10Request::NewGame(Box::new(P10SpecMsg(spec))));
+    app.update();
+    resize(&mut app, w, 390.0, 844.0);
+    settle(&mut app);
+    assert_matches_engine(&mut app);
+    // In the viewer.
+    until_players_turn(&mut app);
+    let log = save_text(app.world().resource::<P10Table>());
+    watch(&mut app, "This game", log);
+    control(&mut app, ViewerControl::Forward);
+    resize(&mut app, w, 1280.0, 720.0);
+    settle(&mut app);
+    assert!(viewer(&app).is_some());
+    assert_matches_engine(&mut app);
+}
+
+/// A card chosen while it moves (the hand making room for the card just drawn) rises once it
+/// is at rest; one let go of while it moves drops back. Before, it stayed down though chosen.
+#[test]
+fn a_card_chosen_while_it_moves_rises_once_at_rest() {
+    let (mut app, w) = app(3, 7, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    key(&mut app, w, KeyCode::KeyD);
+    app.update();
+    let hand = app.world().resource::<P10Piles>().hands[PLAYER].clone();
+    let moving_cards: Vec<Entity> = hand
+        .iter()
+        .copied()
+        .filter(|&e| app.world().get::<TweenAnim>(e).is_some())
+        .collect();
+    assert!(moving_cards.len() >= 2, "the hand makes room");
+    // Home and Space choose the first card of the hand, Right and Space the next.
+    key(&mut app, w, KeyCode::Home);
+    key(&mut app, w, KeyCode::Space);
+    key(&mut app, w, KeyCode::ArrowRight);
+    key(&mut app, w, KeyCode::Space);
+    let chosen = app.world().resource::<Selection>().0.clone();
+    assert_eq!(chosen.len(), 2);
+    assert!(
+        chosen
+            .iter()
+            .any(|e| app.world().get::<TweenAnim>(*e).is_some()),
+        "a card was chosen while it moved"
+    );
+    settle(&mut app);
+    assert_matches_engine(&mut app);
+    // Let go of one while the other rises: it drops back.
+    key(&mut app, w, KeyCode::Space);
+    key(&mut app, w, KeyCode::Home);
+    key(&mut app, w, KeyCode::Space);
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Selection>().0.len(), 0);
+    assert_matches_engine(&mut app);
 }

@@ -32,8 +32,24 @@ use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::{PrimaryWindow, WindowResized};
 
+use std::sync::Arc;
+
+use arachne::GameKind;
+use arachne::cards::motion::CardPose;
+use arachne::core::i18n::Lang;
+use arachne::core::persist::{Saves, Storage};
+use arachne::core::settings::Settings;
+use arachne::phase10::round::{
+    P10Changed, P10Ended, P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER,
+};
+use arachne::phase10::saves::{self as p10_saves, P10Statistics};
+use arachne::phase10::seats::Hurry;
+use arachne::phase10::view::{P10Card, P10Piles};
+use arachne::phase10::viewer::{P10Viewer, ViewerControl};
+use arachne_engine::phase10::{Stage as P10Stage, variant as p10_variant};
+
 mod common;
-use common::{animating, assert_matches_engine};
+use common::{animating, assert_matches_engine, p10};
 
 /// A small seeded generator (xorshift64*): the storm is the same on every run.
 struct Rng(u64);
@@ -536,5 +552,526 @@ fn a_random_storm_never_breaks_the_table() {
         counts.finished,
         counts.resumes,
         counts.rests
+    );
+}
+
+// Pro Spider 10's storm: the same kinds of input through its table, with the computer seats
+// playing, the replay viewer, a trip to Spider and back, and quits resumed from the save.
+
+/// Every Pro Spider 10 game the table reported as ended (over, or left).
+#[derive(Resource, Default)]
+struct P10Seen {
+    ended: Vec<P10Ended>,
+    /// The app started with a new deal not saved yet (`main` saves a game at its first change).
+    unsaved: bool,
+}
+
+fn collect_p10(
+    mut ended: MessageReader<P10Ended>,
+    mut changed: MessageReader<P10Changed>,
+    mut seen: ResMut<P10Seen>,
+) {
+    seen.ended.extend(ended.read().cloned());
+    if changed.read().count() > 0 {
+        seen.unsaved = false;
+    }
+}
+
+/// The app as `main` starts it with Pro Spider 10 on the table, saving into `storage`.
+fn p10_app(
+    table: P10Table,
+    stats: P10Statistics,
+    storage: Arc<MemoryStorage>,
+    size: Vec2,
+    pause_ms: u32,
+) -> (App, Entity) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )))
+        .insert_resource(
+            Table::new(GameSpec::builtin("spider-2suit", 5, Numbering::Arachne).unwrap()).unwrap(),
+        )
+        .insert_resource(table)
+        .insert_resource(stats)
+        .insert_resource(Saves(storage))
+        .insert_resource(TableInput(true))
+        .insert_resource(Settings {
+            language: Some(Lang::En),
+            ..Default::default()
+        })
+        .init_resource::<P10Seen>()
+        .add_message::<AppExit>()
+        .insert_state(GameKind::ProSpider10)
+        .add_systems(Last, collect_p10);
+    let mut window = Window::default();
+    window.resolution.set(size.x, size.y);
+    let w = app.world_mut().spawn((window, PrimaryWindow)).id();
+    logic_plugin(&mut app);
+    {
+        let mut settings = app.world_mut().resource_mut::<Settings>();
+        settings.animation.speed = 3.0;
+        settings.phase10.computer_pause_ms = pause_ms;
+    }
+    app.update();
+    (app, w)
+}
+
+/// A new game of any variant for any number of seats it allows, against random and petra seats
+/// (michaela decides by the same path, only more slowly).
+fn p10_spec(rng: &mut Rng) -> P10Spec {
+    let variants = p10_variant::builtin();
+    let v = variants[rng.below(variants.len())].clone();
+    let (min, max) = (
+        usize::from(v.players.min).max(2),
+        usize::from(v.players.max),
+    );
+    let players = min + rng.below(max - min + 1);
+    let levels = (1..players)
+        .map(|_| if rng.chance(50) { "random" } else { "petra" }.to_string())
+        .collect();
+    P10Spec::new(v, players, rng.below(1_000_000) as u64, levels).unwrap()
+}
+
+/// A game one decision before its end, every seat played by petra, saved as the game in
+/// progress: the storm's resume then reaches a game's end and its statistics.
+fn p10_nearly_over(rng: &mut Rng) -> P10Table {
+    let spec = P10Spec::standard(2 + rng.below(2), rng.below(1000) as u64, "petra").unwrap();
+    let (mut table, _) = P10Table::new(spec).unwrap();
+    let mut petra = arachne_engine::phase10::ai::player("petra", 0).unwrap();
+    loop {
+        if table.game.stage() == P10Stage::RoundOver {
+            table.next_round().unwrap();
+            continue;
+        }
+        let seat = table.game.to_move().unwrap();
+        let action = petra.decide(&table.game.view(seat));
+        let mut after = table.game.clone();
+        after.apply(action.clone()).unwrap();
+        if after.is_over() {
+            return table;
+        }
+        table.apply(action).unwrap();
+    }
+}
+
+/// A point worth pressing on Pro Spider 10's table: a card of the player's hand, the stock,
+/// the discard pile, a laid group, a computer seat's hand, or anywhere.
+fn p10_target(app: &App, w: Entity, rng: &mut Rng) -> Vec2 {
+    let piles = app.world().resource::<P10Piles>();
+    let one = |list: &[Entity], rng: &mut Rng| list.get(rng.below(list.len())).copied();
+    let seats = piles.hands.len().max(1);
+    let e = match rng.below(8) {
+        0..=2 => piles.hands.get(PLAYER).and_then(|h| one(h, rng)),
+        3 => piles.stock.last().copied(),
+        4 => piles.discard.last().copied(),
+        5 => {
+            let groups = &piles.groups[rng.below(seats).min(piles.groups.len().saturating_sub(1))];
+            groups
+                .get(rng.below(groups.len()))
+                .and_then(|g| one(g, rng))
+        }
+        6 => piles.hands.get(rng.below(seats)).and_then(|h| one(h, rng)),
+        _ => None,
+    };
+    match e.and_then(|e| app.world().get::<CardPose>(e)) {
+        Some(pose) => pose.translation.truncate(),
+        None => {
+            let window = window_size(app, w);
+            Vec2::new(
+                rng.below(window.x as usize) as f32 - window.x / 2.0,
+                rng.below(window.y as usize) as f32 - window.y / 2.0,
+            )
+        }
+    }
+}
+
+const P10_KEYS: &[KeyCode] = &[
+    KeyCode::KeyD,
+    KeyCode::KeyT,
+    KeyCode::KeyK,
+    KeyCode::KeyP,
+    KeyCode::KeyX,
+    KeyCode::KeyH,
+    KeyCode::KeyF,
+    KeyCode::KeyL,
+    KeyCode::KeyO,
+    KeyCode::KeyS,
+    KeyCode::KeyZ,
+    KeyCode::Space,
+    KeyCode::Enter,
+    KeyCode::Escape,
+    KeyCode::Tab,
+    KeyCode::ArrowLeft,
+    KeyCode::ArrowRight,
+    KeyCode::Home,
+    KeyCode::End,
+    KeyCode::PageUp,
+    KeyCode::PageDown,
+    KeyCode::Delete,
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit6,
+    KeyCode::F1,
+];
+
+fn p10_card_count(app: &mut App) -> usize {
+    app.world_mut()
+        .query_filtered::<(), With<P10Card>>()
+        .iter(app.world())
+        .count()
+}
+
+/// Pro Spider 10's 108 cards are on the table once each.
+fn assert_p10_cards_conserved(app: &mut App) {
+    assert_eq!(p10_card_count(app), 108, "one card entity per card");
+    let piles = app.world().resource::<P10Piles>();
+    let placed = piles.placed();
+    assert_eq!(placed.len(), 108, "every card in a pile once");
+    let distinct: std::collections::HashSet<Entity> = placed.iter().map(|(e, _)| *e).collect();
+    assert_eq!(distinct.len(), 108, "no card in two piles");
+}
+
+/// Lets the cards come to rest (the computer seats pause between decisions, the viewer
+/// between steps), then checks the table against the engine.
+fn p10_to_rest(app: &mut App, counts: &mut Counts) {
+    for _ in 0..3000 {
+        app.update();
+        counts.frames += 1;
+        if p10::moving(app) == 0 {
+            app.update();
+            counts.frames += 1;
+            if p10::moving(app) == 0 {
+                p10::assert_matches_engine(app);
+                counts.rests += 1;
+                return;
+            }
+        }
+    }
+    panic!("the table never came to rest");
+}
+
+/// A quit and a restart as `main` does it: the statistics and the game in progress are read
+/// back from what the app saved; a finished game is not resumed, a new one is dealt.
+fn p10_quit_and_resume(
+    app: &mut App,
+    w: Entity,
+    storage: &Arc<MemoryStorage>,
+    rng: &mut Rng,
+    counts: &mut Counts,
+) -> (App, Entity) {
+    // The player's game: the one waiting while the viewer shows another.
+    let viewer = app.world().get_resource::<P10Viewer>().is_some();
+    if !viewer && !app.world().resource::<P10Seen>().unsaved {
+        let table = app.world().resource::<P10Table>().clone();
+        let (back, _) = p10_saves::load_game(storage.as_ref());
+        let back = back.expect("the game in progress was saved");
+        assert_eq!(back.game.stage(), table.game.stage());
+        assert_eq!(back.game.to_move(), table.game.to_move());
+        assert_eq!(back.game.stock(), table.game.stock());
+        for seat in 0..table.game.players() {
+            assert_eq!(back.game.view(seat), table.game.view(seat), "seat {seat}");
+        }
+        assert_eq!(back.sheet, table.sheet);
+        assert_eq!(back.player_decisions, table.player_decisions);
+        assert_eq!(back.counted, table.counted);
+    }
+    let (table, stats, messages) = p10_saves::startup(Some(storage.as_ref()), None);
+    assert_eq!(messages, Vec::<String>::new());
+    let unsaved = table.is_none();
+    let table = match table {
+        Some(t) => t,
+        None => {
+            counts.games += 1;
+            P10Table::new(p10_spec(rng)).unwrap().0
+        }
+    };
+    counts.resumes += 1;
+    let size = window_size(app, w);
+    let seen = std::mem::take(&mut app.world_mut().resource_mut::<P10Seen>().ended);
+    let pause = app.world().resource::<Settings>().phase10.computer_pause_ms;
+    let (mut fresh, w) = p10_app(table, stats, storage.clone(), size, pause);
+    *fresh.world_mut().resource_mut::<P10Seen>() = P10Seen {
+        ended: seen,
+        unsaved,
+    };
+    (fresh, w)
+}
+
+fn p10_storm(seed: u64, steps: usize, counts: &mut Counts) {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let storage = Arc::new(MemoryStorage::default());
+    let pause = if rng.chance(50) { 0 } else { 700 };
+    let (table, _) = P10Table::new(p10_spec(&mut rng)).unwrap();
+    // Launched with this game, as `main` does with one asked for: it is saved at once.
+    let (table, stats, _) = p10_saves::startup(Some(storage.as_ref()), Some(table));
+    let (mut app, mut w) = p10_app(
+        table.unwrap(),
+        stats,
+        storage.clone(),
+        Vec2::new(1280.0, 720.0),
+        pause,
+    );
+    counts.games += 1;
+    let mut held = false;
+    let mut overlay = false;
+    let mut recent: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+    for step in 0..steps {
+        counts.events += 1;
+        let at = p10_target(&app, w, &mut rng);
+        let choice = rng.below(24);
+        if recent.len() == 40 {
+            recent.pop_front();
+        }
+        {
+            let table = app.world().resource::<P10Table>();
+            recent.push_back(format!(
+                "p10 {seed} step {step}: event {choice} at {at}, held {held}, overlay {overlay}, \
+                 seats {}, stage {:?}, to move {:?}, viewer {}",
+                table.game.players(),
+                table.game.stage(),
+                table.game.to_move(),
+                app.world().get_resource::<P10Viewer>().is_some()
+            ));
+        }
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            p10_event(
+                &mut app,
+                &mut w,
+                choice,
+                at,
+                &mut rng,
+                &mut held,
+                &mut overlay,
+                &storage,
+                counts,
+            )
+        }));
+        let checked = outcome.and_then(|()| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let n = [0, 0, 1, 1, 2, 4, 9][rng.below(7)];
+                frames(&mut app, n.max(1), counts);
+                assert_p10_cards_conserved(&mut app);
+            }))
+        });
+        if let Err(e) = checked {
+            eprintln!("the last events:\n{}", Vec::from(recent).join("\n"));
+            std::panic::resume_unwind(e);
+        }
+    }
+    if held {
+        button(&mut app, w, ButtonState::Released);
+    }
+    app.world_mut().write_message(ViewerControl::Close);
+    app.insert_resource(TableInput(true));
+    app.insert_resource(OverlayOpen(false));
+    p10_to_rest(&mut app, counts);
+    // Every game reported as ended was counted once, and none twice.
+    let seen = std::mem::take(&mut app.world_mut().resource_mut::<P10Seen>().ended);
+    let stats = app.world().resource::<P10Statistics>();
+    let played: u32 = stats.by.values().map(|s| s.played).sum();
+    assert_eq!(played as usize, seen.len(), "every ended game counted once");
+    for (i, a) in seen.iter().enumerate() {
+        for b in &seen[i + 1..] {
+            assert!(
+                !(a.log == b.log && !a.left && !b.left),
+                "a game counted twice:\n{}",
+                a.log
+            );
+        }
+    }
+    counts.finished += seen.iter().filter(|e| !e.left).count() as u64;
+}
+
+#[allow(clippy::too_many_arguments)]
+fn p10_event(
+    app: &mut App,
+    w: &mut Entity,
+    choice: usize,
+    at: Vec2,
+    rng: &mut Rng,
+    held: &mut bool,
+    overlay: &mut bool,
+    storage: &Arc<MemoryStorage>,
+    counts: &mut Counts,
+) {
+    let w0 = *w;
+    match choice {
+        // The pointer: press, move, release, a click, a double-click.
+        0..=2 => {
+            point(app, w0, at);
+            button(app, w0, ButtonState::Pressed);
+            *held = true;
+        }
+        3 | 4 => point(app, w0, at),
+        5 | 6 => {
+            point(app, w0, at);
+            button(app, w0, ButtonState::Released);
+            *held = false;
+        }
+        7 => {
+            point(app, w0, at);
+            for _ in 0..2 {
+                button(app, w0, ButtonState::Pressed);
+                app.update();
+                button(app, w0, ButtonState::Released);
+                app.update();
+            }
+            *held = false;
+        }
+        // A finger: a tap, or a drag to another card or the pile.
+        8 => {
+            touch(app, w0, TouchPhase::Started, at);
+            app.update();
+            let to = p10_target(app, w0, rng);
+            touch(app, w0, TouchPhase::Moved, to);
+            app.update();
+            touch(app, w0, TouchPhase::Ended, to);
+        }
+        // Keys, one or with Ctrl.
+        9..=12 => {
+            let code = P10_KEYS[rng.below(P10_KEYS.len())];
+            let ctrl = rng.chance(10);
+            if ctrl {
+                key(app, w0, KeyCode::ControlLeft, ButtonState::Pressed);
+            }
+            key(app, w0, code, ButtonState::Pressed);
+            app.update();
+            key(app, w0, code, ButtonState::Released);
+            if ctrl {
+                key(app, w0, KeyCode::ControlLeft, ButtonState::Released);
+            }
+        }
+        13 => {
+            let (x, y) = P10_SIZES[rng.below(P10_SIZES.len())];
+            app.world_mut()
+                .get_mut::<Window>(w0)
+                .unwrap()
+                .resolution
+                .set(x, y);
+            app.world_mut().write_message(WindowResized {
+                window: w0,
+                width: x,
+                height: y,
+            });
+        }
+        14 => {
+            *overlay = !*overlay;
+            app.insert_resource(TableInput(!*overlay));
+            app.insert_resource(OverlayOpen(*overlay));
+        }
+        // The bar's and the form's new game; or the game saved near its end, resumed.
+        15 => {
+            if rng.chance(20) && !*held && app.world().get_resource::<P10Viewer>().is_none() {
+                let nearly = p10_nearly_over(rng);
+                storage
+                    .write(p10_saves::GAME_KEY, &p10_saves::save_text(&nearly))
+                    .unwrap();
+                let seen = std::mem::take(&mut app.world_mut().resource_mut::<P10Seen>().ended);
+                let stats = app.world().resource::<P10Statistics>().clone();
+                arachne::core::persist::save(storage.as_ref(), p10_saves::STATS_KEY, &stats)
+                    .unwrap();
+                let (table, stats, _) = p10_saves::startup(Some(storage.as_ref()), None);
+                let size = window_size(app, w0);
+                let pause = app.world().resource::<Settings>().phase10.computer_pause_ms;
+                let (fresh, fw) = p10_app(table.unwrap(), stats, storage.clone(), size, pause);
+                *app = fresh;
+                *w = fw;
+                app.world_mut().resource_mut::<P10Seen>().ended = seen;
+                counts.games += 1;
+                counts.resumes += 1;
+            } else {
+                let spec = p10_spec(rng);
+                app.world_mut()
+                    .write_message(P10Request::NewGame(Box::new(P10SpecMsg(spec))));
+                counts.games += 1;
+            }
+        }
+        // The viewer: this game from its start, steps, jumps, play, speed, every hand, close.
+        16 => {
+            let c = match rng.below(9) {
+                0 => {
+                    let table = app.world().resource::<P10Table>();
+                    ViewerControl::this_game(table)
+                }
+                1 | 2 => ViewerControl::Forward,
+                3 => ViewerControl::Back,
+                4 => ViewerControl::Jump(rng.below(400)),
+                5 => ViewerControl::Round(1 + rng.below(4) as u32),
+                6 => ViewerControl::Play(rng.chance(60)),
+                7 => ViewerControl::Speed([0.25, 2.0, 16.0][rng.below(3)]),
+                _ if rng.chance(50) => ViewerControl::AllHands(rng.chance(50)),
+                _ => ViewerControl::Close,
+            };
+            app.world_mut().write_message(c);
+        }
+        // What the bar sends: any decision the rules list (the player's turn or not), the
+        // next round, a relayout.
+        17 => {
+            let table = app.world().resource::<P10Table>();
+            let choices = table.game.choices();
+            let r = match rng.below(4) {
+                0 | 1 if !choices.is_empty() => {
+                    P10Request::Act(choices[rng.below(choices.len())].clone())
+                }
+                2 => P10Request::NextRound,
+                _ => P10Request::Relayout,
+            };
+            app.world_mut().write_message(r);
+        }
+        18 => app.world_mut().resource_mut::<Hurry>().0 = true,
+        // Spider and back (from Pro Spider 10's menu and Spider's).
+        19 => {
+            for (kind, n) in [
+                (GameKind::Spider, 1 + rng.below(20)),
+                (GameKind::ProSpider10, 1),
+            ] {
+                app.world_mut()
+                    .resource_mut::<NextState<GameKind>>()
+                    .set(kind);
+                for _ in 0..n {
+                    app.update();
+                }
+            }
+        }
+        20 if rng.chance(30) && !*held => {
+            let (fresh, fw) = p10_quit_and_resume(app, w0, storage, rng, counts);
+            *app = fresh;
+            *w = fw;
+        }
+        _ => {
+            if *held {
+                button(app, w0, ButtonState::Released);
+                *held = false;
+            }
+            p10_to_rest(app, counts);
+        }
+    }
+}
+
+const P10_SIZES: &[(f32, f32)] = &[
+    (1280.0, 720.0),
+    (800.0, 600.0),
+    (390.0, 844.0),
+    (1920.0, 1080.0),
+    (844.0, 390.0),
+];
+
+#[test]
+fn a_random_storm_never_breaks_pro_spider_10s_table() {
+    let steps: usize = std::env::var("ARACHNE_SOAK_STEPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    let mut counts = Counts::default();
+    for seed in 0..4 {
+        p10_storm(2000 + seed, steps, &mut counts);
+    }
+    println!(
+        "p10 soak: {} events, {} frames, {} games, {} ended, {} resumes, {} checks at rest",
+        counts.events, counts.frames, counts.games, counts.finished, counts.resumes, counts.rests
     );
 }

@@ -40,12 +40,6 @@ pub(crate) fn plugin(app: &mut App) {
                 .in_set(Overlay::Bar),
         )
             .in_set(P10Systems),
-    )
-    .add_systems(
-        Update,
-        keep_clear_of_bar
-            .in_set(crate::AppSystems::Plan)
-            .in_set(P10Systems),
     );
 }
 
@@ -569,25 +563,6 @@ pub(crate) fn measure_bar(ctx: &egui::Context, bar: egui::Rect, band: &mut BarBa
         } else {
             band.measured(window, height);
         }
-    }
-}
-
-/// Lays the table out again above the bar once the bar's band has changed and the cards are at
-/// rest (a deal under way finishes first).
-fn keep_clear_of_bar(
-    mut band: ResMut<BarBand>,
-    moving: Query<
-        (),
-        (
-            With<bevy_tweening::TweenAnim>,
-            With<crate::phase10::view::P10Card>,
-        ),
-    >,
-    mut requests: MessageWriter<P10Request>,
-) {
-    if band.stale && moving.is_empty() {
-        band.stale = false;
-        requests.write(P10Request::Relayout);
     }
 }
 

@@ -123,6 +123,13 @@ struct LastClick(Option<(Entity, f64, bool)>);
 #[derive(Resource, Default, Debug)]
 pub struct Held(Option<HeldCard>);
 
+impl Held {
+    /// The card under the pressed button, if any.
+    pub(crate) fn card(&self) -> Option<Entity> {
+        self.0.map(|h| h.card)
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct HeldCard {
     card: Entity,

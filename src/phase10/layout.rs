@@ -105,8 +105,8 @@ pub struct BarBand {
     width: f32,
     /// Which bar was measured: the replay viewer's (true) or the player's.
     viewer: bool,
-    /// The band changed since the table was laid out: the table is laid out again once its
-    /// cards are at rest.
+    /// The band (or the window) changed since the table was laid out: the table is laid out
+    /// again once its cards are at rest.
     pub stale: bool,
 }
 

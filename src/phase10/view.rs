@@ -31,7 +31,11 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                track_window.in_set(AppSystems::Input),
+                // The request is applied in the same frame: the table never rests laid out
+                // for the old window.
+                (track_window, lay_out_again_at_rest)
+                    .chain()
+                    .in_set(AppSystems::Input),
                 place_notices.in_set(AppSystems::Plan),
                 (show_changes, raise_chosen)
                     .chain()
@@ -217,21 +221,42 @@ fn show_table(mut commands: Commands, table: Res<P10Table>, mut piles: ResMut<P1
     spawn_at_rest(&mut commands, &table, &mut piles);
 }
 
+/// A window of another size lays the table out anew: the cards glide to their new places once
+/// they are at rest (a deal under way finishes first, as when the bar's band changes).
 fn track_window(
     mut resized: MessageReader<WindowResized>,
     window: Query<&Window, With<PrimaryWindow>>,
     table: Res<P10Table>,
     layout: Option<ResMut<P10Layout>>,
-    band: Option<Res<BarBand>>,
+    mut band: ResMut<BarBand>,
 ) {
     if resized.read().count() == 0 {
         return;
     }
     if let Some(mut layout) = layout {
-        let new = compute_layout(&table, window_size(&window), band.as_deref());
+        let new = compute_layout(&table, window_size(&window), Some(&band));
         if *layout != new {
             *layout = new;
+            band.stale = true;
         }
+    }
+}
+
+/// Lays the table out again once the window or the bar's band has changed and the cards are at
+/// rest (a deal under way finishes first). Told to the view directly, not as a request: the
+/// replay viewer's table is laid out again too (requests wait while it shows its game).
+fn lay_out_again_at_rest(
+    mut band: ResMut<BarBand>,
+    moving: Query<(), (With<TweenAnim>, With<P10Card>)>,
+    mut changed: MessageWriter<P10Changed>,
+) {
+    if band.stale && moving.is_empty() {
+        band.stale = false;
+        changed.write(P10Changed {
+            new_game: false,
+            events: Vec::new(),
+            rearranged: false,
+        });
     }
 }
 
@@ -664,24 +689,48 @@ pub(crate) fn show_changes(
 }
 
 /// Chosen cards rise out of the hand and drop back when no longer chosen.
+/// A card chosen (or no longer) while it moves, a drawn card still on its way into the hand,
+/// rises (or drops) once it is at rest: it waits in `waiting` until then.
 fn raise_chosen(
     mut commands: Commands,
     selection: Res<Selection>,
     piles: Res<P10Piles>,
     layout: Option<Res<P10Layout>>,
     settings: Res<Settings>,
+    held: Option<Res<crate::phase10::input::Held>>,
     cards: Query<(&P10Card, &CardPose, Has<TweenAnim>)>,
+    mut waiting: Local<Vec<Entity>>,
 ) {
     let Some(layout) = layout else { return };
-    if !selection.is_changed() {
+    let hand = piles.hands.get(PLAYER).map_or(&[][..], Vec::as_slice);
+    waiting.retain(|e| hand.contains(e));
+    if !selection.is_changed() && waiting.is_empty() {
         return;
     }
+    let due: Vec<Entity> = if selection.is_changed() {
+        waiting.clear();
+        hand.to_vec()
+    } else {
+        waiting.clone()
+    };
     let shape = piles.shape();
     let a = &settings.animation;
-    for &e in piles.hands.get(PLAYER).into_iter().flatten() {
-        let Ok((view, pose, false)) = cards.get(e) else {
+    for e in due {
+        let Ok((view, pose, animated)) = cards.get(e) else {
             continue;
         };
+        // The card held by the pointer follows it (it goes home when let go).
+        if held.as_ref().and_then(|h| h.card()) == Some(e) {
+            waiting.retain(|&w| w != e);
+            continue;
+        }
+        if animated {
+            if !waiting.contains(&e) {
+                waiting.push(e);
+            }
+            continue;
+        }
+        waiting.retain(|&w| w != e);
         let rest = rest_pose(
             &layout,
             &shape,

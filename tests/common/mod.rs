@@ -7,6 +7,8 @@ use arachne::spider::table::Table;
 use bevy::prelude::*;
 use bevy_tweening::TweenAnim;
 
+pub mod p10;
+
 /// How many cards are moving.
 pub fn animating(app: &mut App) -> usize {
     app.world_mut()
