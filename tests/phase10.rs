@@ -1150,6 +1150,20 @@ fn a_new_game_with_fewer_seats_while_cards_of_the_old_one_still_move_lays_out_th
     until_players_turn(&mut app);
     assert_eq!(game(&app).players(), 2);
     assert_matches_engine(&mut app);
+    // A change of the old table in the same frame as a new game with fewer seats (a table laid
+    // out again, a decision): the new table is laid out, the old change not played on it (this
+    // once planned the old six hands on the new layout's two seats and panicked).
+    let six = P10Spec::standard(6, 10, "petra").unwrap();
+    app.world_mut()
+        .write_message(P10Request::NewGame(Box::new(P10SpecMsg(six))));
+    settle(&mut app);
+    let three = P10Spec::standard(3, 11, "petra").unwrap();
+    app.world_mut().write_message(P10Request::Relayout);
+    app.world_mut()
+        .write_message(P10Request::NewGame(Box::new(P10SpecMsg(three))));
+    until_players_turn(&mut app);
+    assert_eq!(game(&app).players(), 3);
+    assert_matches_engine(&mut app);
 }
 
 #[test]

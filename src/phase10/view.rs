@@ -508,7 +508,13 @@ pub(crate) fn show_changes(
         && matches!(table.game.stage(), Stage::Knock { asking, .. } if asking == PLAYER);
     let rap = offer && !*offered;
     *offered = offer;
-    let last = changes.len() - 1;
+    // A new table is laid out from the table as it is now, after every request of this frame:
+    // the changes before it belong to a table that is gone (its seats may be more than the new
+    // layout has), and are not played.
+    let all: Vec<&P10Changed> = changes.read().collect();
+    let from = all.iter().rposition(|c| c.new_game).unwrap_or(0);
+    let batch = &all[from..];
+    let last = batch.len() - 1;
     let mut rap_at = 0.0;
     // A replay faster than its usual 2 steps a second moves its cards faster too (else the
     // cards set the pace). Hurrying is for the computer seats of the player's game: a flag
@@ -526,7 +532,7 @@ pub(crate) fn show_changes(
     // Cards despawned by a change earlier in this frame: the query still holds them until the
     // commands apply, with places at a table that is gone (perhaps at seats the new one has not).
     let mut despawned: std::collections::HashSet<Entity> = Default::default();
-    for (k, change) in changes.read().enumerate() {
+    for (k, &change) in batch.iter().enumerate() {
         // A decision during an animation: the running motion finishes at once first. A new
         // table (or round) takes every card away below, so its cards only stop.
         let shape = piles.shape();
