@@ -1528,3 +1528,66 @@ fn a_card_chosen_while_it_moves_rises_once_at_rest() {
     assert_eq!(app.world().resource::<Selection>().0.len(), 0);
     assert_matches_engine(&mut app);
 }
+
+/// A card held under the pointer that leaves the hand meanwhile (laid by a key) is let go of:
+/// it goes to its group, and the button's release chooses nothing and plays nothing. Before,
+/// the release chose the laid card (a card on the table among the chosen ones), and a dragged
+/// one kept following the pointer, away from its group, until the button came up.
+#[test]
+fn a_held_card_laid_by_a_key_is_let_go_of_and_its_release_chooses_nothing() {
+    for dragged in [false, true] {
+        // Standard phase 1, two sets of three: the player's hand has them.
+        let (mut app, w) = dealt(
+            "pro-spider-10",
+            &[
+                "r9 b9 g9 r3 b3 y3 y12 b12 y7 g1",
+                "r1 r2 b5 b6 g7 g8 y10 y11 r12 b1",
+            ],
+            "g5",
+        );
+        key(&mut app, w, KeyCode::KeyD);
+        settle(&mut app);
+        let piles = app.world().resource::<P10Piles>().clone();
+        let nine = *piles.hands[PLAYER]
+            .iter()
+            .find(|e| piles.cards[e] == parse_cards("r9").unwrap()[0])
+            .unwrap();
+        let at = pose_of(&app, nine);
+        let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
+        window.set_cursor_position(Some(Vec2::new(at.x + 640.0, 360.0 - at.y)));
+        app.update();
+        app.world_mut().write_message(MouseButtonInput {
+            button: MouseButton::Left,
+            state: ButtonState::Pressed,
+            window: w,
+        });
+        app.update();
+        if dragged {
+            let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
+            window.set_cursor_position(Some(Vec2::new(at.x + 640.0 + 60.0, 360.0 - at.y - 80.0)));
+            app.update();
+            app.update();
+        }
+        // F chooses the phase's cards, L lays them, the button still down.
+        key(&mut app, w, KeyCode::KeyF);
+        key(&mut app, w, KeyCode::KeyL);
+        app.update();
+        assert!(
+            game(&app).laid_phase()[PLAYER].is_some(),
+            "the phase is laid"
+        );
+        app.world_mut().write_message(MouseButtonInput {
+            button: MouseButton::Left,
+            state: ButtonState::Released,
+            window: w,
+        });
+        app.update();
+        settle(&mut app);
+        assert!(
+            app.world().resource::<Selection>().0.is_empty(),
+            "nothing chosen (dragged: {dragged})"
+        );
+        assert_eq!(game(&app).stage(), Stage::Play, "nothing discarded");
+        assert_matches_engine(&mut app);
+    }
+}

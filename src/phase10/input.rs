@@ -204,6 +204,17 @@ fn drag(
         return;
     }
     let Some(mut h) = held.0 else { return };
+    // The held card left the hand meanwhile (laid or discarded by a key or the bar, a new
+    // game): the hold ends, and the card's motion to where it went (planned with the change)
+    // takes it from where the pointer had it. Its release then chooses or plays nothing.
+    if !piles
+        .hands
+        .get(PLAYER)
+        .is_some_and(|hand| hand.contains(&h.card))
+    {
+        held.0 = None;
+        return;
+    }
     if pointer.pressed {
         if let Some(at) = pointer.at {
             h.moved |= at.distance(h.start) > 6.0;
