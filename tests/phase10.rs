@@ -687,6 +687,13 @@ fn a_lay_whose_jokers_could_mean_several_things_asks_which_one() {
         game(&app).laid_phase()[PLAYER].is_none(),
         "nothing laid yet"
     );
+    // The window turned while the question is open: the table is laid out again, the question
+    // stands (the game did not change).
+    resize(&mut app, w, 800.0, 600.0);
+    settle(&mut app);
+    assert_eq!(app.world().resource::<LayChoice>().0.len(), 3);
+    resize(&mut app, w, 1280.0, 720.0);
+    settle(&mut app);
     // Esc asks no more and lays nothing; the choice of cards stays.
     key(&mut app, w, KeyCode::Escape);
     assert!(app.world().resource::<LayChoice>().0.is_empty());

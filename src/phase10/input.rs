@@ -985,7 +985,13 @@ fn forget_lay_choice(
     mut choice: ResMut<LayChoice>,
     mut skip_target: ResMut<SkipTarget>,
 ) {
-    if changed.read().count() > 0 {
+    // A table laid out again (a resize, the hand sorted) changes nothing in the game: the
+    // question stands.
+    let mut game_changed = false;
+    for c in changed.read() {
+        game_changed |= c.new_game || !c.events.is_empty();
+    }
+    if game_changed {
         if !choice.0.is_empty() {
             choice.0.clear();
         }
