@@ -1527,12 +1527,20 @@ fn a_card_chosen_while_it_moves_rises_once_at_rest() {
     );
     settle(&mut app);
     assert_matches_engine(&mut app);
-    // Let go of one while the other rises: it drops back.
+    // Let go of both; then choose the first again and let go of it while it rises: it drops
+    // back once at rest.
     key(&mut app, w, KeyCode::Space);
     key(&mut app, w, KeyCode::Home);
     key(&mut app, w, KeyCode::Space);
     settle(&mut app);
     assert_eq!(app.world().resource::<Selection>().0.len(), 0);
+    assert_matches_engine(&mut app);
+    key(&mut app, w, KeyCode::Space);
+    let first = app.world().resource::<Selection>().0[0];
+    assert!(app.world().get::<TweenAnim>(first).is_some(), "it rises");
+    key(&mut app, w, KeyCode::Space);
+    assert!(app.world().resource::<Selection>().0.is_empty());
+    settle(&mut app);
     assert_matches_engine(&mut app);
 }
 
@@ -1575,7 +1583,8 @@ fn a_held_card_laid_by_a_key_is_let_go_of_and_its_release_chooses_nothing() {
             app.update();
             app.update();
         }
-        // F chooses the phase's cards, L lays them, the button still down.
+        // F chooses the phase's cards, L lays them, the button still down: the held card
+        // goes to its group all the same.
         key(&mut app, w, KeyCode::KeyF);
         key(&mut app, w, KeyCode::KeyL);
         app.update();
@@ -1583,6 +1592,8 @@ fn a_held_card_laid_by_a_key_is_let_go_of_and_its_release_chooses_nothing() {
             game(&app).laid_phase()[PLAYER].is_some(),
             "the phase is laid"
         );
+        settle(&mut app);
+        assert_matches_engine(&mut app);
         app.world_mut().write_message(MouseButtonInput {
             button: MouseButton::Left,
             state: ButtonState::Released,

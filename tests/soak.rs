@@ -631,17 +631,20 @@ fn p10_spec(rng: &mut Rng) -> P10Spec {
     let levels = (1..players)
         .map(|_| if rng.chance(50) { "random" } else { "petra" }.to_string())
         .collect();
-    P10Spec::new(v, players, rng.below(1_000_000) as u64, levels).unwrap()
+    P10Spec::new(v, players, p10_deal(), levels).unwrap()
+}
+
+/// A deal number not used before in this run: two games played alike on one deal would look
+/// like one game counted twice.
+fn p10_deal() -> u64 {
+    static DEALS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    DEALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A game one decision before its end, every seat played by petra, saved as the game in
 /// progress: the storm's resume then reaches a game's end and its statistics.
 fn p10_nearly_over(rng: &mut Rng) -> P10Table {
-    // A deal of its own each time: two games played alike to the same end would look like one
-    // game counted twice.
-    static DEALS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let seed = 1_000_000 + DEALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let spec = P10Spec::standard(2 + rng.below(2), seed, "petra").unwrap();
+    let spec = P10Spec::standard(2 + rng.below(2), p10_deal(), "petra").unwrap();
     let (mut table, _) = P10Table::new(spec).unwrap();
     let mut petra = arachne_engine::phase10::ai::player("petra", 0).unwrap();
     loop {
@@ -806,6 +809,9 @@ fn p10_quit_and_resume(
     (fresh, w)
 }
 
+/// One storm. Unlike Spider's, it is not the same on every run: the computer seats decide on
+/// other threads, so their decisions land a frame sooner or later; a failed check prints the
+/// last 40 events.
 fn p10_storm(seed: u64, steps: usize, counts: &mut Counts) {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let storage = Arc::new(MemoryStorage::default());
@@ -874,18 +880,16 @@ fn p10_storm(seed: u64, steps: usize, counts: &mut Counts) {
     app.insert_resource(TableInput(true));
     app.insert_resource(OverlayOpen(false));
     p10_to_rest(&mut app, counts);
-    // Every game reported as ended was counted once, and none twice.
+    // Every game reported as ended is in the statistics (through every quit and resume), and
+    // none was reported twice (two reports of one game hold the same log; every game of the
+    // storm is a deal of its own).
     let seen = std::mem::take(&mut app.world_mut().resource_mut::<P10Seen>().ended);
     let stats = app.world().resource::<P10Statistics>();
     let played: u32 = stats.by.values().map(|s| s.played).sum();
-    assert_eq!(played as usize, seen.len(), "every ended game counted once");
+    assert_eq!(played as usize, seen.len(), "every ended game counted");
     for (i, a) in seen.iter().enumerate() {
         for b in &seen[i + 1..] {
-            assert!(
-                !(a.log == b.log && !a.left && !b.left),
-                "a game counted twice:\n{}",
-                a.log
-            );
+            assert!(a.log != b.log, "a game counted twice:\n{}", a.log);
         }
     }
     counts.finished += seen.iter().filter(|e| !e.left).count() as u64;

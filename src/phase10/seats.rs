@@ -113,7 +113,12 @@ fn think(
         commands.insert_resource(Seats::for_table(&table));
         return;
     };
-    let changes: Vec<bool> = changed.read().map(|c| c.new_game).collect();
+    // (A table only laid out again, a resize or the hand sorted, is no change of the game.)
+    let changes: Vec<bool> = changed
+        .read()
+        .filter(|c| c.new_game || !c.events.is_empty())
+        .map(|c| c.new_game)
+        .collect();
     if changes.iter().any(|&new_game| new_game) {
         *seats = Seats::for_table(&table);
         hurry.0 = false;

@@ -493,7 +493,7 @@ pub(crate) fn show_changes(
     window: Query<&Window, With<PrimaryWindow>>,
     mut cards: Query<(Entity, &mut P10Card, &mut CardPose, Has<TweenAnim>)>,
     mut sounds: ResMut<PendingSounds>,
-    band: Option<Res<BarBand>>,
+    mut band: ResMut<BarBand>,
     viewer: Option<Res<crate::phase10::viewer::P10Viewer>>,
     leaving: Query<(), With<Leaving>>,
     mut offered: Local<bool>,
@@ -512,7 +512,10 @@ pub(crate) fn show_changes(
     // the changes before it belong to a table that is gone (its seats may be more than the new
     // layout has), and are not played.
     let all: Vec<&P10Changed> = changes.read().collect();
-    let from = all.iter().rposition(|c| c.new_game).unwrap_or(0);
+    let from = all
+        .iter()
+        .rposition(|c| c.new_game && !c.rearranged)
+        .unwrap_or(0);
     let batch = &all[from..];
     let last = batch.len() - 1;
     let mut rap_at = 0.0;
@@ -527,7 +530,11 @@ pub(crate) fn show_changes(
         settings.animation.instant = true;
     }
     let a = &settings.animation;
-    let layout = compute_layout(&table, window_size(&window), band.as_deref());
+    let layout = compute_layout(&table, window_size(&window), Some(&band));
+    // Every card goes where this layout has it: a relayout waiting for rest is done too.
+    if band.stale {
+        band.stale = false;
+    }
     let sort_by_colour = settings.phase10.sort_by_colour;
     // Cards despawned by a change earlier in this frame: the query still holds them until the
     // commands apply, with places at a table that is gone (perhaps at seats the new one has not).
@@ -562,7 +569,11 @@ pub(crate) fn show_changes(
                 }
             }
         }
-        sounds.0.clear();
+        // A table only laid out again keeps the sounds still to come (the raps of an offer
+        // to knock, due after the discard lands).
+        if fresh || !change.events.is_empty() {
+            sounds.0.clear();
+        }
         let mut plan = Plan::default();
         if fresh {
             // Every card entity goes: those at rest, and those a change earlier in this frame
