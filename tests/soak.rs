@@ -833,7 +833,7 @@ fn p10_storm(seed: u64, steps: usize, counts: &mut Counts) {
     for step in 0..steps {
         counts.events += 1;
         let at = p10_target(&app, w, &mut rng);
-        let choice = rng.below(24);
+        let choice = rng.below(25);
         if recent.len() == 40 {
             recent.pop_front();
         }
@@ -1032,6 +1032,16 @@ fn p10_event(
             app.world_mut().write_message(r);
         }
         18 => app.world_mut().resource_mut::<Hurry>().0 = true,
+        // The settings window: motion instant or not, another speed, the deal's motion.
+        24 => {
+            let mut settings = app.world_mut().resource_mut::<Settings>();
+            let a = &mut settings.animation;
+            match rng.below(3) {
+                0 => a.instant = rng.chance(30),
+                1 => a.speed = [0.5, 1.0, 3.0, 8.0][rng.below(4)],
+                _ => a.deal_motion = rng.chance(70),
+            }
+        }
         // Spider and back (from Pro Spider 10's menu and Spider's).
         19 => {
             for (kind, n) in [
