@@ -323,7 +323,7 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
     for step in 0..steps {
         counts.events += 1;
         let at = target(&app, &mut rng);
-        let choice = rng.below(20);
+        let choice = rng.below(21);
         if recent.len() == 40 {
             recent.pop_front();
         }
@@ -468,6 +468,18 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
                 };
                 if let Some(c) = c {
                     app.world_mut().write_message(c);
+                }
+            }
+            // The settings window: motion instant or not, another speed, the deal's motion.
+            20 => {
+                let mut settings = app
+                    .world_mut()
+                    .resource_mut::<arachne::core::settings::Settings>();
+                let a = &mut settings.animation;
+                match rng.below(3) {
+                    0 => a.instant = rng.chance(30),
+                    1 => a.speed = [0.5, 1.0, 3.0, 8.0][rng.below(4)],
+                    _ => a.deal_motion = rng.chance(70),
                 }
             }
             // Quit and start again from the save.
