@@ -27,8 +27,8 @@ use bevy::window::PrimaryWindow;
 use bevy_tweening::TweenAnim;
 
 mod common;
-use common::key;
-use common::p10::{assert_matches_engine, moving, settle};
+use common::p10::{assert_matches_engine, moving, one_decision_from_the_end, settle};
+use common::{key, resize};
 
 fn app(players: usize, seed: u64, level: &str, state: GameKind) -> (App, Entity) {
     app_for(P10Spec::standard(players, seed, level).unwrap(), state)
@@ -881,30 +881,9 @@ fn the_game_is_saved_after_every_change_and_resumes_exactly_mid_turn_and_mid_rou
     );
 }
 
-/// A table one decision before its game ends, both seats played by petra; and that decision.
-fn one_decision_from_the_end(seed: u64) -> (P10Table, Action) {
-    let spec = P10Spec::standard(2, seed, "petra").unwrap();
-    let (mut table, _) = P10Table::new(spec).unwrap();
-    let mut petra = arachne_engine::phase10::ai::player("petra", 0).unwrap();
-    loop {
-        if table.game.stage() == Stage::RoundOver {
-            table.next_round().unwrap();
-            continue;
-        }
-        let seat = table.game.to_move().unwrap();
-        let action = petra.decide(&table.game.view(seat));
-        let mut after = table.game.clone();
-        after.apply(action.clone()).unwrap();
-        if after.is_over() {
-            return (table, action);
-        }
-        table.apply(action).unwrap();
-    }
-}
-
 #[test]
 fn statistics_count_a_finished_game_once_and_a_left_game_as_lost() {
-    let (table, last) = one_decision_from_the_end(4);
+    let (table, last) = one_decision_from_the_end(2, 4);
     let storage = std::sync::Arc::new(MemoryStorage::default());
     let (mut app, _w) = app(2, 4, "petra", GameKind::ProSpider10);
     app.insert_resource(Saves(storage.clone()));
@@ -1449,19 +1428,6 @@ fn a_step_back_in_the_viewer_glides_the_cards_back_where_a_jump_puts_them_out_at
         control(&mut app, ViewerControl::Back);
         assert_eq!(entities(&mut app), before);
     }
-}
-
-fn resize(app: &mut App, w: Entity, x: f32, y: f32) {
-    app.world_mut()
-        .get_mut::<Window>(w)
-        .unwrap()
-        .resolution
-        .set(x, y);
-    app.world_mut().write_message(bevy::window::WindowResized {
-        window: w,
-        width: x,
-        height: y,
-    });
 }
 
 /// A window made smaller (a browser window, a phone turned) lays the cards out anew: at rest,

@@ -6,21 +6,40 @@
 //! opened and closed; undo and redo; and a quit and resume at random points through the saved
 //! game. After every step nothing has panicked and every card is on the table once; whenever
 //! the table is at rest it matches the engine; statistics count each finished game once.
+//! The motion settings change along the way.
+//!
+//! A second storm of the same kind goes through Pro Spider 10's table (further down): its
+//! keys, new games of every variant with 2-6 seats, the computer seats playing, the replay
+//! viewer, Spider and back, quits resumed from the save and games saved near their end.
 //!
 //! `cargo test --test soak` runs a short storm (CI); `make soak` runs 100 times as many steps
 //! (`ARACHNE_SOAK_STEPS`). The counts are printed at the end (see BENCHMARKS.md).
+use std::sync::Arc;
 use std::time::Duration;
 
+use arachne::GameKind;
+use arachne::cards::motion::CardPose;
 use arachne::core::focus::OverlayOpen;
 use arachne::core::focus::TableInput;
+use arachne::core::i18n::Lang;
 use arachne::core::persist::MemoryStorage;
+use arachne::core::persist::{Saves, Storage};
+use arachne::core::settings::Settings;
 use arachne::logic_plugin;
+use arachne::phase10::round::{
+    P10Changed, P10Ended, P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER,
+};
+use arachne::phase10::saves::{self as p10_saves, P10Statistics};
+use arachne::phase10::seats::Hurry;
+use arachne::phase10::view::{Leaving, P10Card, P10Piles};
+use arachne::phase10::viewer::{P10Viewer, ViewerControl};
 use arachne::spider::hint::AskHint;
 use arachne::spider::layout::Layout;
 use arachne::spider::piles::{CardView, Piles};
 use arachne::spider::playback::Control;
 use arachne::spider::saves::{Statistics, load_game};
 use arachne::spider::table::{GameFinished, GameRecord, GameSpec, Request, Table};
+use arachne_engine::phase10::variant as p10_variant;
 use arachne_engine::{Numbering, variant};
 use bevy::input::ButtonState;
 use bevy::input::InputPlugin;
@@ -30,28 +49,12 @@ use bevy::input::touch::{TouchInput, TouchPhase};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
-use bevy::window::{PrimaryWindow, WindowResized};
-
-use std::sync::Arc;
-
-use arachne::GameKind;
-use arachne::cards::motion::CardPose;
-use arachne::core::i18n::Lang;
-use arachne::core::persist::{Saves, Storage};
-use arachne::core::settings::Settings;
-use arachne::phase10::round::{
-    P10Changed, P10Ended, P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER,
-};
-use arachne::phase10::saves::{self as p10_saves, P10Statistics};
-use arachne::phase10::seats::Hurry;
-use arachne::phase10::view::{Leaving, P10Card, P10Piles};
-use arachne::phase10::viewer::{P10Viewer, ViewerControl};
-use arachne_engine::phase10::{Stage as P10Stage, variant as p10_variant};
+use bevy::window::PrimaryWindow;
 
 mod common;
-use common::{animating, assert_matches_engine, p10};
+use common::{animating, assert_matches_engine, p10, resize};
 
-/// A small seeded generator (xorshift64*): the storm is the same on every run.
+/// A small seeded generator (xorshift64*): Spider's storm is the same on every run.
 struct Rng(u64);
 
 impl Rng {
@@ -393,16 +396,7 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
             // The window changes size.
             12 => {
                 let (x, y) = SIZES[rng.below(SIZES.len())];
-                app.world_mut()
-                    .get_mut::<Window>(w)
-                    .unwrap()
-                    .resolution
-                    .set(x, y);
-                app.world_mut().write_message(WindowResized {
-                    window: w,
-                    width: x,
-                    height: y,
-                });
+                resize(&mut app, w, x, y);
             }
             // A window opens or closes over the table.
             13 => {
@@ -656,23 +650,7 @@ fn p10_deal() -> u64 {
 /// A game one decision before its end, every seat played by petra, saved as the game in
 /// progress: the storm's resume then reaches a game's end and its statistics.
 fn p10_nearly_over(rng: &mut Rng) -> P10Table {
-    let spec = P10Spec::standard(2 + rng.below(2), p10_deal(), "petra").unwrap();
-    let (mut table, _) = P10Table::new(spec).unwrap();
-    let mut petra = arachne_engine::phase10::ai::player("petra", 0).unwrap();
-    loop {
-        if table.game.stage() == P10Stage::RoundOver {
-            table.next_round().unwrap();
-            continue;
-        }
-        let seat = table.game.to_move().unwrap();
-        let action = petra.decide(&table.game.view(seat));
-        let mut after = table.game.clone();
-        after.apply(action.clone()).unwrap();
-        if after.is_over() {
-            return table;
-        }
-        table.apply(action).unwrap();
-    }
+    p10::one_decision_from_the_end(2 + rng.below(2), p10_deal()).0
 }
 
 /// A point worth pressing on Pro Spider 10's table: a card of the player's hand, the stock,
@@ -968,16 +946,7 @@ fn p10_event(
         }
         13 => {
             let (x, y) = P10_SIZES[rng.below(P10_SIZES.len())];
-            app.world_mut()
-                .get_mut::<Window>(w0)
-                .unwrap()
-                .resolution
-                .set(x, y);
-            app.world_mut().write_message(WindowResized {
-                window: w0,
-                width: x,
-                height: y,
-            });
+            resize(app, w0, x, y);
         }
         14 => {
             *overlay = !*overlay;

@@ -133,3 +133,17 @@ pub fn hold_key(app: &mut App, w: Entity, code: KeyCode, down: bool) {
         });
     app.update();
 }
+
+/// The window becomes `x` by `y` logical pixels, as winit tells it.
+pub fn resize(app: &mut App, w: Entity, x: f32, y: f32) {
+    app.world_mut()
+        .get_mut::<Window>(w)
+        .unwrap()
+        .resolution
+        .set(x, y);
+    app.world_mut().write_message(bevy::window::WindowResized {
+        window: w,
+        width: x,
+        height: y,
+    });
+}

@@ -1,9 +1,9 @@
 //! Pro Spider 10's helpers: cards moving, the table at rest, and the table against the engine.
 use arachne::cards::motion::CardPose;
 use arachne::phase10::layout::{P10Layout, Place};
-use arachne::phase10::round::{P10Table, PLAYER};
+use arachne::phase10::round::{P10Spec, P10Table, PLAYER};
 use arachne::phase10::view::{P10Card, P10Piles, Selection, rest_pose};
-use arachne_engine::phase10::{Card, Counts, Stage};
+use arachne_engine::phase10::{Action, Card, Counts, Stage};
 use bevy::prelude::*;
 use bevy_tweening::TweenAnim;
 
@@ -91,5 +91,27 @@ pub fn assert_matches_engine(app: &mut App) {
             rest.translation
         );
         assert_eq!((pose.face_shown, pose.flip), (face_up, 1.0), "{place:?}");
+    }
+}
+
+/// A table of `players` seats one decision before its game ends, every seat played by petra;
+/// and that decision.
+pub fn one_decision_from_the_end(players: usize, seed: u64) -> (P10Table, Action) {
+    let spec = P10Spec::standard(players, seed, "petra").unwrap();
+    let (mut table, _) = P10Table::new(spec).unwrap();
+    let mut petra = arachne_engine::phase10::ai::player("petra", 0).unwrap();
+    loop {
+        if table.game.stage() == Stage::RoundOver {
+            table.next_round().unwrap();
+            continue;
+        }
+        let seat = table.game.to_move().unwrap();
+        let action = petra.decide(&table.game.view(seat));
+        let mut after = table.game.clone();
+        after.apply(action.clone()).unwrap();
+        if after.is_over() {
+            return (table, action);
+        }
+        table.apply(action).unwrap();
     }
 }
