@@ -539,12 +539,17 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
     counts.finished += seen.len() as u64;
 }
 
-#[test]
-fn a_random_storm_never_breaks_the_table() {
-    let steps: usize = std::env::var("ARACHNE_SOAK_STEPS")
+/// Steps per storm: 1,000, or `ARACHNE_SOAK_STEPS` (`make soak`).
+fn soak_steps() -> usize {
+    std::env::var("ARACHNE_SOAK_STEPS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(1000);
+        .unwrap_or(1000)
+}
+
+#[test]
+fn a_random_storm_never_breaks_the_table() {
+    let steps = soak_steps();
     let mut counts = Counts::default();
     for (k, v) in variant::builtin().iter().enumerate() {
         storm(&v.id, 1000 + k as u64, steps, &mut counts);
@@ -1062,16 +1067,13 @@ const P10_SIZES: &[(f32, f32)] = &[
 
 #[test]
 fn a_random_storm_never_breaks_pro_spider_10s_table() {
-    let steps: usize = std::env::var("ARACHNE_SOAK_STEPS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1000);
+    let steps = soak_steps();
     let mut counts = Counts::default();
     for seed in 0..4 {
         p10_storm(2000 + seed, steps, &mut counts);
     }
     println!(
-        "p10 soak: {} events, {} frames, {} games, {} ended, {} resumes, {} checks at rest",
+        "p10 soak: {} events, {} frames, {} games, {} finished, {} resumes, {} checks at rest",
         counts.events, counts.frames, counts.games, counts.finished, counts.resumes, counts.rests
     );
 }
