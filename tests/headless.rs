@@ -501,3 +501,45 @@ fn leaving_spider_despawns_its_cards_and_coming_back_resumes_the_game() {
     assert_eq!(app.world().resource::<Table>().game.move_count(), 0);
     assert_matches_engine(&mut app);
 }
+
+/// The layout's settings edited while the game runs (the settings file is read again as it
+/// changes) lay the table out again at once. Before, the cards kept the old layout until the
+/// next move or resize.
+#[test]
+fn a_layout_setting_changed_while_playing_lays_the_table_out_again() {
+    let mut app = app("spider-2suit", 5);
+    run_to_rest(&mut app);
+    let before = app
+        .world()
+        .resource::<arachne::spider::layout::Layout>()
+        .clone();
+    app.world_mut()
+        .resource_mut::<arachne::core::settings::Settings>()
+        .layout
+        .gap += 12.0;
+    run_to_rest(&mut app);
+    let after = app
+        .world()
+        .resource::<arachne::spider::layout::Layout>()
+        .clone();
+    assert_ne!(before, after, "the table was laid out again");
+    assert_matches_engine(&mut app);
+    // And the layout is the one those settings make.
+    let piles = app.world().resource::<Piles>().clone();
+    let settings = app
+        .world()
+        .resource::<arachne::core::settings::Settings>()
+        .clone();
+    let size = app
+        .world_mut()
+        .query::<&Window>()
+        .iter(app.world())
+        .next()
+        .map_or(Vec2::new(1280.0, 720.0), |w| {
+            Vec2::new(w.width(), w.height())
+        });
+    assert_eq!(
+        after,
+        arachne::spider::layout::Layout::compute(&piles.shape(), size, &settings.layout)
+    );
+}

@@ -60,7 +60,9 @@ fn track_window(
     piles: Res<Piles>,
     mut relayout: MessageWriter<Relayout>,
 ) {
-    if resized.read().count() == 0 {
+    // A new window size, or the layout's settings edited in the settings file while the game
+    // runs (`core::live`): the table is laid out again at once.
+    if resized.read().count() == 0 && !settings.is_changed() {
         return;
     }
     if let Some(mut layout) = layout {
