@@ -294,16 +294,7 @@ fn a_double_click_discards_a_completed_run_in_manual_discard_games() {
 fn a_resized_window_lays_the_table_out_again() {
     let (mut app, w) = app("huge-spider", 2);
     let before = app.world().resource::<Layout>().clone();
-    app.world_mut()
-        .get_mut::<Window>(w)
-        .unwrap()
-        .resolution
-        .set(800.0, 600.0);
-    app.world_mut().write_message(bevy::window::WindowResized {
-        window: w,
-        width: 800.0,
-        height: 600.0,
-    });
+    common::resize(&mut app, w, 800.0, 600.0);
     app.update();
     app.update();
     let layout = app.world().resource::<Layout>().clone();

@@ -197,6 +197,100 @@ fn touch(app: &mut App, w: Entity, phase: TouchPhase, p: Vec2) {
     });
 }
 
+/// The last events of a storm, told when a check fails (a storm varies from run to run).
+#[derive(Default)]
+struct Recent(std::collections::VecDeque<String>);
+
+impl Recent {
+    /// Keeps `event`, forgetting the oldest beyond 40.
+    fn push(&mut self, event: String) {
+        if self.0.len() == 40 {
+            self.0.pop_front();
+        }
+        self.0.push_back(event);
+    }
+
+    /// Tells the events kept, then goes on with the failed check's panic.
+    fn fail(self, panic: Box<dyn std::any::Any + Send>) -> ! {
+        eprintln!("the last events:\n{}", Vec::from(self.0).join("\n"));
+        std::panic::resume_unwind(panic)
+    }
+}
+
+/// The pointer's events of both storms, `kind` 0 to 8: a press (0-2), a move (3, 4), a release
+/// (5, 6), a double-click (7), all at `at`; a finger's drag from `at` to `drag_to` (8).
+fn pointer_event(
+    app: &mut App,
+    w: Entity,
+    kind: usize,
+    at: Vec2,
+    held: &mut bool,
+    drag_to: &mut dyn FnMut(&App) -> Vec2,
+) {
+    match kind {
+        0..=2 => {
+            point(app, w, at);
+            button(app, w, ButtonState::Pressed);
+            *held = true;
+        }
+        3 | 4 => point(app, w, at),
+        5 | 6 => {
+            point(app, w, at);
+            button(app, w, ButtonState::Released);
+            *held = false;
+        }
+        7 => {
+            point(app, w, at);
+            for _ in 0..2 {
+                button(app, w, ButtonState::Pressed);
+                app.update();
+                button(app, w, ButtonState::Released);
+                app.update();
+            }
+            *held = false;
+        }
+        _ => {
+            touch(app, w, TouchPhase::Started, at);
+            app.update();
+            let to = drag_to(app);
+            touch(app, w, TouchPhase::Moved, to);
+            app.update();
+            touch(app, w, TouchPhase::Ended, to);
+        }
+    }
+}
+
+/// `code` pressed and let go, with Ctrl held around it when `ctrl`.
+fn press_key(app: &mut App, w: Entity, code: KeyCode, ctrl: bool) {
+    if ctrl {
+        key(app, w, KeyCode::ControlLeft, ButtonState::Pressed);
+    }
+    key(app, w, code, ButtonState::Pressed);
+    app.update();
+    key(app, w, code, ButtonState::Released);
+    if ctrl {
+        key(app, w, KeyCode::ControlLeft, ButtonState::Released);
+    }
+}
+
+/// A window opens or closes over the table: it takes the table's input and stops the clock.
+fn toggle_overlay(app: &mut App, overlay: &mut bool) {
+    *overlay = !*overlay;
+    app.insert_resource(TableInput(!*overlay));
+    app.insert_resource(OverlayOpen(*overlay));
+}
+
+/// The settings window changes the motion: instant or not, another speed, the deal's motion.
+fn change_motion(app: &mut App, rng: &mut Rng) {
+    let mut settings = app.world_mut().resource_mut::<Settings>();
+    let a = &mut settings.animation;
+    match rng.below(3) {
+        0 => a.instant = rng.chance(30),
+        1 => a.speed = [0.5, 1.0, 3.0, 8.0][rng.below(4)],
+        _ => a.deal_motion = rng.chance(70),
+    }
+}
+
 const KEYS: &[KeyCode] = &[
     KeyCode::ArrowLeft,
     KeyCode::ArrowRight,
@@ -321,77 +415,38 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
     counts.games += 1;
     let mut held = false;
     let mut overlay = false;
-    // The last events, told when a check fails (the storm varies a little from run to run).
-    let mut recent: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+    let mut recent = Recent::default();
     for step in 0..steps {
         counts.events += 1;
         let at = target(&app, &mut rng);
         let choice = rng.below(21);
-        if recent.len() == 40 {
-            recent.pop_front();
-        }
         let drag = app
             .world()
             .resource::<arachne::spider::input::Drag>()
             .0
             .as_ref()
             .map(|d| (d.from, d.count, d.moved));
-        recent.push_back(format!(
+        recent.push(format!(
             "{variant_id} step {step}: event {choice} at {at}, held {held}, drag {drag:?}, input {:?}",
             app.world()
                 .get_resource::<arachne::core::focus::TableInput>()
                 .map(|i| i.0)
         ));
         match choice {
-            // The pointer: press, move, release, a click, a double-click.
-            0..=2 => {
-                point(&mut app, w, at);
-                button(&mut app, w, ButtonState::Pressed);
-                held = true;
-            }
-            3 | 4 => point(&mut app, w, at),
-            5 | 6 => {
-                point(&mut app, w, at);
-                button(&mut app, w, ButtonState::Released);
-                held = false;
-            }
-            7 => {
-                point(&mut app, w, at);
-                for _ in 0..2 {
-                    button(&mut app, w, ButtonState::Pressed);
-                    app.update();
-                    button(&mut app, w, ButtonState::Released);
-                    app.update();
-                }
-                held = false;
-            }
-            // A finger: tap or drag.
-            8 => {
-                touch(&mut app, w, TouchPhase::Started, at);
-                app.update();
-                let to = target(&app, &mut rng);
-                touch(&mut app, w, TouchPhase::Moved, to);
-                app.update();
-                touch(&mut app, w, TouchPhase::Ended, to);
-            }
+            // The pointer: press, move, release, a click, a double-click; a finger's drag.
+            0..=8 => pointer_event(&mut app, w, choice, at, &mut held, &mut |app| {
+                target(app, &mut rng)
+            }),
             // Keys, one or with Ctrl (Ctrl+Z, Ctrl+Y).
             9..=11 => {
                 let code = KEYS[rng.below(KEYS.len())];
                 let ctrl = rng.chance(15);
-                if ctrl {
-                    key(&mut app, w, KeyCode::ControlLeft, ButtonState::Pressed);
-                }
                 let code = match (ctrl, code) {
                     (true, KeyCode::KeyU) => KeyCode::KeyZ,
                     (true, KeyCode::KeyR) => KeyCode::KeyY,
                     _ => code,
                 };
-                key(&mut app, w, code, ButtonState::Pressed);
-                app.update();
-                key(&mut app, w, code, ButtonState::Released);
-                if ctrl {
-                    key(&mut app, w, KeyCode::ControlLeft, ButtonState::Released);
-                }
+                press_key(&mut app, w, code, ctrl);
             }
             // The window changes size.
             12 => {
@@ -399,11 +454,7 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
                 resize(&mut app, w, x, y);
             }
             // A window opens or closes over the table.
-            13 => {
-                overlay = !overlay;
-                app.insert_resource(TableInput(!overlay));
-                app.insert_resource(OverlayOpen(overlay));
-            }
+            13 => toggle_overlay(&mut app, &mut overlay),
             // The menu's new game: another variant, or this one again.
             14 => {
                 let v = &variants[rng.below(variants.len())];
@@ -464,18 +515,8 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
                     app.world_mut().write_message(c);
                 }
             }
-            // The settings window: motion instant or not, another speed, the deal's motion.
-            20 => {
-                let mut settings = app
-                    .world_mut()
-                    .resource_mut::<arachne::core::settings::Settings>();
-                let a = &mut settings.animation;
-                match rng.below(3) {
-                    0 => a.instant = rng.chance(30),
-                    1 => a.speed = [0.5, 1.0, 3.0, 8.0][rng.below(4)],
-                    _ => a.deal_motion = rng.chance(70),
-                }
-            }
+            // The settings window changes the motion.
+            20 => change_motion(&mut app, &mut rng),
             // Quit and start again from the save.
             18 if rng.chance(25) && !held => {
                 (app, w) = quit_and_resume(&mut app, w, counts);
@@ -490,8 +531,7 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
                     to_rest(&mut app, counts)
                 }));
                 if let Err(e) = checked {
-                    eprintln!("the last events:\n{}", Vec::from(recent).join("\n"));
-                    std::panic::resume_unwind(e);
+                    recent.fail(e);
                 }
             }
         }
@@ -782,6 +822,18 @@ fn p10_quit_and_resume(
         assert_eq!(back.player_decisions, table.player_decisions);
         assert_eq!(back.counted, table.counted);
     }
+    p10_restart(app, w, storage, rng, counts)
+}
+
+/// The app started again as `main` starts it: the statistics and the game in progress read
+/// from what was saved; with no game to resume (or a finished one), a new deal, not saved yet.
+fn p10_restart(
+    app: &mut App,
+    w: Entity,
+    storage: &Arc<MemoryStorage>,
+    rng: &mut Rng,
+    counts: &mut Counts,
+) -> (App, Entity) {
     let (table, stats, messages) = p10_saves::startup(Some(storage.as_ref()), None);
     assert_eq!(messages, Vec::<String>::new());
     let unsaved = table.is_none();
@@ -824,17 +876,14 @@ fn p10_storm(seed: u64, steps: usize, counts: &mut Counts) {
     counts.games += 1;
     let mut held = false;
     let mut overlay = false;
-    let mut recent: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+    let mut recent = Recent::default();
     for step in 0..steps {
         counts.events += 1;
         let at = p10_target(&app, w, &mut rng);
         let choice = rng.below(25);
-        if recent.len() == 40 {
-            recent.pop_front();
-        }
         {
             let table = app.world().resource::<P10Table>();
-            recent.push_back(format!(
+            recent.push(format!(
                 "p10 {seed} step {step}: event {choice} at {at}, held {held}, overlay {overlay}, \
                  seats {}, stage {:?}, to move {:?}, viewer {}",
                 table.game.players(),
@@ -864,8 +913,7 @@ fn p10_storm(seed: u64, steps: usize, counts: &mut Counts) {
             }))
         });
         if let Err(e) = checked {
-            eprintln!("the last events:\n{}", Vec::from(recent).join("\n"));
-            std::panic::resume_unwind(e);
+            recent.fail(e);
         }
     }
     if held {
@@ -904,60 +952,22 @@ fn p10_event(
 ) {
     let w0 = *w;
     match choice {
-        // The pointer: press, move, release, a click, a double-click.
-        0..=2 => {
-            point(app, w0, at);
-            button(app, w0, ButtonState::Pressed);
-            *held = true;
-        }
-        3 | 4 => point(app, w0, at),
-        5 | 6 => {
-            point(app, w0, at);
-            button(app, w0, ButtonState::Released);
-            *held = false;
-        }
-        7 => {
-            point(app, w0, at);
-            for _ in 0..2 {
-                button(app, w0, ButtonState::Pressed);
-                app.update();
-                button(app, w0, ButtonState::Released);
-                app.update();
-            }
-            *held = false;
-        }
-        // A finger: a tap, or a drag to another card or the pile.
-        8 => {
-            touch(app, w0, TouchPhase::Started, at);
-            app.update();
-            let to = p10_target(app, w0, rng);
-            touch(app, w0, TouchPhase::Moved, to);
-            app.update();
-            touch(app, w0, TouchPhase::Ended, to);
-        }
+        // The pointer: press, move, release, a click, a double-click; a finger's tap, or its
+        // drag to another card or the pile.
+        0..=8 => pointer_event(app, w0, choice, at, held, &mut |app| {
+            p10_target(app, w0, rng)
+        }),
         // Keys, one or with Ctrl.
         9..=12 => {
             let code = P10_KEYS[rng.below(P10_KEYS.len())];
             let ctrl = rng.chance(10);
-            if ctrl {
-                key(app, w0, KeyCode::ControlLeft, ButtonState::Pressed);
-            }
-            key(app, w0, code, ButtonState::Pressed);
-            app.update();
-            key(app, w0, code, ButtonState::Released);
-            if ctrl {
-                key(app, w0, KeyCode::ControlLeft, ButtonState::Released);
-            }
+            press_key(app, w0, code, ctrl);
         }
         13 => {
             let (x, y) = P10_SIZES[rng.below(P10_SIZES.len())];
             resize(app, w0, x, y);
         }
-        14 => {
-            *overlay = !*overlay;
-            app.insert_resource(TableInput(!*overlay));
-            app.insert_resource(OverlayOpen(*overlay));
-        }
+        14 => toggle_overlay(app, overlay),
         // The bar's and the form's new game; or the game saved near its end, resumed.
         15 => {
             if rng.chance(20) && !*held && app.world().get_resource::<P10Viewer>().is_none() {
@@ -965,19 +975,17 @@ fn p10_event(
                 storage
                     .write(p10_saves::GAME_KEY, &p10_saves::save_text(&nearly))
                     .unwrap();
-                let seen = std::mem::take(&mut app.world_mut().resource_mut::<P10Seen>().ended);
                 let stats = app.world().resource::<P10Statistics>().clone();
                 arachne::core::persist::save(storage.as_ref(), p10_saves::STATS_KEY, &stats)
                     .unwrap();
-                let (table, stats, _) = p10_saves::startup(Some(storage.as_ref()), None);
-                let size = window_size(app, w0);
-                let pause = app.world().resource::<Settings>().phase10.computer_pause_ms;
-                let (fresh, fw) = p10_app(table.unwrap(), stats, storage.clone(), size, pause);
-                *app = fresh;
-                *w = fw;
-                app.world_mut().resource_mut::<P10Seen>().ended = seen;
+                (*app, *w) = p10_restart(app, w0, storage, rng, counts);
+                let resumed = &app.world().resource::<P10Table>().game;
+                assert_eq!(
+                    resumed.view(0),
+                    nearly.game.view(0),
+                    "the saved game resumed"
+                );
                 counts.games += 1;
-                counts.resumes += 1;
             } else {
                 let spec = p10_spec(rng);
                 app.world_mut()
@@ -1018,16 +1026,8 @@ fn p10_event(
             app.world_mut().write_message(r);
         }
         18 => app.world_mut().resource_mut::<Hurry>().0 = true,
-        // The settings window: motion instant or not, another speed, the deal's motion.
-        24 => {
-            let mut settings = app.world_mut().resource_mut::<Settings>();
-            let a = &mut settings.animation;
-            match rng.below(3) {
-                0 => a.instant = rng.chance(30),
-                1 => a.speed = [0.5, 1.0, 3.0, 8.0][rng.below(4)],
-                _ => a.deal_motion = rng.chance(70),
-            }
-        }
+        // The settings window changes the motion.
+        24 => change_motion(app, rng),
         // Spider and back (from Pro Spider 10's menu and Spider's).
         19 => {
             for (kind, n) in [
