@@ -989,7 +989,7 @@ fn forget_lay_choice(
     // question stands.
     let mut game_changed = false;
     for c in changed.read() {
-        game_changed |= c.new_game || !c.events.is_empty();
+        game_changed |= c.changes_game();
     }
     if game_changed {
         if !choice.0.is_empty() {

@@ -269,6 +269,23 @@ pub struct P10Changed {
     pub rearranged: bool,
 }
 
+impl P10Changed {
+    /// The table laid out again (the window resized, the hand sorted): nothing in the game
+    /// changed.
+    pub fn laid_out_again() -> P10Changed {
+        P10Changed {
+            new_game: false,
+            events: Vec::new(),
+            rearranged: false,
+        }
+    }
+
+    /// Whether the game changed (a new game, or events), not only the table's layout.
+    pub fn changes_game(&self) -> bool {
+        self.new_game || !self.events.is_empty()
+    }
+}
+
 /// A game ended: over, or left by the player before its end (a loss).
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct P10Ended {

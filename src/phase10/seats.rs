@@ -116,7 +116,7 @@ fn think(
     // (A table only laid out again, a resize or the hand sorted, is no change of the game.)
     let changes: Vec<bool> = changed
         .read()
-        .filter(|c| c.new_game || !c.events.is_empty())
+        .filter(|c| c.changes_game())
         .map(|c| c.new_game)
         .collect();
     if changes.iter().any(|&new_game| new_game) {

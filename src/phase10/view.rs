@@ -31,7 +31,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                // The request is applied in the same frame: the table never rests laid out
+                // The relayout is planned in the same frame: the table never rests laid out
                 // for the old window.
                 (track_window, lay_out_again_at_rest)
                     .chain()
@@ -252,11 +252,7 @@ fn lay_out_again_at_rest(
 ) {
     if band.stale && moving.is_empty() {
         band.stale = false;
-        changed.write(P10Changed {
-            new_game: false,
-            events: Vec::new(),
-            rearranged: false,
-        });
+        changed.write(P10Changed::laid_out_again());
     }
 }
 
@@ -571,7 +567,7 @@ pub(crate) fn show_changes(
         }
         // A table only laid out again keeps the sounds still to come (the raps of an offer
         // to knock, due after the discard lands).
-        if fresh || !change.events.is_empty() {
+        if change.changes_game() {
             sounds.0.clear();
         }
         let mut plan = Plan::default();
@@ -705,9 +701,9 @@ pub(crate) fn show_changes(
     commands.insert_resource(layout);
 }
 
-/// Chosen cards rise out of the hand and drop back when no longer chosen.
-/// A card chosen (or no longer) while it moves, a drawn card still on its way into the hand,
-/// rises (or drops) once it is at rest: it waits in `waiting` until then.
+/// Chosen cards rise out of the hand and drop back when no longer chosen. A card chosen (or no
+/// longer) while it moves, a drawn card still on its way into the hand, rises (or drops) once
+/// it is at rest: it waits in `waiting` until then.
 fn raise_chosen(
     mut commands: Commands,
     selection: Res<Selection>,
@@ -724,11 +720,13 @@ fn raise_chosen(
     if !selection.is_changed() && waiting.is_empty() {
         return;
     }
-    let due: Vec<Entity> = if selection.is_changed() {
-        waiting.clear();
+    // Every card of the hand when the choice changed, else the cards still waiting; those
+    // still moving wait again.
+    let due = std::mem::take(&mut *waiting);
+    let due = if selection.is_changed() {
         hand.to_vec()
     } else {
-        waiting.clone()
+        due
     };
     let shape = piles.shape();
     let a = &settings.animation;
@@ -738,16 +736,12 @@ fn raise_chosen(
         };
         // The card held by the pointer follows it (it goes home when let go).
         if held.as_ref().and_then(|h| h.card()) == Some(e) {
-            waiting.retain(|&w| w != e);
             continue;
         }
         if animated {
-            if !waiting.contains(&e) {
-                waiting.push(e);
-            }
+            waiting.push(e);
             continue;
         }
-        waiting.retain(|&w| w != e);
         let rest = rest_pose(
             &layout,
             &shape,
