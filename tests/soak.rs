@@ -30,7 +30,7 @@ use arachne::phase10::round::{
     P10Changed, P10Ended, P10Request, P10Spec, P10SpecMsg, P10Table, PLAYER,
 };
 use arachne::phase10::saves::{self as p10_saves, P10Statistics};
-use arachne::phase10::seats::Hurry;
+use arachne::phase10::seats::{DecideInFrame, Hurry};
 use arachne::phase10::view::{Leaving, P10Card, P10Piles};
 use arachne::phase10::viewer::{P10Viewer, ViewerControl};
 use arachne::spider::hint::AskHint;
@@ -81,6 +81,9 @@ struct Counts {
     finished: u64,
     resumes: u64,
     rests: u64,
+    /// A hash of every ended game's log (Pro Spider 10's storm): two runs of a storm that play
+    /// alike print the same.
+    logs: u64,
 }
 
 /// Every finished game the table reported, with the number of new games started before it.
@@ -197,11 +200,21 @@ fn touch(app: &mut App, w: Entity, phase: TouchPhase, p: Vec2) {
     });
 }
 
-/// The last events of a storm, told when a check fails (a storm varies from run to run).
-#[derive(Default)]
-struct Recent(std::collections::VecDeque<String>);
+/// The last events of a storm, told when a check fails, with the command that plays the storm
+/// again.
+struct Recent(std::collections::VecDeque<String>, String);
 
 impl Recent {
+    /// For the storm of `seed`, `steps` long, played by `test`.
+    fn new(test: &str, seed: u64, steps: usize) -> Recent {
+        Recent(
+            Default::default(),
+            format!(
+                "ARACHNE_SOAK_STEPS={steps} ARACHNE_SOAK_ONLY={seed} cargo test --test soak {test}"
+            ),
+        )
+    }
+
     /// Keeps `event`, forgetting the oldest beyond 40.
     fn push(&mut self, event: String) {
         if self.0.len() == 40 {
@@ -212,7 +225,11 @@ impl Recent {
 
     /// Tells the events kept, then goes on with the failed check's panic.
     fn fail(self, panic: Box<dyn std::any::Any + Send>) -> ! {
-        eprintln!("the last events:\n{}", Vec::from(self.0).join("\n"));
+        eprintln!(
+            "the last events:\n{}\nthis storm again: {}",
+            Vec::from(self.0).join("\n"),
+            self.1
+        );
         std::panic::resume_unwind(panic)
     }
 }
@@ -415,7 +432,7 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
     counts.games += 1;
     let mut held = false;
     let mut overlay = false;
-    let mut recent = Recent::default();
+    let mut recent = Recent::new("a_random_storm_never_breaks_the_table", seed, steps);
     for step in 0..steps {
         counts.events += 1;
         let at = target(&app, &mut rng);
@@ -579,6 +596,15 @@ fn storm(variant_id: &str, seed: u64, steps: usize, counts: &mut Counts) {
     counts.finished += seen.len() as u64;
 }
 
+/// Whether to play the storm of `seed`: every one, or only `ARACHNE_SOAK_ONLY`'s (a failed
+/// storm's, to play it again).
+fn soak_this(seed: u64) -> bool {
+    std::env::var("ARACHNE_SOAK_ONLY")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .is_none_or(|only| only == seed)
+}
+
 /// Steps per storm: 1,000, or `ARACHNE_SOAK_STEPS` (`make soak`).
 fn soak_steps() -> usize {
     std::env::var("ARACHNE_SOAK_STEPS")
@@ -592,7 +618,9 @@ fn a_random_storm_never_breaks_the_table() {
     let steps = soak_steps();
     let mut counts = Counts::default();
     for (k, v) in variant::builtin().iter().enumerate() {
-        storm(&v.id, 1000 + k as u64, steps, &mut counts);
+        if soak_this(1000 + k as u64) {
+            storm(&v.id, 1000 + k as u64, steps, &mut counts);
+        }
     }
     println!(
         "soak: {} variants, {} events, {} frames, {} games, {} finished, {} resumes, {} checks at rest",
@@ -653,6 +681,7 @@ fn p10_app(
             ..Default::default()
         })
         .init_resource::<P10Seen>()
+        .init_resource::<DecideInFrame>()
         .add_message::<AppExit>()
         .insert_state(GameKind::ProSpider10)
         .add_systems(Last, collect_p10);
@@ -685,11 +714,20 @@ fn p10_spec(rng: &mut Rng) -> P10Spec {
     P10Spec::new(v, players, p10_deal(), levels).unwrap()
 }
 
-/// A deal number not used before in this run: two games played alike on one deal would look
-/// like one game counted twice.
+thread_local! {
+    /// The next deal number of the storm running on this thread ([`p10_deal`]).
+    static DEALS: std::cell::Cell<u64> = const { std::cell::Cell::new(1) };
+}
+
+/// A deal number not used before in this storm: two games played alike on one deal would look
+/// like one game counted twice. Each storm numbers its deals from its own seed, so a storm
+/// plays the same whether or not others ran before it.
 fn p10_deal() -> u64 {
-    static DEALS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    DEALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    DEALS.with(|d| {
+        let deal = d.get();
+        d.set(deal + 1);
+        deal
+    })
 }
 
 /// A game one decision before its end, every seat played by petra, saved as the game in
@@ -856,11 +894,12 @@ fn p10_restart(
     (fresh, w)
 }
 
-/// One storm. Unlike Spider's, it is not the same on every run: the computer seats decide on
-/// other threads, so their decisions land a frame sooner or later; a failed check prints the
-/// last 40 events.
+/// One storm. Like Spider's it is the same on every run: the computer seats decide in the
+/// frame that asks them ([`DecideInFrame`]), and the deals are numbered from the seed. A failed
+/// check prints the last 40 events and the command that plays the storm again.
 fn p10_storm(seed: u64, steps: usize, counts: &mut Counts) {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    DEALS.with(|d| d.set(seed * 1_000_000 + 1));
     let storage = Arc::new(MemoryStorage::default());
     let pause = if rng.chance(50) { 0 } else { 700 };
     let (table, _) = P10Table::new(p10_spec(&mut rng)).unwrap();
@@ -876,7 +915,11 @@ fn p10_storm(seed: u64, steps: usize, counts: &mut Counts) {
     counts.games += 1;
     let mut held = false;
     let mut overlay = false;
-    let mut recent = Recent::default();
+    let mut recent = Recent::new(
+        "a_random_storm_never_breaks_pro_spider_10s_table",
+        seed,
+        steps,
+    );
     for step in 0..steps {
         counts.events += 1;
         let at = p10_target(&app, w, &mut rng);
@@ -936,6 +979,15 @@ fn p10_storm(seed: u64, steps: usize, counts: &mut Counts) {
         }
     }
     counts.finished += seen.iter().filter(|e| !e.left).count() as u64;
+    for e in &seen {
+        // FNV-1a, the same on every platform and run.
+        counts.logs = e
+            .log
+            .bytes()
+            .fold(counts.logs ^ 0xcbf2_9ce4_8422_2325, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1069,11 +1121,20 @@ const P10_SIZES: &[(f32, f32)] = &[
 fn a_random_storm_never_breaks_pro_spider_10s_table() {
     let steps = soak_steps();
     let mut counts = Counts::default();
-    for seed in 0..4 {
-        p10_storm(2000 + seed, steps, &mut counts);
+    for seed in 2000..2004 {
+        if soak_this(seed) {
+            p10_storm(seed, steps, &mut counts);
+        }
     }
     println!(
-        "p10 soak: {} events, {} frames, {} games, {} finished, {} resumes, {} checks at rest",
-        counts.events, counts.frames, counts.games, counts.finished, counts.resumes, counts.rests
+        "p10 soak: {} events, {} frames, {} games, {} finished, {} resumes, {} checks at rest, \
+         logs {:016x}",
+        counts.events,
+        counts.frames,
+        counts.games,
+        counts.finished,
+        counts.resumes,
+        counts.rests,
+        counts.logs
     );
 }

@@ -30,6 +30,13 @@ pub(crate) fn plugin(app: &mut App) {
     );
 }
 
+/// With this resource the computer seats decide in the frame that asks, not on the async pool,
+/// and each decision lands 1 to 4 frames later, by a hash of the game's position, whatever the
+/// machine's load: a test (the soak storm) then plays the same from the same seed, and a
+/// failure can be played again, while decisions still land in frames of every kind.
+#[derive(Resource, Debug, Default, Clone, Copy)]
+pub struct DecideInFrame;
+
 /// The player asked the computer seats to get on with it (a click during their turns).
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Hurry(pub bool);
@@ -61,6 +68,9 @@ pub struct Seats {
 enum Deciding {
     /// On Bevy's async pool.
     Task(Task<Decided>),
+    /// Made in the frame that asked for it ([`DecideInFrame`]), taken once the frames left are
+    /// none.
+    Made(Mutex<Option<Decided>>, u8),
     /// In the browser's worker.
     #[cfg(target_arch = "wasm32")]
     Worker(web::Decision),
@@ -107,7 +117,9 @@ fn think(
     settings: Res<Settings>,
     time: Res<Time>,
     moving: Query<(), (With<P10Card>, With<TweenAnim>)>,
+    in_frame: Option<Res<DecideInFrame>>,
 ) {
+    let in_frame = in_frame.is_some();
     let spec = &table.spec;
     let Some(mut seats) = seats.filter(|s| s.game == (spec.seed, spec.players)) else {
         commands.insert_resource(Seats::for_table(&table));
@@ -131,6 +143,13 @@ fn think(
         let (seat, at) = (*seat, *at);
         let decided = match deciding {
             Deciding::Task(task) => check_ready(task).map(|decided| (decided, false)),
+            Deciding::Made(made, frames) => {
+                *frames = frames.saturating_sub(1);
+                (*frames == 0)
+                    .then(|| made.get_mut().ok().and_then(Option::take))
+                    .flatten()
+                    .map(|decided| (decided, false))
+            }
             #[cfg(target_arch = "wasm32")]
             Deciding::Worker(decision) => decision.poll(),
         };
@@ -194,6 +213,17 @@ fn think(
             }
         }
     };
+    if in_frame {
+        let action = player.decide(&view);
+        let (a, b) = table.position();
+        let frames = 1 + (a.wrapping_mul(31).wrapping_add(b).wrapping_mul(0x9E37_79B9) >> 7) % 4;
+        seats.deciding = Some((
+            seat,
+            Deciding::Made(Mutex::new(Some((player, action))), frames as u8),
+            table.position(),
+        ));
+        return;
+    }
     let task = AsyncComputeTaskPool::get().spawn(async move {
         let action = player.decide(&view);
         (player, action)
