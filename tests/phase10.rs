@@ -624,6 +624,45 @@ fn a_card_dragged_to_the_pile_is_discarded_and_one_dropped_elsewhere_glides_home
     assert_matches_engine(&mut app);
 }
 
+#[test]
+fn a_card_clicked_or_dropped_on_the_empty_discard_piles_spot_is_discarded() {
+    for by_drag in [false, true] {
+        let (mut app, w) = dealt(
+            "pro-spider-10",
+            &[
+                "r1 r2 b5 b7 g9 g11 y12 y3 r6 b8",
+                "g1 g2 y5 y7 r9 r11 b12 b3 g6 y8",
+            ],
+            "r10",
+        );
+        // The player takes the pile's only card: the pile is empty.
+        let up = *app.world().resource::<P10Piles>().discard.last().unwrap();
+        let spot = pose_of(&app, up);
+        press(&mut app, w, spot);
+        settle(&mut app);
+        assert_eq!(game(&app).stage(), Stage::Play);
+        assert!(game(&app).discard_pile().is_empty());
+        let piles = app.world().resource::<P10Piles>().clone();
+        let card = piles.hands[PLAYER][0];
+        let what = piles.cards[&card];
+        let at = pose_of(&app, card);
+        if by_drag {
+            drag(&mut app, w, at, spot);
+        } else {
+            press(&mut app, w, at);
+            assert_eq!(app.world().resource::<Selection>().0, [card]);
+            press(&mut app, w, spot);
+        }
+        settle(&mut app);
+        assert_eq!(
+            game(&app).discard_pile().last(),
+            Some(&what),
+            "discarded on the empty pile's spot (by drag: {by_drag})"
+        );
+        assert_matches_engine(&mut app);
+    }
+}
+
 /// A table dealt by hand: `hands` (seat by seat) and the up-card, in `variant`.
 fn dealt(variant_id: &str, hands: &[&str], up: &str) -> (App, Entity) {
     let v = variant::by_id(variant_id).unwrap().clone();

@@ -9,7 +9,9 @@ use bevy::prelude::*;
 use crate::cards::body::{Body, CardSides, CoverCards, Covering, hide_covered, part, recolour};
 use crate::cards::glyphs;
 use crate::cards::motion::CardPose;
-use crate::cards::shapes::{Shape, placed, ring, shapes_mesh, star, stroke_shapes, suit_shapes};
+use crate::cards::shapes::{
+    Shape, placed, ring, ring_mesh, shapes_mesh, star, stroke_shapes, suit_shapes,
+};
 use crate::core::theme::Theme;
 use crate::phase10::P10Systems;
 use crate::phase10::layout::P10Layout;
@@ -22,11 +24,20 @@ pub(crate) fn plugin(app: &mut App) {
             rebuild_art,
             dress_cards,
             hide_covered_cards.after(crate::cards::motion::pose_to_transform),
+            place_pile_spots,
         )
             .chain()
             .after(bevy_tweening::AnimationSystem::AnimationUpdate)
             .in_set(P10Systems),
     );
+}
+
+/// The outline of a pile's spot, the stock's or the discard pile's, beneath its cards: it shows
+/// where the pile is when it holds none (the discard pile once a seat took its only card), for
+/// a card to be clicked or dropped there.
+#[derive(Component)]
+struct PileSpot {
+    discard: bool,
 }
 
 /// The card each entity was dressed as (a stock card takes on its card when drawn).
@@ -291,5 +302,62 @@ mod tests {
             .map(|&c| format!("{:?}", colour_mark(c)))
             .collect();
         assert_eq!(marks.len(), 4);
+    }
+}
+
+/// Places the piles' outlines ([`PileSpot`]) where the layout has the piles, made again for a
+/// new card size or shape and recoloured with the theme.
+fn place_pile_spots(
+    mut commands: Commands,
+    layout: Option<Res<P10Layout>>,
+    theme: Res<Theme>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut spots: Query<(
+        Entity,
+        &PileSpot,
+        &mut Transform,
+        &MeshMaterial2d<ColorMaterial>,
+    )>,
+    mut built_for: Local<Option<(Vec2, f32)>>,
+) {
+    let Some(layout) = layout else { return };
+    let key = (layout.card, theme.corner_radius);
+    if *built_for != Some(key) || spots.is_empty() {
+        for (e, ..) in &spots {
+            commands.entity(e).despawn();
+        }
+        let ring = meshes.add(ring_mesh(
+            layout.card,
+            theme.corner_radius * layout.card.x,
+            2.0,
+        ));
+        let material = materials.add(ColorMaterial::from_color(theme.placeholder));
+        for discard in [false, true] {
+            commands.spawn((
+                PileSpot { discard },
+                DespawnOnExit(crate::GameKind::ProSpider10),
+                Mesh2d(ring.clone()),
+                MeshMaterial2d(material.clone()),
+                Transform::default(),
+            ));
+        }
+        *built_for = Some(key);
+        return;
+    }
+    for (_, spot, mut t, material) in &mut spots {
+        let at = if spot.discard {
+            layout.discard
+        } else {
+            layout.stock
+        };
+        // Beneath the piles' first cards.
+        let z = crate::phase10::layout::z::STOCK - 0.5;
+        if t.translation != at.extend(z) {
+            t.translation = at.extend(z);
+        }
+        if theme.is_changed() {
+            recolour(&mut materials, &material.0, theme.placeholder);
+        }
     }
 }

@@ -260,7 +260,13 @@ fn drag(
         return;
     }
     let target = pointer.at.and_then(|at| topmost(at, Some(h.card), &cards));
-    let done = match target.map(|(_, v)| v.place) {
+    let place = target.map(|(_, v)| v.place).or_else(|| {
+        pointer
+            .at
+            .filter(|&at| on_empty_pile(&table, &layout, at))
+            .map(|_| Place::Discard(0))
+    });
+    let done = match place {
         Some(Place::Discard(_)) => {
             let can = card.is_skip() || table.game.choices().contains(&Action::Discard(card));
             if can {
@@ -626,6 +632,12 @@ fn card_under(
         .map(|(e, view, _)| (e, *view))
 }
 
+/// Whether `p` is on the discard pile's spot while the pile holds no card: a click or a drop
+/// there is on the pile.
+fn on_empty_pile(table: &P10Table, layout: &P10Layout, p: Vec2) -> bool {
+    table.game.discard_pile().is_empty() && layout.hits(layout.discard, p)
+}
+
 /// The computer seat whose part of the table `p` is in: its row (one along the top, two on a
 /// phone held upright with five or six seats; a row reaches down to the next row's labels, the
 /// top row up to the window's edge), then its column in that row (the outer columns reach the
@@ -726,7 +738,11 @@ fn pointer_input(
                 None => notices.push(no_fit(&table, card)),
             }
         }
-        (Stage::Play, Some((_, Place::Discard(_), _))) => {
+        // The pile, or its spot when it holds no card (a seat took its only card).
+        (Stage::Play, target)
+            if matches!(target, Some((_, Place::Discard(_), _)))
+                || (target.is_none() && on_empty_pile(&table, &layout, at)) =>
+        {
             let chosen = chosen_cards(&selection, &piles);
             match chosen[..] {
                 [card] => discard(card, &table, &mut skip_target, &mut requests, &mut notices),
