@@ -7,8 +7,10 @@ APT_PACKAGES := pkg-config libasound2-dev
 TEST_PACKAGES := xvfb xauth mesa-vulkan-drivers
 # The browser build and its test: wasm-opt (binaryen), Chromium, Node for playwright-core.
 WEB_PACKAGES := chromium nodejs
+# WebKit, Safari's engine: WebKitGTK's MiniBrowser and its WebDriver, under a virtual X server.
+WEBKIT_PACKAGES := webkit2gtk-driver xvfb xauth
 
-.PHONY: run test soak deps toolchain packages fmt lint bench bench-frames wasm web serve test-web
+.PHONY: run test soak deps toolchain packages fmt lint bench bench-frames wasm web serve test-web test-webkit test-webkit-only
 
 run: deps
 	$(CARGO) run -p arachne -- $(ARGS)
@@ -45,7 +47,7 @@ web: toolchain
 serve: web
 	python3 -m http.server 8080 --bind 127.0.0.1 --directory dist
 
-# Builds dist/ and plays it in headless Chromium (web/test.mjs).
+# Builds dist/ and plays it in headless Chromium (web/test.mjs), then in WebKit (test-webkit).
 test-web: web
 	@$(MAKE) --no-print-directory packages APT_PACKAGES="$(WEB_PACKAGES)"
 	@# Some nodejs packages (NodeSource's) bring npm with them; Debian's is separate.
@@ -54,6 +56,16 @@ test-web: web
 	@# The desktop's solver, to compare the browser worker's answers with.
 	$(CARGO) build -p arachne-engine --bin arachne-cli
 	ARACHNE_CLI="$${CARGO_TARGET_DIR:-target}/debug/arachne-cli" node web/test.mjs dist
+	@$(MAKE) --no-print-directory test-webkit-only
+
+# dist/ played in WebKit, Safari's engine (web/webkit.mjs): WebKitGTK's MiniBrowser, driven
+# through its WebDriver under xvfb-run.
+test-webkit: web
+	@$(MAKE) --no-print-directory test-webkit-only
+
+test-webkit-only:
+	@$(MAKE) --no-print-directory packages APT_PACKAGES="$(WEBKIT_PACKAGES) nodejs"
+	xvfb-run -a -s "-screen 0 1400x1000x24" node web/webkit.mjs dist
 
 deps: packages toolchain
 

@@ -297,7 +297,8 @@ pub fn plugin(app: &mut App) {
 /// `data-p10-stage` (`draw`, `play`, `other`), `data-p10-round`, `data-p10-hand` (cards in the
 /// player's hand), `data-p10-turns` (turns the player has ended), and where (CSS pixels) to click
 /// the stock (`data-p10-stock`), to choose the card to discard (`data-p10-discard`: the player's
-/// highest card that is not a skip) and the discard pile (`data-p10-pile`); `data-p10-chosen`
+/// highest card that is not a skip) and the discard pile (`data-p10-pile`, its spot when it is
+/// empty); `data-p10-chosen`
 /// counts the chosen cards.
 fn publish_phase10(
     table: Res<crate::phase10::round::P10Table>,
@@ -322,13 +323,12 @@ fn publish_phase10(
         return;
     };
     let ready = mine && anims.is_empty() && !piles.hands.is_empty();
-    let css = |e: Entity| {
-        poses.get(e).ok().map(|p| {
-            let x = p.translation.x - layout.card.x * 0.3 + window.width() / 2.0;
-            let y = window.height() / 2.0 - p.translation.y;
-            format!("{x:.0},{y:.0}")
-        })
+    let css_at = |p: Vec2| {
+        let x = p.x - layout.card.x * 0.3 + window.width() / 2.0;
+        let y = window.height() / 2.0 - p.y;
+        format!("{x:.0},{y:.0}")
     };
+    let css = |e: Entity| poses.get(e).ok().map(|p| css_at(p.translation.truncate()));
     let stock = piles.stock.last().and_then(|&e| css(e));
     let discard = piles.hands.get(PLAYER).and_then(|hand| {
         hand.iter()
@@ -336,7 +336,11 @@ fn publish_phase10(
             .max_by_key(|e| piles.cards[e].value().unwrap_or(0))
             .and_then(|&e| css(e))
     });
-    let pile = piles.discard.last().and_then(|&e| css(e));
+    // The pile's spot when it holds no card (a click there discards too).
+    let pile = piles
+        .discard
+        .last()
+        .map_or(Some(css_at(layout.discard)), |&e| css(e));
     let stage = match game.stage() {
         Stage::Draw => "draw",
         Stage::Play => "play",

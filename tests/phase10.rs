@@ -663,6 +663,99 @@ fn a_card_clicked_or_dropped_on_the_empty_discard_piles_spot_is_discarded() {
     }
 }
 
+/// A click as WebKit reports a quick one in a slow frame: the mouse seen at `at`, then the
+/// button's press and release in one frame, in which the window also says the mouse left
+/// (WebKit says so after every release).
+fn click_then_gone(app: &mut App, w: Entity, at: Vec2) {
+    let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
+    window.set_cursor_position(Some(Vec2::new(at.x + 640.0, 360.0 - at.y)));
+    app.update();
+    let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
+    window.set_cursor_position(None);
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(MouseButtonInput {
+            button: MouseButton::Left,
+            state,
+            window: w,
+        });
+    }
+    app.update();
+    app.update();
+}
+
+#[test]
+fn a_quick_click_and_a_drop_count_where_the_mouse_was_though_the_window_lost_it() {
+    let (mut app, w) = dealt(
+        "pro-spider-10",
+        &[
+            "r1 r2 b5 b7 g9 g11 y12 y3 r6 b8",
+            "g1 g2 y5 y7 r9 r11 b12 b3 g6 y8",
+        ],
+        "r10",
+    );
+    let up = *app.world().resource::<P10Piles>().discard.last().unwrap();
+    let spot = pose_of(&app, up);
+    click_then_gone(&mut app, w, spot);
+    settle(&mut app);
+    assert_eq!(game(&app).stage(), Stage::Play, "the pile's card taken");
+    let piles = app.world().resource::<P10Piles>().clone();
+    let card = piles.hands[PLAYER][0];
+    let at = pose_of(&app, card);
+    click_then_gone(&mut app, w, at);
+    assert_eq!(app.world().resource::<Selection>().0, [card], "chosen");
+    settle(&mut app);
+    click_then_gone(&mut app, w, spot);
+    settle(&mut app);
+    assert_eq!(game(&app).discard_pile(), [piles.cards[&card]], "discarded");
+    // A drag whose release comes with the mouse gone drops the card where the mouse was.
+    until_players_turn(&mut app);
+    let stock = *app.world().resource::<P10Piles>().stock.last().unwrap();
+    let stock_at = pose_of(&app, stock);
+    press(&mut app, w, stock_at);
+    settle(&mut app);
+    let piles = app.world().resource::<P10Piles>().clone();
+    let card = *piles.hands[PLAYER]
+        .iter()
+        .find(|e| !piles.cards[e].is_skip())
+        .unwrap();
+    let what = piles.cards[&card];
+    let pile = pose_of(&app, *piles.discard.last().unwrap());
+    let from = pose_of(&app, card);
+    drag_released_gone(&mut app, w, from, pile);
+    settle(&mut app);
+    assert_eq!(
+        game(&app).discard_pile().last(),
+        Some(&what),
+        "dropped on the pile"
+    );
+    assert_matches_engine(&mut app);
+}
+
+/// [`drag`], but the window says the mouse left in the frame of the button's release.
+fn drag_released_gone(app: &mut App, w: Entity, from: Vec2, to: Vec2) {
+    let set = |app: &mut App, p: Option<Vec2>| {
+        let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
+        window.set_cursor_position(p.map(|p| Vec2::new(p.x + 640.0, 360.0 - p.y)));
+        app.update();
+    };
+    set(app, Some(from));
+    app.world_mut().write_message(MouseButtonInput {
+        button: MouseButton::Left,
+        state: ButtonState::Pressed,
+        window: w,
+    });
+    app.update();
+    for k in 1..=8 {
+        set(app, Some(from.lerp(to, k as f32 / 8.0)));
+    }
+    app.world_mut().write_message(MouseButtonInput {
+        button: MouseButton::Left,
+        state: ButtonState::Released,
+        window: w,
+    });
+    set(app, None);
+}
+
 /// A table dealt by hand: `hands` (seat by seat) and the up-card, in `variant`.
 fn dealt(variant_id: &str, hands: &[&str], up: &str) -> (App, Entity) {
     let v = variant::by_id(variant_id).unwrap().clone();

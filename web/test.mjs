@@ -3,46 +3,20 @@
 // mouse move, and resumes it from localStorage after a reload (and more: the numbered steps
 // below; step 9, a screen of two device pixels to the CSS pixel, is in hidpi.mjs). Screenshots go to
 // artifacts/web/; the timing and sizes print as one JSON line for BENCHMARKS.md.
-import { createServer } from "node:http";
 import { readFile, mkdir, stat } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
-import { extname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { execFileSync } from "node:child_process";
 import { chromium } from "playwright-core";
 import { hidpiChecks } from "./hidpi.mjs";
 import { p10Ready, playP10Turn, waitForHook } from "./p10-turn.mjs";
+import { serve } from "./serve.mjs";
 
 const root = resolve(process.argv[2] ?? "dist");
 const shots = resolve("artifacts/web");
-const types = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".wasm": "application/wasm",
-};
-
 // Files the server answers 404 for, as a broken host would (step 4b).
 const missing = new Set();
-const server = createServer(async (req, res) => {
-  const path = new URL(req.url, "http://x").pathname;
-  if (missing.has(path)) {
-    res.writeHead(404, { "cache-control": "no-store" }).end();
-    return;
-  }
-  const file = join(root, path === "/" ? "index.html" : path);
-  if (!file.startsWith(root)) {
-    res.writeHead(403).end();
-    return;
-  }
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const { server, url } = await serve(root, { missing });
 
 const problems = [];
 const launchArgs = {

@@ -6,6 +6,36 @@ use bevy::window::PrimaryWindow;
 
 pub(crate) fn plugin(app: &mut App) {
     touch_support(app);
+    // (Headless runs have no window plugin to register the cursor's messages.)
+    if !app
+        .world()
+        .contains_resource::<bevy::ecs::message::Messages<CursorMoved>>()
+    {
+        app.add_message::<CursorMoved>();
+    }
+    app.init_resource::<LastCursor>()
+        .add_systems(PreUpdate, remember_cursor.after(bevy::input::InputSystems));
+}
+
+/// Where the mouse was last seen over the primary window (window coordinates). A click is
+/// where the mouse was even when the window no longer reports it in the click's frame:
+/// WebKit tells the page the mouse left after every button release, so a press and release
+/// landing in one frame (a slow frame, a quick click) came with no position, and the click
+/// was lost; a drag's release came with none, and the card went home.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct LastCursor(pub Option<Vec2>);
+
+fn remember_cursor(
+    mut moved: MessageReader<CursorMoved>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut last: ResMut<LastCursor>,
+) {
+    if let Some(m) = moved.read().last() {
+        last.0 = Some(m.position);
+    }
+    if let Some(p) = windows.single().ok().and_then(Window::cursor_position) {
+        last.0 = Some(p);
+    }
 }
 
 /// The pointer as the table sees it: the mouse, or the first finger on a touch screen (a tap
@@ -20,11 +50,14 @@ pub struct PointerState {
     pub pressed: bool,
 }
 
-/// Reads the first touch if a finger is (or was just) on the screen, else the mouse.
+/// Reads the first touch if a finger is (or was just) on the screen, else the mouse. In a
+/// frame where the left button went down or up, the mouse is where it was last seen if the
+/// window no longer reports it ([`LastCursor`]).
 pub fn pointer_state(
     window: &Window,
     buttons: &ButtonInput<MouseButton>,
     touches: Option<&Touches>,
+    last: &LastCursor,
 ) -> PointerState {
     let to_world = |p: Vec2| Vec2::new(p.x - window.width() / 2.0, window.height() / 2.0 - p.y);
     if let Some(t) = touches {
@@ -41,8 +74,10 @@ pub fn pointer_state(
             };
         }
     }
+    let clicked =
+        buttons.just_pressed(MouseButton::Left) || buttons.just_released(MouseButton::Left);
     PointerState {
-        at: pointer(window),
+        at: pointer(window).or(last.0.filter(|_| clicked).map(to_world)),
         just_pressed: buttons.just_pressed(MouseButton::Left),
         pressed: buttons.pressed(MouseButton::Left),
     }

@@ -12,7 +12,7 @@ use bevy::window::PrimaryWindow;
 use crate::AppSystems;
 use crate::audio::cues::{PlaySfx, Sfx};
 use crate::cards::motion::CardPose;
-use crate::cards::pointer::pointer_state;
+use crate::cards::pointer::{LastCursor, pointer_state};
 use crate::core::focus::{Notices, PointerOnOverlay, TableInput};
 use crate::core::i18n::{t, tf};
 use crate::core::keys::digit;
@@ -142,7 +142,7 @@ struct HeldCard {
 /// double-click discards it), a drop on the discard pile discards it, a drop on a group hits it.
 fn drag(
     windows: Query<&Window, With<PrimaryWindow>>,
-    buttons: Res<ButtonInput<MouseButton>>,
+    (buttons, last_cursor): (Res<ButtonInput<MouseButton>>, Res<LastCursor>),
     touches: Option<Res<bevy::input::touch::Touches>>,
     on_overlay: Res<PointerOnOverlay>,
     time: Res<Time<Real>>,
@@ -161,7 +161,7 @@ fn drag(
     let (Ok(window), Some(layout)) = (windows.single(), layout) else {
         return;
     };
-    let pointer = pointer_state(window, &buttons, touches.as_deref());
+    let pointer = pointer_state(window, &buttons, touches.as_deref(), &last_cursor);
     let playing = table.players_turn() && table.game.stage() == Stage::Play;
     if !playing {
         if held.0.take().is_some() {
@@ -674,7 +674,7 @@ fn seat_at(p: Vec2, layout: &P10Layout) -> Option<Seat> {
 
 fn pointer_input(
     windows: Query<&Window, With<PrimaryWindow>>,
-    buttons: Res<ButtonInput<MouseButton>>,
+    (buttons, last_cursor): (Res<ButtonInput<MouseButton>>, Res<LastCursor>),
     touches: Option<Res<bevy::input::touch::Touches>>,
     on_overlay: Res<PointerOnOverlay>,
     table: Res<P10Table>,
@@ -690,7 +690,7 @@ fn pointer_input(
     let (Ok(window), Some(layout)) = (windows.single(), layout) else {
         return;
     };
-    let pointer = pointer_state(window, &buttons, touches.as_deref());
+    let pointer = pointer_state(window, &buttons, touches.as_deref(), &last_cursor);
     let (Some(at), true) = (pointer.at, pointer.just_pressed) else {
         return;
     };

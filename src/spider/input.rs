@@ -9,7 +9,7 @@ use bevy_tweening::TweenAnim;
 use crate::AppSystems;
 use crate::audio::cues::{PlaySfx, Sfx};
 use crate::cards::motion::{CardPose, Celebrating, Shake};
-use crate::cards::pointer::pointer_state;
+use crate::cards::pointer::{LastCursor, pointer_state};
 use crate::core::focus::TableInput;
 use crate::core::settings::Settings;
 use crate::spider::SpiderSystems;
@@ -152,7 +152,7 @@ fn card_under(
 
 fn pointer_input(
     mut commands: Commands,
-    buttons: Res<ButtonInput<MouseButton>>,
+    (buttons, last_cursor): (Res<ButtonInput<MouseButton>>, Res<LastCursor>),
     touches: Option<Res<Touches>>,
     window: Query<&Window, With<PrimaryWindow>>,
     layout: Option<Res<Layout>>,
@@ -176,7 +176,7 @@ fn pointer_input(
     let (Ok(window), Some(layout)) = (window.single(), layout) else {
         return;
     };
-    let ptr = pointer_state(window, &buttons, touches.as_deref());
+    let ptr = pointer_state(window, &buttons, touches.as_deref(), &last_cursor);
     let p = ptr.at;
     if ptr.just_pressed {
         if celebrating.0 {
