@@ -274,37 +274,6 @@ fn hide_covered_cards(
     );
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_face_is_inked_inside_its_card() {
-        for size in [
-            Vec2::new(40.0, 56.0),
-            Vec2::new(65.0, 91.0),
-            Vec2::new(93.0, 130.0),
-        ] {
-            let inner = size / 2.0 - Vec2::splat(1.0);
-            for card in (0..50).filter_map(Card::from_index) {
-                assert!(
-                    Shape::all_within(&face_ink(card, size), inner),
-                    "{card} at {size}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn each_colour_has_its_own_mark() {
-        let marks: std::collections::BTreeSet<_> = Colour::ALL
-            .iter()
-            .map(|&c| format!("{:?}", colour_mark(c)))
-            .collect();
-        assert_eq!(marks.len(), 4);
-    }
-}
-
 /// Places the piles' outlines ([`PileSpot`]) where the layout has the piles, made again for a
 /// new card size or shape and recoloured with the theme.
 fn place_pile_spots(
@@ -359,5 +328,36 @@ fn place_pile_spots(
         if theme.is_changed() {
             recolour(&mut materials, &material.0, theme.placeholder);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_face_is_inked_inside_its_card() {
+        for size in [
+            Vec2::new(40.0, 56.0),
+            Vec2::new(65.0, 91.0),
+            Vec2::new(93.0, 130.0),
+        ] {
+            let inner = size / 2.0 - Vec2::splat(1.0);
+            for card in (0..50).filter_map(Card::from_index) {
+                assert!(
+                    Shape::all_within(&face_ink(card, size), inner),
+                    "{card} at {size}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn each_colour_has_its_own_mark() {
+        let marks: std::collections::BTreeSet<_> = Colour::ALL
+            .iter()
+            .map(|&c| format!("{:?}", colour_mark(c)))
+            .collect();
+        assert_eq!(marks.len(), 4);
     }
 }
