@@ -567,12 +567,18 @@ fn switching_games_and_back_resumes_both() {
 }
 
 fn drag(app: &mut App, w: Entity, from: Vec2, to: Vec2) {
-    let set = |app: &mut App, p: Vec2| {
+    drag_with(app, w, from, to, false);
+}
+
+/// A drag from `from` to `to`; with `gone`, the window says the mouse left in the frame of the
+/// button's release (as WebKit does).
+fn drag_with(app: &mut App, w: Entity, from: Vec2, to: Vec2, gone: bool) {
+    let set = |app: &mut App, p: Option<Vec2>| {
         let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
-        window.set_cursor_position(Some(Vec2::new(p.x + 640.0, 360.0 - p.y)));
+        window.set_cursor_position(p.map(|p| Vec2::new(p.x + 640.0, 360.0 - p.y)));
         app.update();
     };
-    set(app, from);
+    set(app, Some(from));
     app.world_mut().write_message(MouseButtonInput {
         button: MouseButton::Left,
         state: ButtonState::Pressed,
@@ -580,14 +586,18 @@ fn drag(app: &mut App, w: Entity, from: Vec2, to: Vec2) {
     });
     app.update();
     for k in 1..=8 {
-        set(app, from.lerp(to, k as f32 / 8.0));
+        set(app, Some(from.lerp(to, k as f32 / 8.0)));
     }
     app.world_mut().write_message(MouseButtonInput {
         button: MouseButton::Left,
         state: ButtonState::Released,
         window: w,
     });
-    app.update();
+    if gone {
+        set(app, None);
+    } else {
+        app.update();
+    }
 }
 
 #[test]
@@ -624,20 +634,27 @@ fn a_card_dragged_to_the_pile_is_discarded_and_one_dropped_elsewhere_glides_home
     assert_matches_engine(&mut app);
 }
 
+/// Two seats dealt by hand, the player to draw, the up-card alone on the discard pile; and
+/// where that card lies.
+fn two_seats_and_an_up_card() -> (App, Entity, Vec2) {
+    let (app, w) = dealt(
+        "pro-spider-10",
+        &[
+            "r1 r2 b5 b7 g9 g11 y12 y3 r6 b8",
+            "g1 g2 y5 y7 r9 r11 b12 b3 g6 y8",
+        ],
+        "r10",
+    );
+    let up = *app.world().resource::<P10Piles>().discard.last().unwrap();
+    let spot = pose_of(&app, up);
+    (app, w, spot)
+}
+
 #[test]
 fn a_card_clicked_or_dropped_on_the_empty_discard_piles_spot_is_discarded() {
     for by_drag in [false, true] {
-        let (mut app, w) = dealt(
-            "pro-spider-10",
-            &[
-                "r1 r2 b5 b7 g9 g11 y12 y3 r6 b8",
-                "g1 g2 y5 y7 r9 r11 b12 b3 g6 y8",
-            ],
-            "r10",
-        );
+        let (mut app, w, spot) = two_seats_and_an_up_card();
         // The player takes the pile's only card: the pile is empty.
-        let up = *app.world().resource::<P10Piles>().discard.last().unwrap();
-        let spot = pose_of(&app, up);
         press(&mut app, w, spot);
         settle(&mut app);
         assert_eq!(game(&app).stage(), Stage::Play);
@@ -685,16 +702,7 @@ fn click_then_gone(app: &mut App, w: Entity, at: Vec2) {
 
 #[test]
 fn a_quick_click_and_a_drop_count_where_the_mouse_was_though_the_window_lost_it() {
-    let (mut app, w) = dealt(
-        "pro-spider-10",
-        &[
-            "r1 r2 b5 b7 g9 g11 y12 y3 r6 b8",
-            "g1 g2 y5 y7 r9 r11 b12 b3 g6 y8",
-        ],
-        "r10",
-    );
-    let up = *app.world().resource::<P10Piles>().discard.last().unwrap();
-    let spot = pose_of(&app, up);
+    let (mut app, w, spot) = two_seats_and_an_up_card();
     click_then_gone(&mut app, w, spot);
     settle(&mut app);
     assert_eq!(game(&app).stage(), Stage::Play, "the pile's card taken");
@@ -721,7 +729,7 @@ fn a_quick_click_and_a_drop_count_where_the_mouse_was_though_the_window_lost_it(
     let what = piles.cards[&card];
     let pile = pose_of(&app, *piles.discard.last().unwrap());
     let from = pose_of(&app, card);
-    drag_released_gone(&mut app, w, from, pile);
+    drag_with(&mut app, w, from, pile, true);
     settle(&mut app);
     assert_eq!(
         game(&app).discard_pile().last(),
@@ -729,31 +737,6 @@ fn a_quick_click_and_a_drop_count_where_the_mouse_was_though_the_window_lost_it(
         "dropped on the pile"
     );
     assert_matches_engine(&mut app);
-}
-
-/// [`drag`], but the window says the mouse left in the frame of the button's release.
-fn drag_released_gone(app: &mut App, w: Entity, from: Vec2, to: Vec2) {
-    let set = |app: &mut App, p: Option<Vec2>| {
-        let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
-        window.set_cursor_position(p.map(|p| Vec2::new(p.x + 640.0, 360.0 - p.y)));
-        app.update();
-    };
-    set(app, Some(from));
-    app.world_mut().write_message(MouseButtonInput {
-        button: MouseButton::Left,
-        state: ButtonState::Pressed,
-        window: w,
-    });
-    app.update();
-    for k in 1..=8 {
-        set(app, Some(from.lerp(to, k as f32 / 8.0)));
-    }
-    app.world_mut().write_message(MouseButtonInput {
-        button: MouseButton::Left,
-        state: ButtonState::Released,
-        window: w,
-    });
-    set(app, None);
 }
 
 /// A table dealt by hand: `hands` (seat by seat) and the up-card, in `variant`.
