@@ -600,19 +600,26 @@ fn drag_with(app: &mut App, w: Entity, from: Vec2, to: Vec2, gone: bool) {
     }
 }
 
-#[test]
-fn a_card_dragged_to_the_pile_is_discarded_and_one_dropped_elsewhere_glides_home() {
-    let (mut app, w) = app(2, 11, "petra", GameKind::ProSpider10);
-    until_players_turn(&mut app);
+/// The player takes the stock's card by a click; the table then, and a card of the hand that
+/// is not a skip.
+fn draw_from_the_stock(app: &mut App, w: Entity) -> (P10Piles, Entity) {
     let stock = *app.world().resource::<P10Piles>().stock.last().unwrap();
-    let at = pose_of(&app, stock);
-    press(&mut app, w, at);
-    settle(&mut app);
+    let at = pose_of(app, stock);
+    press(app, w, at);
+    settle(app);
     let piles = app.world().resource::<P10Piles>().clone();
     let card = *piles.hands[PLAYER]
         .iter()
         .find(|e| !piles.cards[e].is_skip())
         .unwrap();
+    (piles, card)
+}
+
+#[test]
+fn a_card_dragged_to_the_pile_is_discarded_and_one_dropped_elsewhere_glides_home() {
+    let (mut app, w) = app(2, 11, "petra", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    let (piles, card) = draw_from_the_stock(&mut app, w);
     let home = pose_of(&app, card);
     // Dropped on the empty table: nothing changes, it glides back.
     drag(&mut app, w, home, Vec2::new(home.x, 0.0));
@@ -717,15 +724,7 @@ fn a_quick_click_and_a_drop_count_where_the_mouse_was_though_the_window_lost_it(
     assert_eq!(game(&app).discard_pile(), [piles.cards[&card]], "discarded");
     // A drag whose release comes with the mouse gone drops the card where the mouse was.
     until_players_turn(&mut app);
-    let stock = *app.world().resource::<P10Piles>().stock.last().unwrap();
-    let stock_at = pose_of(&app, stock);
-    press(&mut app, w, stock_at);
-    settle(&mut app);
-    let piles = app.world().resource::<P10Piles>().clone();
-    let card = *piles.hands[PLAYER]
-        .iter()
-        .find(|e| !piles.cards[e].is_skip())
-        .unwrap();
+    let (piles, card) = draw_from_the_stock(&mut app, w);
     let what = piles.cards[&card];
     let pile = pose_of(&app, *piles.discard.last().unwrap());
     let from = pose_of(&app, card);

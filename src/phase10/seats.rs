@@ -213,22 +213,19 @@ fn think(
             }
         }
     };
-    if in_frame {
+    let at = table.position();
+    let deciding = if in_frame {
         let action = player.decide(&view);
-        let (a, b) = table.position();
+        let (a, b) = at;
         let frames = 1 + (a.wrapping_mul(31).wrapping_add(b).wrapping_mul(0x9E37_79B9) >> 7) % 4;
-        seats.deciding = Some((
-            seat,
-            Deciding::Made(Mutex::new(Some((player, action))), frames as u8),
-            table.position(),
-        ));
-        return;
-    }
-    let task = AsyncComputeTaskPool::get().spawn(async move {
-        let action = player.decide(&view);
-        (player, action)
-    });
-    seats.deciding = Some((seat, Deciding::Task(task), table.position()));
+        Deciding::Made(Mutex::new(Some((player, action))), frames as u8)
+    } else {
+        Deciding::Task(AsyncComputeTaskPool::get().spawn(async move {
+            let action = player.decide(&view);
+            (player, action)
+        }))
+    };
+    seats.deciding = Some((seat, deciding, at));
 }
 
 /// A decision asked of the browser's worker.
