@@ -150,6 +150,7 @@ fn main() -> AppExit {
             tell(arachne::spider::saves::give_up_saved_game(
                 saves.0.as_ref(),
                 &mut stats,
+                &table,
             ));
         } else {
             let (saved, message) = arachne::spider::saves::resume_game(saves.0.as_ref());

@@ -95,12 +95,32 @@ fn a_resumed_game_is_the_game_that_was_left() {
     assert!(back_record.assisted && !back_record.counted);
     assert!(resume_game(&storage).0.is_some());
 
-    // Given up for a deal from the command line: a loss, its replay kept, once.
+    // Given up for a deal from the command line: a loss, its replay kept, once. The deal
+    // asked for is saved in its place at once: started again the same way before the game's
+    // first save (a failed start, a reload while the page loads), nothing is counted twice.
     let mut stats = Statistics::default();
-    let told = give_up_saved_game(&storage, &mut stats).expect("told");
+    let asked = Table::new(
+        GameSpec::builtin("spider-2suit", 77, arachne_engine::Numbering::Arachne).unwrap(),
+    )
+    .unwrap();
+    let told = give_up_saved_game(&storage, &mut stats, &asked).expect("told");
     assert!(told.contains("given up"), "{told}");
     let v = &stats.variants["spider-1suit"];
     assert_eq!((v.played, v.won, v.current_loss_streak), (1, 0, 1));
+    assert_eq!(
+        arachne::spider::saves::replay_keys(&storage).unwrap().len(),
+        1
+    );
+    let (now, _) = resume_game(&storage)
+        .0
+        .expect("the deal asked for is saved");
+    assert_eq!(
+        (now.spec.variant.id.as_str(), now.spec.seed),
+        ("spider-2suit", 77)
+    );
+    assert_eq!(give_up_saved_game(&storage, &mut stats, &asked), None);
+    assert_eq!(stats.variants["spider-1suit"].played, 1);
+    assert_eq!(stats.variants.len(), 1);
     assert_eq!(
         arachne::spider::saves::replay_keys(&storage).unwrap().len(),
         1
@@ -132,7 +152,7 @@ fn a_resumed_game_is_the_game_that_was_left() {
     assert!(loaded.expect("it loads").1.counted);
     assert!(resume_game(&storage).0.is_none());
     let mut stats = Statistics::default();
-    assert_eq!(give_up_saved_game(&storage, &mut stats), None);
+    assert_eq!(give_up_saved_game(&storage, &mut stats, &asked), None);
     assert!(stats.variants.is_empty());
 }
 

@@ -268,11 +268,21 @@ pub fn resume_game(
     (saved.filter(|(_, record)| !record.counted), message)
 }
 
-/// A deal asked for on the command line replaces the saved game: if that game was in
-/// progress it counts as given up (as leaving any game does), with its replay kept. Returns
-/// what to tell the player.
-pub fn give_up_saved_game(storage: &dyn Storage, stats: &mut Statistics) -> Option<String> {
+/// A deal asked for on the command line (or a link's) replaces the saved game: if that game
+/// was in progress it counts as given up (as leaving any game does), with its replay kept.
+/// `launched`, the deal asked for, is saved at once in its place, so that the game given up is
+/// never resumed and counted again, even if the game stops before its first frame's save (a
+/// failed start, a reload while the page loads). Returns what to tell the player.
+pub fn give_up_saved_game(
+    storage: &dyn Storage,
+    stats: &mut Statistics,
+    launched: &crate::spider::table::Table,
+) -> Option<String> {
     let (saved, message) = resume_game(storage);
+    let fresh = crate::spider::table::GameRecord::default().replay_of(launched);
+    if let Err(e) = storage.write(GAME_KEY, &fresh.to_ron()) {
+        crate::core::persist::save_failed("save.what.game", &e);
+    }
     let Some((table, mut record)) = saved else {
         return message;
     };
