@@ -738,6 +738,68 @@ fn a_quick_click_and_a_drop_count_where_the_mouse_was_though_the_window_lost_it(
     assert_matches_engine(&mut app);
 }
 
+/// Every card is in the deck twice: the one the player discards is the one the player chose,
+/// dragged, double-clicked or pointed at with the keyboard, not its twin. (The engine hears
+/// only which card; the twin moved, the chosen one stayed in the hand, raised and chosen.)
+#[test]
+fn of_two_like_cards_the_one_the_player_acted_with_is_the_one_that_moves() {
+    for way in ["click", "drag", "double-click", "keys"] {
+        let (mut app, w) = dealt(
+            "pro-spider-10",
+            &[
+                "r1 r1 b5 b7 g9 g11 y12 y3 r6 b8",
+                "g1 g2 y5 y7 r9 r11 b12 b3 g6 y8",
+            ],
+            "r10",
+        );
+        let (piles, _) = draw_from_the_stock(&mut app, w);
+        let twins: Vec<Entity> = piles.hands[PLAYER]
+            .iter()
+            .copied()
+            .filter(|e| piles.cards[e] == parse_cards("r1").unwrap()[0])
+            .collect();
+        let [first, second] = twins[..] else {
+            panic!("two red 1s in the hand: {twins:?}");
+        };
+        assert_eq!(piles.hands[PLAYER][0], first, "the hand is sorted by value");
+        let at = pose_of(&app, first);
+        let pile = pose_of(&app, *piles.discard.last().unwrap());
+        match way {
+            "click" => {
+                press(&mut app, w, at);
+                assert_eq!(app.world().resource::<Selection>().0, [first]);
+                press(&mut app, w, pile);
+            }
+            "drag" => drag(&mut app, w, at, pile),
+            "double-click" => {
+                press(&mut app, w, at);
+                press(&mut app, w, at);
+            }
+            _ => {
+                key(&mut app, w, KeyCode::Home);
+                key(&mut app, w, KeyCode::KeyX);
+            }
+        }
+        settle(&mut app);
+        let piles = app.world().resource::<P10Piles>().clone();
+        assert_eq!(game(&app).discard_pile().len(), 2, "{way}: on the up-card");
+        assert_eq!(
+            piles.discard.last(),
+            Some(&first),
+            "{way}: the card acted with"
+        );
+        assert!(
+            piles.hands[PLAYER].contains(&second),
+            "{way}: its twin stays"
+        );
+        assert!(
+            app.world().resource::<Selection>().0.is_empty(),
+            "{way}: nothing stays chosen"
+        );
+        assert_matches_engine(&mut app);
+    }
+}
+
 /// A table dealt by hand: `hands` (seat by seat) and the up-card, in `variant`.
 fn dealt(variant_id: &str, hands: &[&str], up: &str) -> (App, Entity) {
     let v = variant::by_id(variant_id).unwrap().clone();

@@ -20,7 +20,7 @@ use crate::phase10::P10Systems;
 use crate::phase10::layout::{MARGIN, P10Layout, Place};
 use crate::phase10::round::{P10Changed, P10Rejected, P10Request, P10Table, PLAYER};
 use crate::phase10::seats::Hurry;
-use crate::phase10::view::{Leaving, P10Card, P10Piles, Selection};
+use crate::phase10::view::{Leaving, P10Card, P10Piles, Selection, Using};
 use crate::shell::Windows;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -152,7 +152,7 @@ fn drag(
     mut commands: Commands,
     mut cards: Query<(Entity, &P10Card, &mut CardPose), Without<Leaving>>,
     mut held: ResMut<Held>,
-    mut selection: ResMut<Selection>,
+    (mut selection, mut using): (ResMut<Selection>, ResMut<Using>),
     mut skip_target: ResMut<SkipTarget>,
     (mut cursor, mut last): (ResMut<HandCursor>, ResMut<LastClick>),
     mut requests: MessageWriter<P10Request>,
@@ -249,6 +249,7 @@ fn drag(
         if double {
             last.0 = None;
             selection.0.retain(|&x| x != h.card);
+            using.0 = vec![h.card];
             discard(card, &table, &mut skip_target, &mut requests, &mut notices);
         } else if let Some(i) = selection.0.iter().position(|&x| x == h.card) {
             selection.0.remove(i);
@@ -271,6 +272,7 @@ fn drag(
             let can = card.is_skip() || table.game.choices().contains(&Action::Discard(card));
             if can {
                 selection.0.retain(|&x| x != h.card);
+                using.0 = vec![h.card];
                 discard(card, &table, &mut skip_target, &mut requests, &mut notices);
             }
             can
@@ -279,6 +281,7 @@ fn drag(
             let at = pointer.at.unwrap_or_default();
             match pick_hit(&table, &piles, &layout, (seat, group), card, at) {
                 Some(action) => {
+                    using.0 = vec![h.card];
                     requests.write(P10Request::Act(action));
                     true
                 }
@@ -681,7 +684,7 @@ fn pointer_input(
     piles: Res<P10Piles>,
     layout: Option<Res<P10Layout>>,
     cards: Query<(Entity, &P10Card, &CardPose), Without<Leaving>>,
-    selection: Res<Selection>,
+    (selection, mut using): (Res<Selection>, ResMut<Using>),
     mut skip_target: ResMut<SkipTarget>,
     mut hurry: ResMut<Hurry>,
     mut requests: MessageWriter<P10Request>,
@@ -728,6 +731,7 @@ fn pointer_input(
         }
         // A card of the hand: chosen, discarded or dragged when the button comes up (`drag`).
         (Stage::Play, Some((_, Place::Group(seat, group, _), _))) => {
+            using.0 = selection.0.clone();
             let chosen = chosen_cards(&selection, &piles);
             let [card] = chosen[..] else {
                 notices.push(t("p10.note.how_to_hit"));
@@ -743,6 +747,7 @@ fn pointer_input(
             if matches!(target, Some((_, Place::Discard(_), _)))
                 || (target.is_none() && on_empty_pile(&table, &layout, at)) =>
         {
+            using.0 = selection.0.clone();
             let chosen = chosen_cards(&selection, &piles);
             match chosen[..] {
                 [card] => discard(card, &table, &mut skip_target, &mut requests, &mut notices),
@@ -831,6 +836,7 @@ fn keyboard_input(
     mut requests: MessageWriter<P10Request>,
     mut notices: ResMut<Notices>,
     mut windows: Option<ResMut<Windows>>,
+    mut using: ResMut<Using>,
 ) {
     let hand: &[Entity] = piles.hands.get(PLAYER).map_or(&[], Vec::as_slice);
     for key in keys.get_just_pressed() {
@@ -932,16 +938,18 @@ fn keyboard_input(
                 match key_card(&cursor, &selection, &piles) {
                     Some((e, card)) => {
                         selection.0.retain(|&x| x != e);
+                        using.0 = vec![e];
                         discard(card, &table, &mut skip_target, &mut requests, &mut notices);
                     }
                     None => notices.push(t("p10.note.keys_choose")),
                 }
             }
             KeyCode::KeyH if stage == Stage::Play => {
-                let Some((_, card)) = key_card(&cursor, &selection, &piles) else {
+                let Some((e, card)) = key_card(&cursor, &selection, &piles) else {
                     notices.push(t("p10.note.keys_choose"));
                     continue;
                 };
+                using.0 = vec![e];
                 let mut hits = hits_of(&table, card);
                 match hits.len() {
                     0 if table.game.laid_phase()[PLAYER].is_none() => {

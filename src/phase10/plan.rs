@@ -76,10 +76,22 @@ pub(crate) fn spawn_card(commands: &mut Commands, card: Card, at: Vec3) -> Entit
         .id()
 }
 
-/// Takes an entity showing `card` out of `hand` (a computer's hand holds its cards in no
-/// particular order).
-fn take_card(hand: &mut Vec<Entity>, cards: &HashMap<Entity, Card>, card: Card) -> Option<Entity> {
-    let i = hand.iter().rposition(|e| cards.get(e) == Some(&card))?;
+/// Takes an entity showing `card` out of `hand`: the first of `prefer` that is in the hand and
+/// shows it (the card the player acted with, not its twin; it is used up), else the last such
+/// (a computer's hand holds its cards in no particular order).
+fn take_card(
+    hand: &mut Vec<Entity>,
+    cards: &HashMap<Entity, Card>,
+    card: Card,
+    prefer: &mut Vec<Entity>,
+) -> Option<Entity> {
+    let shows = |e: &Entity| cards.get(e) == Some(&card);
+    if let Some(k) = prefer.iter().position(|e| shows(e) && hand.contains(e)) {
+        let e = prefer.remove(k);
+        hand.retain(|&x| x != e);
+        return Some(e);
+    }
+    let i = hand.iter().rposition(shows)?;
     Some(hand.remove(i))
 }
 
@@ -92,6 +104,7 @@ pub(crate) fn plan_event(
     layout: &P10Layout,
     a: &crate::core::settings::AnimationSettings,
     event: &Event,
+    prefer: &mut Vec<Entity>,
 ) {
     let n = table.spec.players;
     let move_s = a.secs(a.move_ms);
@@ -166,7 +179,9 @@ pub(crate) fn plan_event(
                 let entities: Vec<Entity> = group
                     .cards()
                     .iter()
-                    .filter_map(|&card| take_card(&mut piles.hands[*seat], &piles.cards, card))
+                    .filter_map(|&card| {
+                        take_card(&mut piles.hands[*seat], &piles.cards, card, prefer)
+                    })
                     .collect();
                 laid.push(entities);
             }
@@ -196,7 +211,8 @@ pub(crate) fn plan_event(
             group,
             card,
         } => {
-            let Some(e) = take_card(&mut piles.hands[*seat], &piles.cards, card.card) else {
+            let Some(e) = take_card(&mut piles.hands[*seat], &piles.cards, card.card, prefer)
+            else {
                 return;
             };
             let Some(list) = piles
@@ -215,7 +231,7 @@ pub(crate) fn plan_event(
             plan.cursor += move_s * 0.7;
         }
         Event::Discarded { seat, card } => {
-            let Some(e) = take_card(&mut piles.hands[*seat], &piles.cards, *card) else {
+            let Some(e) = take_card(&mut piles.hands[*seat], &piles.cards, *card, prefer) else {
                 return;
             };
             piles.discard.push(e);
@@ -225,7 +241,8 @@ pub(crate) fn plan_event(
             plan.cursor += move_s * 0.8;
         }
         Event::SkipPlaced { seat, target } => {
-            let Some(e) = take_card(&mut piles.hands[*seat], &piles.cards, Card::SKIP) else {
+            let Some(e) = take_card(&mut piles.hands[*seat], &piles.cards, Card::SKIP, prefer)
+            else {
                 return;
             };
             piles.skips[*target] = Some(e);

@@ -25,6 +25,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<P10Piles>()
         .init_resource::<BarBand>()
         .init_resource::<Selection>()
+        .init_resource::<Using>()
         .add_message::<WindowResized>()
         .add_systems(OnEnter(GameKind::ProSpider10), show_table)
         .add_systems(OnExit(GameKind::ProSpider10), notices_at_top)
@@ -180,6 +181,15 @@ impl P10Piles {
 /// The player's chosen cards (raised in the hand).
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
 pub struct Selection(pub Vec<Entity>);
+
+/// The cards of the player's hand that the player's latest act was made with: the card dropped,
+/// double-clicked or the keyboard's, the chosen ones. Every card is in the deck twice (a joker
+/// eight times) and the engine hears only which card; when the hand holds a twin of one of
+/// these, the view moves this one, not its twin (which stayed in the hand, raised and chosen).
+/// Each act of the player sets it; the next change shown uses it up. The chosen cards
+/// ([`Selection`]) come after these.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Using(pub Vec<Entity>);
 
 /// How far a chosen card rises, as a share of the card's height.
 pub const RAISE: f32 = 0.22;
@@ -485,7 +495,7 @@ pub(crate) fn show_changes(
     settings: Res<Settings>,
     hurry: Res<Hurry>,
     mut piles: ResMut<P10Piles>,
-    mut selection: ResMut<Selection>,
+    (mut selection, mut using): (ResMut<Selection>, ResMut<Using>),
     window: Query<&Window, With<PrimaryWindow>>,
     mut cards: Query<(Entity, &mut P10Card, &mut CardPose, Has<TweenAnim>)>,
     mut sounds: ResMut<PendingSounds>,
@@ -514,6 +524,16 @@ pub(crate) fn show_changes(
         .unwrap_or(0);
     let batch = &all[from..];
     let last = batch.len() - 1;
+    // The player's own cards to move first where the hand holds twins (a computer seat's
+    // hand holds none of them).
+    let mut prefer = std::mem::take(&mut using.0);
+    let chosen: Vec<Entity> = selection
+        .0
+        .iter()
+        .copied()
+        .filter(|e| !prefer.contains(e))
+        .collect();
+    prefer.extend(chosen);
     let mut rap_at = 0.0;
     // A replay faster than its usual 2 steps a second moves its cards faster too (else the
     // cards set the pace). Hurrying is for the computer seats of the player's game: a flag
@@ -668,6 +688,7 @@ pub(crate) fn show_changes(
                 &layout,
                 a,
                 event,
+                &mut prefer,
             );
         }
         // Cards that left the hand are no longer chosen.
