@@ -800,6 +800,103 @@ fn of_two_like_cards_the_one_the_player_acted_with_is_the_one_that_moves() {
     }
 }
 
+/// The pointer resting on the bar (after a click on one of its buttons) takes the pointer
+/// from the table, not the keys: D still draws. A window open takes both.
+#[test]
+fn with_the_pointer_on_the_bar_the_keys_still_play_and_a_window_takes_them() {
+    use arachne::core::focus::{TableInput, TableKeys};
+    let (mut app, w, _) = two_seats_and_an_up_card();
+    app.insert_resource(TableInput(false));
+    app.insert_resource(TableKeys(false));
+    key(&mut app, w, KeyCode::KeyD);
+    settle(&mut app);
+    assert_eq!(game(&app).stage(), Stage::Draw, "a window has the keys");
+    app.insert_resource(TableKeys(true));
+    key(&mut app, w, KeyCode::KeyD);
+    settle(&mut app);
+    assert_eq!(
+        game(&app).stage(),
+        Stage::Play,
+        "D drew with the pointer on the bar"
+    );
+    assert_eq!(game(&app).hand(PLAYER).len(), 11);
+    assert_matches_engine(&mut app);
+}
+
+/// A skip that several seats could take waits for its seat: a number of a seat that cannot
+/// take it (the player's own) says so and the skip still waits; a seat's number then plays it.
+#[test]
+fn a_skip_waiting_for_its_seat_waits_on_after_a_wrong_number() {
+    use arachne::phase10::input::SkipTarget;
+    let (mut app, w) = dealt(
+        "pro-spider-10",
+        &[
+            "r1 r2 b5 b7 g9 g11 y12 y3 r6 S",
+            "g1 g2 y5 y7 r9 r11 b12 b3 g6 y8",
+            "g3 g4 y6 y9 r3 r4 b10 b11 g7 y1",
+        ],
+        "r10",
+    );
+    draw_from_the_stock(&mut app, w);
+    let piles = app.world().resource::<P10Piles>().clone();
+    let at = piles.hands[PLAYER]
+        .iter()
+        .position(|e| piles.cards[e].is_skip())
+        .unwrap();
+    key(&mut app, w, KeyCode::Home);
+    for _ in 0..at {
+        key(&mut app, w, KeyCode::ArrowRight);
+    }
+    key(&mut app, w, KeyCode::KeyX);
+    assert!(app.world().resource::<SkipTarget>().0, "the skip asks whom");
+    key(&mut app, w, KeyCode::Digit1);
+    assert!(app.world().resource::<SkipTarget>().0, "it still waits");
+    assert!(
+        app.world()
+            .resource::<arachne::core::focus::Notices>()
+            .0
+            .iter()
+            .any(|(n, _)| n.contains("cannot be skipped")),
+        "{:?}",
+        app.world().resource::<arachne::core::focus::Notices>().0
+    );
+    assert!(game(&app).hand(PLAYER).iter().any(|c| c.is_skip()));
+    key(&mut app, w, KeyCode::Digit3);
+    assert!(!app.world().resource::<SkipTarget>().0);
+    assert!(
+        app.world()
+            .resource::<P10Table>()
+            .log
+            .text()
+            .contains("skip 3"),
+        "{}",
+        app.world().resource::<P10Table>().log.text()
+    );
+}
+
+/// Chosen cards holding the phase and more are refused with how to lay it (its cards alone,
+/// then hits), not with "those cards do not make phase 1".
+#[test]
+fn more_cards_chosen_than_the_phase_takes_are_told_how_to_lay_it() {
+    use arachne::phase10::input::lay_for;
+    let (mut app, w) = dealt(
+        "pro-spider-10",
+        &[
+            "r7 b7 g7 y7 r4 b4 g4 y12 y3 r6",
+            "g1 g2 y5 y7 r9 r11 b12 b3 g6 y8",
+        ],
+        "r10",
+    );
+    draw_from_the_stock(&mut app, w);
+    let table = app.world().resource::<P10Table>();
+    let seven = parse_cards("r7 b7 g7 y7 r4 b4 g4").unwrap();
+    let why = lay_for(table, &seven).unwrap_err();
+    assert!(why.contains("choose only its 6 cards"), "{why}");
+    assert!(lay_for(table, &seven[1..]).is_ok());
+    let why = lay_for(table, &parse_cards("r7 b7 g7 y12 y3 r6").unwrap()).unwrap_err();
+    assert!(why.contains("do not make phase"), "{why}");
+}
+
 /// A table dealt by hand: `hands` (seat by seat) and the up-card, in `variant`.
 fn dealt(variant_id: &str, hands: &[&str], up: &str) -> (App, Entity) {
     let v = variant::by_id(variant_id).unwrap().clone();

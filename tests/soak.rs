@@ -296,6 +296,7 @@ fn press_key(app: &mut App, w: Entity, code: KeyCode, ctrl: bool) {
 fn toggle_overlay(app: &mut App, overlay: &mut bool) {
     *overlay = !*overlay;
     app.insert_resource(TableInput(!*overlay));
+    app.insert_resource(arachne::core::focus::TableKeys(!*overlay));
     app.insert_resource(OverlayOpen(*overlay));
 }
 

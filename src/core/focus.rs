@@ -13,8 +13,37 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// Whether the table takes the pointer and keys (off while an overlay has them, issue 5).
+/// The keys are [`TableKeys`]'s.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableInput(pub bool);
+
+/// Whether the table takes the keys: off while a window or question is open, or a control of
+/// the overlay takes typing (a text field, an open list). The pointer resting on the bar takes
+/// the pointer from the table, not the keys: before, a key pressed after a click on the bar did
+/// nothing until the mouse left it. Absent (a test's table without the overlay): on.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableKeys(pub bool);
+
+impl TableKeys {
+    /// Whether the keys go to the table (`None`: there is no overlay).
+    pub fn on(keys: Option<Res<TableKeys>>) -> bool {
+        keys.is_none_or(|k| k.0)
+    }
+}
+
+/// Who has the pointer and who the keys, from whether a window or question is `open` and
+/// whether the overlay wants the pointer (over one of its areas, or using it) or the keyboard:
+/// `(TableInput, TableKeys)`.
+pub fn input_gates(
+    open: bool,
+    overlay_pointer: bool,
+    overlay_keys: bool,
+) -> (TableInput, TableKeys) {
+    (
+        TableInput(!(open || overlay_pointer || overlay_keys)),
+        TableKeys(!(open || overlay_keys)),
+    )
+}
 
 /// The pointer is over the overlay (a window, the bar): a click there is not on the table.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -65,6 +94,31 @@ fn tick_notices(time: Res<Time>, mut notices: ResMut<Notices>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pointer_on_the_bar_leaves_the_keys_to_the_table_and_a_window_takes_both() {
+        let gates = |open, pointer, keys| {
+            let (i, k) = input_gates(open, pointer, keys);
+            (i.0, k.0)
+        };
+        assert_eq!(
+            gates(false, false, false),
+            (true, true),
+            "nothing over the table"
+        );
+        assert_eq!(
+            gates(false, true, false),
+            (false, true),
+            "the pointer on the bar"
+        );
+        assert_eq!(gates(true, false, false), (false, false), "a window open");
+        assert_eq!(
+            gates(false, true, true),
+            (false, false),
+            "typing in the overlay"
+        );
+        assert_eq!(gates(false, false, true), (false, false), "a list open");
+    }
 
     #[test]
     fn a_notice_already_showing_is_shown_longer_not_twice() {

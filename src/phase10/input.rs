@@ -13,7 +13,7 @@ use crate::AppSystems;
 use crate::audio::cues::{PlaySfx, Sfx};
 use crate::cards::motion::CardPose;
 use crate::cards::pointer::{LastCursor, pointer_state};
-use crate::core::focus::{Notices, PointerOnOverlay, TableInput};
+use crate::core::focus::{Notices, PointerOnOverlay, TableInput, TableKeys};
 use crate::core::i18n::{t, tf};
 use crate::core::keys::digit;
 use crate::phase10::P10Systems;
@@ -32,9 +32,15 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (drag, pointer_input, keyboard_input, sort_key)
+                (drag, pointer_input)
                     .chain()
                     .run_if(|input: Option<Res<TableInput>>| input.is_none_or(|i| i.0))
+                    .run_if(crate::phase10::viewer::not_watching)
+                    .in_set(AppSystems::Input),
+                (keyboard_input, sort_key)
+                    .chain()
+                    .after(pointer_input)
+                    .run_if(TableKeys::on)
                     .run_if(crate::phase10::viewer::not_watching)
                     .in_set(AppSystems::Input),
                 (tell_refusals, forget_lay_choice).in_set(AppSystems::Plan),
@@ -342,8 +348,18 @@ pub fn lays_for(table: &P10Table, chosen: &[Card]) -> Result<Vec<Action>, String
     } else {
         Counts::of(chosen)
     };
+    let inside = lays.iter().any(|a| want.contains(&cards_of(a)));
+    let needed = cards_of(first).len();
     let ways: Vec<Action> = lays.into_iter().filter(|a| cards_of(a) == want).collect();
     if ways.is_empty() {
+        // More cards than the phase takes, the phase among them: a lay takes the phase's
+        // cards alone, and the others are hits after it.
+        if inside {
+            return Err(tf(
+                "p10.note.lay_fewer",
+                &[("phase", &phase), ("count", &needed)],
+            ));
+        }
         return Err(tf("p10.note.not_the_phase", &[("phase", &phase)]));
     }
     Ok(ways)
@@ -890,15 +906,16 @@ fn keyboard_input(
             requests.write(P10Request::Act(a));
         };
         // A skip waiting for its seat: the seat's number plays it.
+        // Another number still waits for a seat that can take it (Esc: not now).
         if skip_target.0
             && let Some(n) = digit(*key)
         {
-            skip_target.0 = false;
             let skip = Action::Skip(n - 1);
             if n >= 2 && table.game.choices().contains(&skip) {
+                skip_target.0 = false;
                 act(skip, &mut requests);
             } else {
-                notices.push(t("p10.note.no_skip"));
+                notices.push(t("p10.note.skip_other_seat"));
             }
             continue;
         }

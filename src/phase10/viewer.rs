@@ -6,7 +6,6 @@ use arachne_engine::phase10::{Event, Step, resume};
 use bevy::prelude::*;
 use bevy_tweening::TweenAnim;
 
-use crate::core::focus::TableInput;
 use crate::core::i18n::tf;
 use crate::phase10::P10Systems;
 use crate::phase10::round::{P10Changed, P10Request, P10Spec, P10Table};
@@ -28,7 +27,7 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             viewer_keys
                 .run_if(resource_exists::<P10Viewer>)
-                .run_if(|input: Option<Res<TableInput>>| input.is_none_or(|i| i.0))
+                .run_if(crate::core::focus::TableKeys::on)
                 .in_set(AppSystems::Input)
                 .in_set(P10Systems),
         )

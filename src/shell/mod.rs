@@ -27,6 +27,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
         .init_resource::<Windows>()
         .insert_resource(TableInput(true))
+        .insert_resource(crate::core::focus::TableKeys(true))
         .configure_sets(
             EguiPrimaryContextPass,
             (Overlay::Setup, Overlay::Bar, Overlay::Windows, Overlay::Top).chain(),
@@ -124,15 +125,17 @@ fn share_pointer(
     wants: Option<Res<EguiWantsInput>>,
     windows: Res<Windows>,
     mut input: ResMut<TableInput>,
+    mut keys: ResMut<crate::core::focus::TableKeys>,
     mut overlay: ResMut<OverlayOpen>,
     mut on_overlay: ResMut<PointerOnOverlay>,
 ) {
     let open = windows.any() || windows.question;
     let pointer = wants.as_ref().is_some_and(|w| w.wants_any_pointer_input());
     on_overlay.set_if_neq(PointerOnOverlay(pointer));
-    let busy =
-        open || wants.is_some_and(|w| w.wants_any_pointer_input() || w.wants_any_keyboard_input());
-    input.set_if_neq(TableInput(!busy));
+    let typing = wants.is_some_and(|w| w.wants_any_keyboard_input());
+    let (table_input, table_keys) = crate::core::focus::input_gates(open, pointer, typing);
+    input.set_if_neq(table_input);
+    keys.set_if_neq(table_keys);
     // A window or question over the table stops the game's clock; the pointer over the bar
     // does not.
     overlay.set_if_neq(OverlayOpen(open));

@@ -27,9 +27,13 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (pointer_input, keyboard_input)
-                    .chain()
+                pointer_input
                     .run_if(input_enabled)
+                    .in_set(AppSystems::Input)
+                    .before(HintSystems),
+                keyboard_input
+                    .after(pointer_input)
+                    .run_if(keys_enabled)
                     .in_set(AppSystems::Input)
                     .before(HintSystems),
                 (
@@ -46,6 +50,11 @@ pub(crate) fn plugin(app: &mut App) {
 
 fn input_enabled(enabled: Option<Res<TableInput>>, watching: Res<Watching>) -> bool {
     enabled.is_none_or(|e| e.0) && !watching.0
+}
+
+/// The keys go to the table (the pointer may rest on the bar).
+fn keys_enabled(keys: Option<Res<crate::core::focus::TableKeys>>, watching: Res<Watching>) -> bool {
+    crate::core::focus::TableKeys::on(keys) && !watching.0
 }
 
 /// A run being dragged.

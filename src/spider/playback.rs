@@ -11,7 +11,6 @@ use bevy_tweening::TweenAnim;
 
 use crate::AppSystems;
 use crate::cards::motion::{Celebrating, MotionScale};
-use crate::core::focus::TableInput;
 use crate::core::i18n::{t, tf};
 use crate::spider::SpiderSystems;
 use crate::spider::table::{GameRecord, GameSpec, Request, Table, TableChanged, Watching};
@@ -229,7 +228,7 @@ pub fn open_replay(
 /// meant for a window do not.
 fn stop_on_player_input(
     playback: Option<Res<Playback>>,
-    input: Option<Res<TableInput>>,
+    input: Option<Res<crate::core::focus::TableKeys>>,
     on_overlay: Option<Res<crate::core::focus::PointerOnOverlay>>,
     mouse: Res<ButtonInput<MouseButton>>,
     keys: Res<crate::core::keys::Keys>,
@@ -241,7 +240,7 @@ fn stop_on_player_input(
         return;
     }
     let pointer_on_table = on_overlay.is_none_or(|o| !o.0);
-    let keys_on_table = input.is_none_or(|i| i.0);
+    let keys_on_table = crate::core::focus::TableKeys::on(input);
     if (pointer_on_table
         && (mouse.get_just_pressed().next().is_some()
             || touches.is_some_and(|t| t.any_just_pressed())))
@@ -255,12 +254,12 @@ fn stop_on_player_input(
 /// the speed, Esc closes.
 fn viewer_keys(
     playback: Option<Res<Playback>>,
-    input: Option<Res<TableInput>>,
+    input: Option<Res<crate::core::focus::TableKeys>>,
     keys: Res<crate::core::keys::Keys>,
     mut controls: MessageWriter<Control>,
 ) {
     let Some(p) = playback else { return };
-    if !p.kind.watching() || input.is_some_and(|i| !i.0) {
+    if !p.kind.watching() || !crate::core::focus::TableKeys::on(input) {
         return;
     }
     let faster = |d: i32| {

@@ -129,7 +129,15 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.colour.yellow", "Gelb"),
     (
         "p10.note.no_skip",
-        "Kein Aussetzen gespielt: klicke die Karten des Spielers an, der aussetzen soll, oder drücke seine Nummer",
+        "Aussetzen nicht gespielt. Um es zu spielen, doppelklicke es (oder drücke X darauf) und klicke dann die Karten des Spielers an, der aussetzen soll",
+    ),
+    (
+        "p10.note.lay_fewer",
+        "Phase {phase} steckt in den gewählten Karten: wähle nur ihre {count} Karten, um sie auszulegen, und lege die anderen danach an",
+    ),
+    (
+        "p10.note.skip_other_seat",
+        "Dieser Spieler kann jetzt nicht aussetzen: drücke die Nummer eines anderen, oder Esc, um das Aussetzen zu behalten",
     ),
     (
         "p10.note.how_to_hit",

@@ -123,7 +123,15 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.colour.yellow", "yellow"),
     (
         "p10.note.no_skip",
-        "No skip played: click a computer seat's cards, or press its number, to skip it",
+        "Skip not played. To play it, double-click it (or press X on it), then click the cards of the seat to skip",
+    ),
+    (
+        "p10.note.lay_fewer",
+        "phase {phase} is among the chosen cards: choose only its {count} cards to lay it, then hit with the others",
+    ),
+    (
+        "p10.note.skip_other_seat",
+        "That seat cannot be skipped now: press another seat's number, or Esc to keep the skip",
     ),
     (
         "p10.note.how_to_hit",
