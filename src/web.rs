@@ -177,6 +177,7 @@ impl Storage for LocalStorage {
     }
 
     fn write(&self, key: &str, text: &str) -> io::Result<()> {
+        crate::core::persist::refuse_held(&self.identity(), key)?;
         // One setItem call replaces the entry whole (or throws, e.g. over quota).
         call(
             &Self::store()?,
@@ -194,15 +195,23 @@ impl Storage for LocalStorage {
             return Ok(None);
         };
         // The page's storage is small (about 5 MB): only the newest few copies set aside of
-        // each entry are kept, so damaged saves cannot fill it up over the months.
+        // each entry are kept, so damaged saves cannot fill it up over the months. The new copy
+        // is written first: older copies make room for it only when the storage is full, and
+        // none is dropped for a copy that cannot be written after all.
         let mut copies = self.bad_copies(key)?;
         let n = copies.last().map_or(1, |&n| n + 1);
+        let backup = format!("{key}.bad-{n}");
+        while let Err(e) = self.write(&backup, &text) {
+            if copies.is_empty() {
+                return Err(e);
+            }
+            let oldest = copies.remove(0);
+            self.remove(&format!("{key}.bad-{oldest}"))?;
+        }
         while copies.len() >= KEEP_BAD {
             let oldest = copies.remove(0);
             self.remove(&format!("{key}.bad-{oldest}"))?;
         }
-        let backup = format!("{key}.bad-{n}");
-        self.write(&backup, &text)?;
         self.remove(key)?;
         Ok(Some(format!("localStorage {PREFIX}{backup}")))
     }
@@ -218,12 +227,18 @@ impl Storage for LocalStorage {
     }
 
     fn remove(&self, key: &str) -> io::Result<()> {
+        crate::core::persist::refuse_held(&self.identity(), key)?;
         call(
             &Self::store()?,
             "removeItem",
             &[JsValue::from_str(&format!("{PREFIX}{key}"))],
         )
         .map(|_| ())
+    }
+
+    /// The page's one storage.
+    fn identity(&self) -> String {
+        "localStorage".into()
     }
 }
 

@@ -538,3 +538,34 @@ fn a_pro_spider_10_game_left_for_one_asked_at_launch_is_counted_once() {
     let (table, _, _) = startup(Some(&fresh), None);
     assert_eq!(table.unwrap().game.players(), 3);
 }
+
+/// An entry that cannot be read is left as it is: the defaults used meanwhile are never saved
+/// over it this run (one failed read of the statistics would otherwise replace them with a
+/// fresh start).
+#[test]
+fn an_entry_that_cannot_be_read_is_never_saved_over_that_run() {
+    let dir = temp_dir("unreadable");
+    let storage = DirStorage::new(&dir);
+    save(&storage, "stats", &stats(3)).unwrap();
+    // The entry is there but cannot be read: a directory in its place stands for any read
+    // error (a locked file, a failing disk); the saved statistics are kept inside it.
+    let file = dir.join("stats.ron");
+    let kept = dir.join("kept.ron");
+    std::fs::rename(&file, &kept).unwrap();
+    std::fs::create_dir(&file).unwrap();
+    let (loaded, message) = load::<Statistics>(&storage, "stats").or_default();
+    assert_eq!(loaded, Statistics::default());
+    let message = message.expect("told");
+    assert!(message.contains("nothing is saved over it"), "{message}");
+    let refused = save(&storage, "stats", &stats(0)).unwrap_err();
+    assert!(refused.to_string().contains("not saved over"), "{refused}");
+    assert!(storage.remove("stats").is_err());
+    assert!(file.is_dir(), "left as it was");
+    // Other entries save as ever; the entry itself is read again (the next start reads it
+    // whole, and saves it as ever: holding lasts one run, one process).
+    save(&storage, "settings", &stats(1)).unwrap();
+    std::fs::remove_dir(&file).unwrap();
+    std::fs::rename(&kept, &file).unwrap();
+    assert_eq!(load::<Statistics>(&storage, "stats"), Loaded::Ok(stats(3)));
+    let _ = std::fs::remove_dir_all(&dir);
+}

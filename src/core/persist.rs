@@ -26,6 +26,11 @@ pub trait Storage: Send + Sync {
     fn keys(&self) -> io::Result<Vec<String>>;
     /// Deletes the entry (no error if there is none).
     fn remove(&self, key: &str) -> io::Result<()>;
+    /// What tells this storage's entries apart from another's (where they live): entries held
+    /// back by [`load`] are known by it.
+    fn identity(&self) -> String {
+        format!("{:p}", self as *const Self as *const ())
+    }
 }
 
 /// Files in a directory, one `KEY.ron` per entry.
@@ -64,6 +69,7 @@ impl Storage for DirStorage {
 
     fn write(&self, key: &str, text: &str) -> io::Result<()> {
         use std::io::Write;
+        refuse_held(&self.identity(), key)?;
         std::fs::create_dir_all(&self.root)?;
         // Temp file in the same directory, flushed to disk, then renamed over the old file:
         // a crash at any point leaves either the old entry or the new one, never half of one.
@@ -126,10 +132,16 @@ impl Storage for DirStorage {
     }
 
     fn remove(&self, key: &str) -> io::Result<()> {
+        refuse_held(&self.identity(), key)?;
         match std::fs::remove_file(self.path(key)) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
         }
+    }
+
+    /// Its directory: another storage of the same directory holds the same entries.
+    fn identity(&self) -> String {
+        self.root.display().to_string()
     }
 }
 
@@ -205,6 +217,7 @@ impl Storage for BackgroundWrites {
     }
 
     fn write(&self, key: &str, text: &str) -> io::Result<()> {
+        refuse_held(&self.identity(), key)?;
         let Some(wake) = &self.wake else {
             // No thread could be started: write here.
             return self.inner.write(key, text);
@@ -227,8 +240,13 @@ impl Storage for BackgroundWrites {
     }
 
     fn remove(&self, key: &str) -> io::Result<()> {
+        refuse_held(&self.identity(), key)?;
         self.queue().remove(key);
         self.inner.remove(key)
+    }
+
+    fn identity(&self) -> String {
+        self.inner.identity()
     }
 }
 
@@ -253,6 +271,7 @@ impl Storage for MemoryStorage {
     }
 
     fn write(&self, key: &str, text: &str) -> io::Result<()> {
+        refuse_held(&self.identity(), key)?;
         self.lock().insert(key.to_string(), text.to_string());
         Ok(())
     }
@@ -277,6 +296,7 @@ impl Storage for MemoryStorage {
     }
 
     fn remove(&self, key: &str) -> io::Result<()> {
+        refuse_held(&self.identity(), key)?;
         self.lock().remove(key);
         Ok(())
     }
@@ -346,14 +366,45 @@ fn to_text<T: Serialize>(value: &T) -> io::Result<String> {
     .map_err(io::Error::other)
 }
 
-/// Reads `key`; anything unusable is set aside and reported, never a panic.
+/// Entries (a storage's [`Storage::identity`], the key) that this run could not read, or could
+/// not set aside when they were unusable. Written over, they would be lost: one failed read of
+/// the statistics would replace them with a fresh start. Every write and removal of them is
+/// refused until the next start ([`refuse_held`]), which tries them again.
+static HELD: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+
+fn held() -> std::sync::MutexGuard<'static, Vec<(String, String)>> {
+    HELD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Leaves `key` of `storage` as it is for the rest of the run (see [`HELD`]).
+fn hold(storage: &dyn Storage, key: &str) {
+    let entry = (storage.identity(), key.to_string());
+    let mut held = held();
+    if !held.contains(&entry) {
+        held.push(entry);
+    }
+}
+
+/// An error when `key` of the storage known as `identity` is held (see [`HELD`]); every
+/// storage's `write` and `remove` ask first.
+pub fn refuse_held(identity: &str, key: &str) -> io::Result<()> {
+    if held().iter().any(|(s, k)| s == identity && k == key) {
+        return Err(io::Error::other(tf("persist.held", &[("key", &key)])));
+    }
+    Ok(())
+}
+
+/// Reads `key`; anything unusable is set aside and reported, never a panic. An entry that
+/// cannot be read, or not set aside, is left as it is and never written over this run.
 pub fn load<T: DeserializeOwned>(storage: &dyn Storage, key: &str) -> Loaded<T> {
     let text = match storage.read(key) {
         Ok(Some(t)) => t,
         Ok(None) => return Loaded::Missing,
         Err(e) => {
+            hold(storage, key);
+            let problem = tf("persist.unreadable", &[("key", &key), ("why", &e)]);
             return Loaded::Recovered {
-                message: tf("persist.unreadable", &[("key", &key), ("why", &e)]),
+                message: tf("persist.left", &[("problem", &problem)]),
                 backup: None,
             };
         }
@@ -372,10 +423,17 @@ pub fn load<T: DeserializeOwned>(storage: &dyn Storage, key: &str) -> Loaded<T> 
             Err(e) => tf("persist.damaged", &[("key", &key), ("why", &e)]),
         },
     };
-    let backup = storage.set_aside(key).ok().flatten();
-    let message = match &backup {
-        Some(b) => tf("persist.kept_as", &[("problem", &problem), ("backup", &b)]),
-        None => tf("persist.defaults", &[("problem", &problem)]),
+    let (backup, message) = match storage.set_aside(key) {
+        Ok(Some(b)) => {
+            let message = tf("persist.kept_as", &[("problem", &problem), ("backup", &b)]);
+            (Some(b), message)
+        }
+        Ok(None) => (None, tf("persist.defaults", &[("problem", &problem)])),
+        Err(e) => {
+            hold(storage, key);
+            let problem = format!("{problem} ({e})");
+            (None, tf("persist.left", &[("problem", &problem)]))
+        }
     };
     Loaded::Recovered { message, backup }
 }

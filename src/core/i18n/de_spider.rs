@@ -151,6 +151,14 @@ pub const STRINGS: &[(&str, &str)] = &[
         "{problem}; sie wurden als {backup} aufbewahrt, es gelten die Standardwerte",
     ),
     ("persist.defaults", "{problem}; es gelten die Standardwerte"),
+    (
+        "persist.left",
+        "{problem}; es gelten die Standardwerte, und sie bleiben, wie sie sind: nichts wird darüber gespeichert, bis Arachne neu startet",
+    ),
+    (
+        "persist.held",
+        "die gespeicherten Daten „{key}“ ließen sich beim Start nicht lesen und werden nicht überschrieben",
+    ),
     // Das Fenster der Einstellungen (beide Spiele).
     ("settings.title", "Einstellungen"),
     ("settings.look", "Aussehen"),

@@ -131,6 +131,14 @@ pub const STRINGS: &[(&str, &str)] = &[
         "{problem}; it was kept as {backup} and defaults are used",
     ),
     ("persist.defaults", "{problem}; defaults are used"),
+    (
+        "persist.left",
+        "{problem}; defaults are used, and it is left as it is: nothing is saved over it until Arachne starts again",
+    ),
+    (
+        "persist.held",
+        "saved {key} could not be read at the start, and is not saved over",
+    ),
     // The settings window (both games).
     ("settings.title", "Settings"),
     ("settings.look", "Look"),
