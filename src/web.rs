@@ -15,7 +15,16 @@ use crate::spider::piles::{CardView, Piles};
 use crate::spider::table::Table;
 
 fn js_error(e: JsValue) -> io::Error {
-    io::Error::other(
+    // A full storage is told apart: the oldest kept games make room (`persist::is_full`).
+    let name = js_sys::Reflect::get(&e, &JsValue::from_str("name"))
+        .ok()
+        .and_then(|n| n.as_string());
+    let kind = match name.as_deref() {
+        Some("QuotaExceededError" | "NS_ERROR_DOM_QUOTA_REACHED") => io::ErrorKind::QuotaExceeded,
+        _ => io::ErrorKind::Other,
+    };
+    io::Error::new(
+        kind,
         e.as_string()
             .or_else(|| {
                 js_sys::Reflect::get(&e, &JsValue::from_str("message"))
@@ -202,7 +211,7 @@ impl Storage for LocalStorage {
         let n = copies.last().map_or(1, |&n| n + 1);
         let backup = format!("{key}.bad-{n}");
         while let Err(e) = self.write(&backup, &text) {
-            if copies.is_empty() {
+            if copies.is_empty() || !crate::core::persist::is_full(&e) {
                 return Err(e);
             }
             let oldest = copies.remove(0);

@@ -436,10 +436,32 @@ fn dir_storage_lists_and_removes_entries() {
     assert_eq!(s.keys().unwrap(), vec!["b".to_string()]);
 }
 
-/// Storage that holds at most `room` entries, like a browser's full localStorage.
+/// Storage that holds at most `room` entries, like a browser's full localStorage; with
+/// `broken`, every write of a new entry fails otherwise (not for want of room).
 struct Full {
     inner: MemoryStorage,
     room: usize,
+}
+
+/// A storage whose writes fail for another reason than room.
+struct Broken(MemoryStorage);
+
+impl Storage for Broken {
+    fn read(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.0.read(key)
+    }
+    fn write(&self, _: &str, _: &str) -> std::io::Result<()> {
+        Err(std::io::Error::from(std::io::ErrorKind::PermissionDenied))
+    }
+    fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.0.set_aside(key)
+    }
+    fn keys(&self) -> std::io::Result<Vec<String>> {
+        self.0.keys()
+    }
+    fn remove(&self, key: &str) -> std::io::Result<()> {
+        self.0.remove(key)
+    }
 }
 
 impl Storage for Full {
@@ -449,7 +471,10 @@ impl Storage for Full {
     fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
         let keys = self.inner.keys()?;
         if !keys.iter().any(|k| k == key) && keys.len() >= self.room {
-            return Err(std::io::Error::other("quota exceeded"));
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::QuotaExceeded,
+                "quota exceeded",
+            ));
         }
         self.inner.write(key, text)
     }
@@ -489,6 +514,61 @@ fn a_full_storage_makes_room_for_a_new_replay_by_the_oldest() {
         room: 0,
     };
     assert!(save_numbered(&none, "replay-", "game", 50).is_err());
+    // A write that fails for another reason drops no kept game.
+    let broken = Broken(MemoryStorage::default());
+    broken.0.write("replay-000001", "game 1").unwrap();
+    assert!(save_numbered(&broken, "replay-", "game 2", 50).is_err());
+    assert_eq!(
+        numbered_keys(&broken, "replay-").unwrap(),
+        ["replay-000001"]
+    );
+}
+
+/// When the storage is full, the game in progress and the statistics still save: the oldest
+/// kept games make room, taken from the game that keeps the most, as many as it takes.
+#[test]
+fn a_full_storage_drops_kept_games_for_the_game_in_progress_and_the_statistics() {
+    use arachne::core::persist::{numbered_keys, save_making_room, write_before_kept_games};
+    let full = Full {
+        inner: MemoryStorage::default(),
+        room: 5,
+    };
+    for key in [
+        "replay-000001",
+        "p10-replay-000001",
+        "p10-replay-000002",
+        "p10-replay-000003",
+    ] {
+        full.inner.write(key, "kept").unwrap();
+    }
+    full.inner.write("game", "the old game").unwrap();
+    // Replacing an entry takes no room; a new one drops Pro Spider 10's oldest (it keeps most).
+    write_before_kept_games(&full, "game", "the game").unwrap();
+    assert_eq!(numbered_keys(&full, "p10-replay-").unwrap().len(), 3);
+    save_making_room(&full, STATS_KEY, &stats(2)).unwrap();
+    assert_eq!(
+        numbered_keys(&full, "p10-replay-").unwrap(),
+        ["p10-replay-000002", "p10-replay-000003"]
+    );
+    assert_eq!(numbered_keys(&full, "replay-").unwrap(), ["replay-000001"]);
+    assert_eq!(load::<Statistics>(&full, STATS_KEY), Loaded::Ok(stats(2)));
+    // Room for three more: one of each (they keep as many now), then Pro Spider 10's last.
+    let tight = Full {
+        inner: MemoryStorage::default(),
+        room: 2,
+    };
+    for key in ["replay-000001", "p10-replay-000001", "p10-replay-000002"] {
+        tight.inner.write(key, "kept").unwrap();
+    }
+    write_before_kept_games(&tight, "p10-game", "the game").unwrap();
+    assert_eq!(tight.keys().unwrap().len(), 2);
+    assert!(tight.read("p10-game").unwrap().is_some());
+    // Nothing left to drop: the failure is told.
+    let none = Full {
+        inner: MemoryStorage::default(),
+        room: 0,
+    };
+    assert!(write_before_kept_games(&none, "game", "x").is_err());
 }
 
 #[test]

@@ -452,26 +452,83 @@ pub fn save_numbered(
         .and_then(|k| k[prefix.len()..].parse::<u64>().ok())
         .map_or(1, |n| n + 1);
     let key = format!("{prefix}{next:06}");
-    // A full storage (the browser's quota) would refuse every new one for ever: the oldest kept
-    // one makes room, once, and the write is tried again.
-    let mut made_room = 0;
-    if let Err(e) = storage.write(&key, text) {
-        let Some(oldest) = existing.first() else {
-            return Err(e);
-        };
-        storage.remove(oldest)?;
-        made_room = 1;
-        storage.write(&key, text)?;
-    }
-    let excess = (existing.len() + 1).saturating_sub(kept);
-    for old in existing
-        .iter()
-        .skip(made_room)
-        .take(excess.saturating_sub(made_room))
-    {
+    // A full storage (the browser's quota) would refuse every new one for ever: the oldest
+    // kept ones of this kind make room (see [`write_making_room`]).
+    write_making_room(storage, &key, text, &[prefix])?;
+    let now = numbered_keys(storage, prefix)?;
+    for old in now.iter().take(now.len().saturating_sub(kept)) {
         storage.remove(old)?;
     }
     Ok(key)
+}
+
+/// Whether `e` says the storage is full: the disk, or the browser's quota for the page.
+pub fn is_full(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
+    )
+}
+
+/// Both games' kept games, which make room when the storage is full ([`save_making_room`]).
+pub fn kept_games() -> [&'static str; 2] {
+    [
+        crate::spider::saves::REPLAY_PREFIX,
+        crate::phase10::saves::REPLAY_PREFIX,
+    ]
+}
+
+/// Writes `text` under `key`. When the storage is full, kept games (keys `PREFIX` and a
+/// number, of `prefixes`) make room, one at a time, until it fits: the oldest of the kind that
+/// has the most. Any other failure, or a storage full with none left to drop, is returned
+/// without dropping anything more. Returns how many were dropped.
+pub fn write_making_room(
+    storage: &dyn Storage,
+    key: &str,
+    text: &str,
+    prefixes: &[&str],
+) -> io::Result<usize> {
+    let mut dropped: Vec<String> = Vec::new();
+    loop {
+        let e = match storage.write(key, text) {
+            Ok(()) => return Ok(dropped.len()),
+            Err(e) if is_full(&e) => e,
+            Err(e) => return Err(e),
+        };
+        let mut oldest: Option<(usize, String)> = None;
+        for prefix in prefixes {
+            let keys = numbered_keys(storage, prefix)?;
+            let first = keys.iter().find(|k| k.as_str() != key);
+            if let Some(first) = first
+                && oldest.as_ref().is_none_or(|(n, _)| keys.len() > *n)
+            {
+                oldest = Some((keys.len(), first.clone()));
+            }
+        }
+        // (One dropped already and still listed: the storage does not drop; stop there.)
+        let Some((_, oldest)) = oldest.filter(|(_, k)| !dropped.contains(k)) else {
+            return Err(e);
+        };
+        storage.remove(&oldest)?;
+        dropped.push(oldest);
+    }
+}
+
+/// Writes `text` under `key`, making room for it when the storage is full by dropping the
+/// oldest kept games of both games ([`write_making_room`]).
+pub fn write_before_kept_games(storage: &dyn Storage, key: &str, text: &str) -> io::Result<()> {
+    write_making_room(storage, key, text, &kept_games()).map(|_| ())
+}
+
+/// [`save`], making room for it when the storage is full by dropping the oldest kept games
+/// ([`write_making_room`]): the game in progress and the statistics matter more than old
+/// games kept to watch.
+pub fn save_making_room<T: Serialize>(
+    storage: &dyn Storage,
+    key: &str,
+    value: &T,
+) -> io::Result<()> {
+    write_making_room(storage, key, &to_text(value)?, &kept_games()).map(|_| ())
 }
 
 /// The keys `PREFIX` followed by digits, oldest first.

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::core::i18n::{t, tf, variant_name};
-use crate::core::persist::{SaveSettings, Saves, Storage, save};
+use crate::core::persist::{SaveSettings, Saves, Storage};
 use crate::core::settings::Settings;
 use crate::phase10::P10Systems;
 use crate::phase10::round::{P10Changed, P10Ended, P10Spec, P10Table};
@@ -350,7 +350,11 @@ pub fn startup(
             // The game asked for is saved at once: the one it replaced, counted as left, is
             // never resumed (and counted) again, and a reload in the browser (whose address no
             // longer holds the link's options) resumes this one, even before its first move.
-            if let Err(e) = storage.write(GAME_KEY, &save_text(&launched)) {
+            if let Err(e) = crate::core::persist::write_before_kept_games(
+                storage,
+                GAME_KEY,
+                &save_text(&launched),
+            ) {
                 crate::core::persist::save_failed("save.what.p10_game", &e);
             }
             Some(launched)
@@ -365,7 +369,11 @@ fn autosave(mut changes: MessageReader<P10Changed>, table: Res<P10Table>, saves:
     if changes.read().count() == 0 {
         return;
     }
-    if let Err(e) = saves.0.write(GAME_KEY, &save_text(&table)) {
+    if let Err(e) = crate::core::persist::write_before_kept_games(
+        saves.0.as_ref(),
+        GAME_KEY,
+        &save_text(&table),
+    ) {
         crate::core::persist::save_failed("save.what.p10_game", &e);
     }
 }
@@ -398,7 +406,7 @@ fn count_ended(storage: &dyn Storage, stats: &mut P10Statistics, game: &P10Ended
     if let Err(e) = save_replay(storage, &game.log) {
         crate::core::persist::save_failed("save.what.p10_log", &e);
     }
-    if let Err(e) = save(storage, STATS_KEY, stats) {
+    if let Err(e) = crate::core::persist::save_making_room(storage, STATS_KEY, stats) {
         crate::core::persist::save_failed("save.what.p10_stats", &e);
     }
 }

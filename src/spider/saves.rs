@@ -7,7 +7,7 @@ use std::io;
 use serde::{Deserialize, Serialize};
 
 use crate::core::i18n::{t, tf, variant_name};
-use crate::core::persist::{Saves, Storage, save};
+use crate::core::persist::{Saves, Storage};
 use crate::spider::SpiderSystems;
 
 /// Results per variant, as the statistics window shows them.
@@ -151,7 +151,7 @@ fn count_games(
     }
     if any
         && let Some(saves) = saves
-        && let Err(e) = save(saves.0.as_ref(), STATS_KEY, &*stats)
+        && let Err(e) = crate::core::persist::save_making_room(saves.0.as_ref(), STATS_KEY, &*stats)
     {
         crate::core::persist::save_failed("save.what.stats", &e);
     }
@@ -198,7 +198,11 @@ fn autosave(
         return;
     }
     *saved_clock = clock;
-    if let Err(e) = saves.0.write(GAME_KEY, &record.replay_of(&table).to_ron()) {
+    if let Err(e) = crate::core::persist::write_before_kept_games(
+        saves.0.as_ref(),
+        GAME_KEY,
+        &record.replay_of(&table).to_ron(),
+    ) {
         crate::core::persist::save_failed("save.what.game", &e);
     }
 }
@@ -280,7 +284,9 @@ pub fn give_up_saved_game(
 ) -> Option<String> {
     let (saved, message) = resume_game(storage);
     let fresh = crate::spider::table::GameRecord::default().replay_of(launched);
-    if let Err(e) = storage.write(GAME_KEY, &fresh.to_ron()) {
+    if let Err(e) =
+        crate::core::persist::write_before_kept_games(storage, GAME_KEY, &fresh.to_ron())
+    {
         crate::core::persist::save_failed("save.what.game", &e);
     }
     let Some((table, mut record)) = saved else {
@@ -291,7 +297,7 @@ pub fn give_up_saved_game(
         return message;
     };
     count_finished(Some(storage), stats, &finished);
-    if let Err(e) = save(storage, STATS_KEY, stats) {
+    if let Err(e) = crate::core::persist::save_making_room(storage, STATS_KEY, stats) {
         crate::core::persist::save_failed("save.what.stats", &e);
     }
     let variant = &table.spec.variant;
