@@ -649,3 +649,83 @@ fn an_entry_that_cannot_be_read_is_never_saved_over_that_run() {
     assert_eq!(load::<Statistics>(&storage, "stats"), Loaded::Ok(stats(3)));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// One storage seen by two running copies of the game (two browser tabs on one page's
+/// storage, two windows on one directory): each copy is known by its own name, and writes can
+/// be made to fail.
+struct Copy {
+    shared: Arc<MemoryStorage>,
+    name: &'static str,
+    fail: std::sync::atomic::AtomicBool,
+}
+
+impl Copy {
+    fn new(shared: &Arc<MemoryStorage>, name: &'static str) -> Copy {
+        Copy {
+            shared: shared.clone(),
+            name,
+            fail: Default::default(),
+        }
+    }
+}
+
+impl Storage for Copy {
+    fn read(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.shared.read(key)
+    }
+    fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
+        if self.fail.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(std::io::Error::from(std::io::ErrorKind::StorageFull));
+        }
+        self.shared.write(key, text)
+    }
+    fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.shared.set_aside(key)
+    }
+    fn keys(&self) -> std::io::Result<Vec<String>> {
+        self.shared.keys()
+    }
+    fn remove(&self, key: &str) -> std::io::Result<()> {
+        self.shared.remove(key)
+    }
+    fn identity(&self) -> String {
+        self.name.into()
+    }
+}
+
+/// Two copies of the game running on one storage each count their games on the newest saved
+/// statistics, so neither saves over the other's games; a copy whose last save failed keeps
+/// its own (newer) count.
+#[test]
+fn two_running_copies_count_their_games_on_the_newest_statistics() {
+    use arachne::core::persist::take_newer;
+    let shared = Arc::new(MemoryStorage::default());
+    let (a, b) = (Copy::new(&shared, "tab a"), Copy::new(&shared, "tab b"));
+    save(&a, STATS_KEY, &stats(1)).unwrap();
+    let Loaded::Ok(mut in_a) = load::<Statistics>(&a, STATS_KEY) else {
+        panic!()
+    };
+    let Loaded::Ok(mut in_b) = load::<Statistics>(&b, STATS_KEY) else {
+        panic!()
+    };
+    // Nothing saved since: each keeps its own.
+    assert!(!take_newer(&a, STATS_KEY, &mut in_a));
+    // B wins a game and saves; A then wins one, counted on B's statistics.
+    assert!(!take_newer(&b, STATS_KEY, &mut in_b));
+    in_b = stats(2);
+    save(&b, STATS_KEY, &in_b).unwrap();
+    assert!(take_newer(&a, STATS_KEY, &mut in_a));
+    assert_eq!(in_a, stats(2));
+    in_a = stats(3);
+    save(&a, STATS_KEY, &in_a).unwrap();
+    assert!(take_newer(&b, STATS_KEY, &mut in_b));
+    assert_eq!(in_b, stats(3));
+    // A's save fails (its storage full): A's count is the newer, and B's later save is not
+    // taken over it.
+    a.fail.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(save(&a, STATS_KEY, &stats(4)).is_err());
+    in_a = stats(4);
+    save(&b, STATS_KEY, &stats(5)).unwrap();
+    assert!(!take_newer(&a, STATS_KEY, &mut in_a));
+    assert_eq!(in_a, stats(4));
+}

@@ -351,7 +351,56 @@ impl<T: Default> Loaded<T> {
 
 /// Writes `value` under `key`.
 pub fn save<T: Serialize>(storage: &dyn Storage, key: &str, value: &T) -> io::Result<()> {
-    storage.write(key, &to_text(value)?)
+    let text = to_text(value)?;
+    let written = storage.write(key, &text);
+    synced(storage, key, written.is_ok().then_some(text));
+    written
+}
+
+/// The text this run last read from or wrote to each entry (a storage's identity, the key),
+/// or `None` after a failed write: what [`take_newer`] compares with.
+static SYNCED: Mutex<Vec<((String, String), Option<String>)>> = Mutex::new(Vec::new());
+
+fn synced(storage: &dyn Storage, key: &str, text: Option<String>) {
+    let id = (storage.identity(), key.to_string());
+    let mut all = SYNCED.lock().unwrap_or_else(|e| e.into_inner());
+    match all.iter_mut().find(|(k, _)| *k == id) {
+        Some((_, t)) => *t = text,
+        None => all.push((id, text)),
+    }
+}
+
+/// Replaces `value` with the entry saved under `key`, when another running copy of the game
+/// (a second browser tab, a second window) has saved it since this one last read or wrote it:
+/// the statistics are counted on the newest copy, and the other copy's games are not lost when
+/// this one saves. Nothing changes when the entry is as this run left it, when it cannot be
+/// read, or when this run's last write of it failed (its own copy is then the newer). True
+/// when it was replaced.
+pub fn take_newer<T: DeserializeOwned>(storage: &dyn Storage, key: &str, value: &mut T) -> bool {
+    let id = (storage.identity(), key.to_string());
+    let known = {
+        let all = SYNCED.lock().unwrap_or_else(|e| e.into_inner());
+        match all.iter().find(|(k, _)| *k == id) {
+            Some((_, Some(text))) => Some(text.clone()),
+            // This run's last write failed: its own copy is the newer.
+            Some((_, None)) => return false,
+            None => None,
+        }
+    };
+    let Ok(Some(text)) = storage.read(key) else {
+        return false;
+    };
+    if known.as_deref() == Some(text.as_str()) {
+        return false;
+    }
+    match ron::from_str::<Envelope<T>>(&text) {
+        Ok(e) if e.version <= SAVE_VERSION => {
+            *value = e.data;
+            synced(storage, key, Some(text));
+            true
+        }
+        _ => false,
+    }
 }
 
 /// `value` as an entry's text (what [`save`] writes).
@@ -419,7 +468,10 @@ pub fn load<T: DeserializeOwned>(storage: &dyn Storage, key: &str) -> Loaded<T> 
             ],
         ),
         _ => match ron::from_str::<Envelope<T>>(&text) {
-            Ok(e) => return Loaded::Ok(e.data),
+            Ok(e) => {
+                synced(storage, key, Some(text));
+                return Loaded::Ok(e.data);
+            }
             Err(e) => tf("persist.damaged", &[("key", &key), ("why", &e)]),
         },
     };
@@ -528,7 +580,10 @@ pub fn save_making_room<T: Serialize>(
     key: &str,
     value: &T,
 ) -> io::Result<()> {
-    write_making_room(storage, key, &to_text(value)?, &kept_games()).map(|_| ())
+    let text = to_text(value)?;
+    let written = write_making_room(storage, key, &text, &kept_games()).map(|_| ());
+    synced(storage, key, written.is_ok().then_some(text));
+    written
 }
 
 /// The keys `PREFIX` followed by digits, oldest first.

@@ -402,6 +402,8 @@ fn record(stats: &mut P10Statistics, game: &P10Ended) {
 
 /// Counts `game`, keeps its log among the replays, and saves the statistics.
 fn count_ended(storage: &dyn Storage, stats: &mut P10Statistics, game: &P10Ended) {
+    // Counted on the newest copy: another running Arachne may have counted games since.
+    crate::core::persist::take_newer(storage, STATS_KEY, stats);
     record(stats, game);
     if let Err(e) = save_replay(storage, &game.log) {
         crate::core::persist::save_failed("save.what.p10_log", &e);

@@ -146,6 +146,10 @@ fn count_games(
 ) {
     let mut any = false;
     for f in ended.read() {
+        // Counted on the newest copy: another running Arachne may have counted games since.
+        if !any && let Some(saves) = &saves {
+            crate::core::persist::take_newer(saves.0.as_ref(), STATS_KEY, &mut *stats);
+        }
         count_finished(saves.as_ref().map(|s| s.0.as_ref()), &mut stats, f);
         any = true;
     }
