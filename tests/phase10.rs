@@ -897,6 +897,39 @@ fn more_cards_chosen_than_the_phase_takes_are_told_how_to_lay_it() {
     assert!(why.contains("do not make phase"), "{why}");
 }
 
+/// A quick double-click on a slow frame: the first click's release and the second press come
+/// in one frame. Both clicks count: the card is discarded (before, the frame read as a second
+/// finger, and the card was neither chosen nor discarded).
+#[test]
+fn a_double_click_whose_release_and_press_share_a_frame_discards() {
+    let (mut app, w, _) = two_seats_and_an_up_card();
+    let (piles, card) = draw_from_the_stock(&mut app, w);
+    let what = piles.cards[&card];
+    let at = pose_of(&app, card);
+    {
+        let mut window = app.world_mut().get_mut::<Window>(w).unwrap();
+        window.set_cursor_position(Some(Vec2::new(at.x + 640.0, 360.0 - at.y)));
+    }
+    app.update();
+    let button = |app: &mut App, states: &[ButtonState]| {
+        for &state in states {
+            app.world_mut().write_message(MouseButtonInput {
+                button: MouseButton::Left,
+                state,
+                window: w,
+            });
+        }
+        app.update();
+    };
+    button(&mut app, &[ButtonState::Pressed]);
+    button(&mut app, &[ButtonState::Released, ButtonState::Pressed]);
+    button(&mut app, &[ButtonState::Released]);
+    settle(&mut app);
+    assert_eq!(game(&app).hand(PLAYER).len(), 10, "discarded");
+    assert_eq!(game(&app).discard_pile().last(), Some(&what));
+    assert_matches_engine(&mut app);
+}
+
 /// A table dealt by hand: `hands` (seat by seat) and the up-card, in `variant`.
 fn dealt(variant_id: &str, hands: &[&str], up: &str) -> (App, Entity) {
     let v = variant::by_id(variant_id).unwrap().clone();

@@ -176,10 +176,18 @@ fn drag(
         return;
     }
     // A second press while a card is held (a finger landing during a mouse drag): the held
-    // card goes back to its place first.
-    if pointer.just_pressed && held.0.take().is_some() {
-        requests.write(P10Request::Relayout);
-        return;
+    // card goes back to its place first. But a click whose release came in the frame of the
+    // next press (a quick double-click on a slow frame) counts as the click it was, and the
+    // new press holds the card under it as ever.
+    let mut clicked_now = None;
+    if pointer.just_pressed
+        && let Some(h) = held.0.take()
+    {
+        if h.moved || !buttons.just_released(MouseButton::Left) {
+            requests.write(P10Request::Relayout);
+            return;
+        }
+        clicked_now = Some(h);
     }
     let topmost =
         |p: Vec2,
@@ -207,35 +215,44 @@ fn drag(
             start: at,
             moved: false,
         });
-        return;
-    }
-    let Some(mut h) = held.0 else { return };
-    // The held card left the hand meanwhile (laid or discarded by a key or the bar, a new
-    // game): the hold ends, and the card's motion to where it went (planned with the change)
-    // takes it from where the pointer had it. Its release then chooses or plays nothing.
-    if !piles
-        .hands
-        .get(PLAYER)
-        .is_some_and(|hand| hand.contains(&h.card))
-    {
-        held.0 = None;
-        return;
-    }
-    if pointer.pressed {
-        if let Some(at) = pointer.at {
-            h.moved |= at.distance(h.start) > 6.0;
-            if h.moved
-                && let Ok((_, _, mut pose)) = cards.get_mut(h.card)
-            {
-                commands.entity(h.card).remove::<bevy_tweening::TweenAnim>();
-                pose.translation = (at - h.grab).extend(crate::cards::motion::LIFT + 100.0);
-            }
+        if clicked_now.is_none() {
+            return;
         }
-        held.0 = Some(h);
-        return;
     }
-    // The button came up.
-    held.0 = None;
+    let h = match clicked_now {
+        Some(h) => h,
+        None => {
+            let Some(mut h) = held.0 else { return };
+            // The held card left the hand meanwhile (laid or discarded by a key or the bar, a
+            // new game): the hold ends, and the card's motion to where it went (planned with
+            // the change) takes it from where the pointer had it. Its release then chooses or
+            // plays nothing.
+            if !piles
+                .hands
+                .get(PLAYER)
+                .is_some_and(|hand| hand.contains(&h.card))
+            {
+                held.0 = None;
+                return;
+            }
+            if pointer.pressed {
+                if let Some(at) = pointer.at {
+                    h.moved |= at.distance(h.start) > 6.0;
+                    if h.moved
+                        && let Ok((_, _, mut pose)) = cards.get_mut(h.card)
+                    {
+                        commands.entity(h.card).remove::<bevy_tweening::TweenAnim>();
+                        pose.translation = (at - h.grab).extend(crate::cards::motion::LIFT + 100.0);
+                    }
+                }
+                held.0 = Some(h);
+                return;
+            }
+            // The button came up.
+            held.0 = None;
+            h
+        }
+    };
     let Some(card) = piles.cards.get(&h.card).copied() else {
         return;
     };
