@@ -290,6 +290,36 @@ fn a_double_click_discards_a_completed_run_in_manual_discard_games() {
     assert!(app.world().resource::<Table>().game.is_won());
 }
 
+/// A quick double-click on a slow frame: the first click's release and the second press in
+/// one frame. Both clicks count (before, the frame read as a second finger and both were lost).
+#[test]
+fn a_double_click_whose_release_and_press_share_a_frame_discards_the_run() {
+    let text = "variant: will-o-the-wisp\ndiscard: manual\nstock:\nfoundation: 3\n\
+                1: Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h Ah\n2:\n3:\n4:\n5:\n6:\n7:\n";
+    let position =
+        arachne_engine::Position::parse(text, &arachne_engine::Variants::default()).unwrap();
+    let game = arachne_engine::Game::from_position(
+        position.clone(),
+        arachne_engine::GameOptions::for_variant(position.variant()),
+    );
+    let spec = GameSpec::builtin("will-o-the-wisp", 0, Numbering::Arachne).unwrap();
+    let (mut app, w) = app_with(Table { game, spec });
+    let at = card_centre(&app, 0, 12);
+    point(&mut app, w, at);
+    button(&mut app, w, ButtonState::Pressed);
+    for state in [ButtonState::Released, ButtonState::Pressed] {
+        app.world_mut().write_message(MouseButtonInput {
+            button: MouseButton::Left,
+            state,
+            window: w,
+        });
+    }
+    app.update();
+    button(&mut app, w, ButtonState::Released);
+    app.update();
+    assert_eq!(history(&app), vec![Move::Discard { column: 0 }]);
+}
+
 #[test]
 fn a_resized_window_lays_the_table_out_again() {
     let (mut app, w) = app("huge-spider", 2);

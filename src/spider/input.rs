@@ -81,6 +81,9 @@ pub struct Dragging {
 #[derive(Resource, Default)]
 struct Clicks {
     last: Option<(u8, f64)>,
+    /// A press that came in the frame of the previous click's release (a quick double-click
+    /// on a slow frame): that frame ends the click, the next one takes the press, here.
+    press: Option<Vec2>,
 }
 
 /// The move a click on card `index` of `column` makes: the run from that card to the best
@@ -185,7 +188,21 @@ fn pointer_input(
     let (Ok(window), Some(layout)) = (window.single(), layout) else {
         return;
     };
-    let ptr = pointer_state(window, &buttons, touches.as_deref(), &last_cursor);
+    let mut ptr = pointer_state(window, &buttons, touches.as_deref(), &last_cursor);
+    if ptr.just_pressed
+        && buttons.just_released(MouseButton::Left)
+        && drag.0.as_ref().is_some_and(|d| !d.moved)
+    {
+        // The click's release and the next press in one frame: the click first.
+        clicks.press = ptr.at;
+        ptr.just_pressed = false;
+        ptr.pressed = false;
+    } else if let Some(at) = clicks.press.take()
+        && !ptr.just_pressed
+    {
+        ptr.just_pressed = true;
+        ptr.at = Some(at);
+    }
     let p = ptr.at;
     if ptr.just_pressed {
         if celebrating.0 {
