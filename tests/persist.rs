@@ -729,3 +729,66 @@ fn two_running_copies_count_their_games_on_the_newest_statistics() {
     assert!(!take_newer(&a, STATS_KEY, &mut in_a));
     assert_eq!(in_a, stats(4));
 }
+
+/// Waits until `bg` has written (or given up on) everything queued.
+fn drained(bg: &BackgroundWrites, key: &str, inner: &dyn Storage) {
+    for _ in 0..400 {
+        if bg.read(key).unwrap() == inner.read(key).unwrap() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the background writes never drained");
+}
+
+/// On the desktop the saves are written by a thread: a full disk makes room there by the
+/// oldest kept games as well, and a write that fails there leaves this run's statistics the
+/// newer copy (the older one on disk is not taken over them).
+#[test]
+fn background_writes_make_room_and_keep_a_failed_save_the_newer() {
+    use arachne::core::persist::take_newer;
+    let full = Arc::new(Full {
+        inner: MemoryStorage::default(),
+        room: 2,
+    });
+    for key in ["replay-000001", "p10-replay-000001"] {
+        full.inner.write(key, "kept").unwrap();
+    }
+    let bg = BackgroundWrites::new(full.clone());
+    save(&bg, STATS_KEY, &stats(1)).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    drained(&bg, STATS_KEY, full.as_ref());
+    assert_eq!(
+        load::<Statistics>(full.as_ref(), STATS_KEY),
+        Loaded::Ok(stats(1))
+    );
+    assert_eq!(full.keys().unwrap().len(), 2, "one kept game made room");
+    drop(bg);
+
+    let broken = Arc::new(Broken(MemoryStorage::default()));
+    save(&broken.0, STATS_KEY, &stats(1)).unwrap();
+    let bg = BackgroundWrites::new(broken.clone());
+    save(&bg, STATS_KEY, &stats(2)).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    drained(&bg, STATS_KEY, broken.as_ref());
+    let mut mine = stats(2);
+    assert!(!take_newer(&bg, STATS_KEY, &mut mine));
+    assert_eq!(mine, stats(2));
+}
+
+/// A storage full of what is not kept games: a few kept games make room, not all of them.
+#[test]
+fn a_storage_full_of_other_things_does_not_lose_every_kept_game() {
+    use arachne::core::persist::{numbered_keys, write_before_kept_games};
+    let none = Full {
+        inner: MemoryStorage::default(),
+        room: 0,
+    };
+    let game = "x".repeat(10 * 1024);
+    for n in 1..=20 {
+        none.inner.write(&format!("replay-{n:06}"), &game).unwrap();
+    }
+    assert!(write_before_kept_games(&none, "game", &"y".repeat(1024)).is_err());
+    let left = numbered_keys(&none, "replay-").unwrap().len();
+    assert!((17..20).contains(&left), "{left} of 20 left");
+}

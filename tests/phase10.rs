@@ -800,6 +800,65 @@ fn of_two_like_cards_the_one_the_player_acted_with_is_the_one_that_moves() {
     }
 }
 
+/// The card a key acted with, when the key did nothing (H before laying), is not taken for a
+/// later act's: of two like cards, the one chosen for the lay is the one laid.
+#[test]
+fn a_key_that_did_nothing_leaves_no_card_for_the_next_act() {
+    let (mut app, w) = dealt(
+        "pro-spider-10",
+        &[
+            "r7 r7 b7 g7 r4 b4 g4 y12 y3 r6",
+            "g1 g2 y5 y9 r9 r11 b12 b3 g6 y8",
+        ],
+        "r10",
+    );
+    let (piles, _) = draw_from_the_stock(&mut app, w);
+    let hand = piles.hands[PLAYER].clone();
+    let red7 = parse_cards("r7").unwrap()[0];
+    let twins: Vec<usize> = (0..hand.len())
+        .filter(|&i| piles.cards[&hand[i]] == red7)
+        .collect();
+    let [a, b] = twins[..] else {
+        panic!("two red 7s: {twins:?}")
+    };
+    // H on the first red 7: nothing to hit before laying.
+    key(&mut app, w, KeyCode::Home);
+    for _ in 0..a {
+        key(&mut app, w, KeyCode::ArrowRight);
+    }
+    key(&mut app, w, KeyCode::KeyH);
+    // The other red 7 chosen with the phase's cards, laid by L.
+    let lay: Vec<Entity> = hand
+        .iter()
+        .enumerate()
+        .filter(|&(i, e)| {
+            i == b
+                || (i != a && piles.cards[e].value() == Some(7))
+                || piles.cards[e].value() == Some(4)
+        })
+        .map(|(_, &e)| e)
+        .collect();
+    assert_eq!(lay.len(), 6);
+    for &e in &lay {
+        let at = pose_of(&app, e);
+        press(&mut app, w, at);
+    }
+    key(&mut app, w, KeyCode::KeyL);
+    settle(&mut app);
+    assert!(game(&app).laid_phase()[PLAYER].is_some(), "laid");
+    let piles = app.world().resource::<P10Piles>().clone();
+    assert!(
+        piles.hands[PLAYER].contains(&hand[a]),
+        "the red 7 not chosen stays"
+    );
+    assert!(
+        !piles.hands[PLAYER].contains(&hand[b]),
+        "the chosen one is laid"
+    );
+    assert!(app.world().resource::<Selection>().0.is_empty());
+    assert_matches_engine(&mut app);
+}
+
 /// The pointer resting on the bar (after a click on one of its buttons) takes the pointer
 /// from the table, not the keys: D still draws. A window open takes both.
 #[test]

@@ -183,8 +183,12 @@ impl BackgroundWrites {
                         // The entry stays queued (and readable) until it is on disk.
                         let next = lock().iter().next().map(|(k, v)| (k.clone(), v.clone()));
                         let Some((key, text)) = next else { break };
-                        if let Err(e) = store.write(&key, &text) {
+                        // A full disk makes room by the oldest kept games, as the browser's
+                        // storage does; a failure leaves this run's copy the newer one.
+                        let written = write_making_room(store.as_ref(), &key, &text, &kept_games());
+                        if let Err(e) = written {
                             save_failed("save.what.file", &format!("{key}: {e}"));
+                            unsynced(&store.identity(), &key);
                         }
                         let mut q = lock();
                         if q.get(&key) == Some(&text) {
@@ -263,7 +267,19 @@ impl Drop for BackgroundWrites {
 
 /// Entries in memory (tests, and a fallback when there is no data directory).
 #[derive(Debug, Default)]
-pub struct MemoryStorage(pub Mutex<BTreeMap<String, String>>);
+pub struct MemoryStorage(pub Mutex<BTreeMap<String, String>>, MemoryId);
+
+/// A number of its own for each [`MemoryStorage`]: what it is known by ([`Storage::identity`]),
+/// never reused within a run as an address could be.
+#[derive(Debug)]
+struct MemoryId(u64);
+
+impl Default for MemoryId {
+    fn default() -> MemoryId {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        MemoryId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
 
 impl Storage for MemoryStorage {
     fn read(&self, key: &str) -> io::Result<Option<String>> {
@@ -299,6 +315,10 @@ impl Storage for MemoryStorage {
         refuse_held(&self.identity(), key)?;
         self.lock().remove(key);
         Ok(())
+    }
+
+    fn identity(&self) -> String {
+        format!("memory {}", self.1.0)
     }
 }
 
@@ -362,7 +382,16 @@ pub fn save<T: Serialize>(storage: &dyn Storage, key: &str, value: &T) -> io::Re
 static SYNCED: Mutex<Vec<((String, String), Option<String>)>> = Mutex::new(Vec::new());
 
 fn synced(storage: &dyn Storage, key: &str, text: Option<String>) {
-    let id = (storage.identity(), key.to_string());
+    set_synced((storage.identity(), key.to_string()), text);
+}
+
+/// A write of `key` to the storage known as `identity` failed after it was queued
+/// ([`BackgroundWrites`]): this run's copy is the newer one.
+fn unsynced(identity: &str, key: &str) {
+    set_synced((identity.to_string(), key.to_string()), None);
+}
+
+fn set_synced(id: (String, String), text: Option<String>) {
     let mut all = SYNCED.lock().unwrap_or_else(|e| e.into_inner());
     match all.iter_mut().find(|(k, _)| *k == id) {
         Some((_, t)) => *t = text,
@@ -425,8 +454,9 @@ fn held() -> std::sync::MutexGuard<'static, Vec<(String, String)>> {
     HELD.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Leaves `key` of `storage` as it is for the rest of the run (see [`HELD`]).
-fn hold(storage: &dyn Storage, key: &str) {
+/// Leaves `key` of `storage` as it is for the rest of the run (see [`HELD`]): the games' own
+/// readers of their game in progress hold it too when it cannot be read.
+pub fn hold(storage: &dyn Storage, key: &str) {
     let entry = (storage.identity(), key.to_string());
     let mut held = held();
     if !held.contains(&entry) {
@@ -532,8 +562,10 @@ pub fn kept_games() -> [&'static str; 2] {
 
 /// Writes `text` under `key`. When the storage is full, kept games (keys `PREFIX` and a
 /// number, of `prefixes`) make room, one at a time, until it fits: the oldest of the kind that
-/// has the most. Any other failure, or a storage full with none left to drop, is returned
-/// without dropping anything more. Returns how many were dropped.
+/// has the most. Any other failure, a storage full with none left to drop, or one still full
+/// when the games dropped were twice the entry's size and 16 KiB more (what fills it is not
+/// kept games; dropping them all would not do), is returned without dropping anything more.
+/// Returns how many were dropped.
 pub fn write_making_room(
     storage: &dyn Storage,
     key: &str,
@@ -541,6 +573,7 @@ pub fn write_making_room(
     prefixes: &[&str],
 ) -> io::Result<usize> {
     let mut dropped: Vec<String> = Vec::new();
+    let mut freed = 0;
     loop {
         let e = match storage.write(key, text) {
             Ok(()) => return Ok(dropped.len()),
@@ -561,6 +594,10 @@ pub fn write_making_room(
         let Some((_, oldest)) = oldest.filter(|(_, k)| !dropped.contains(k)) else {
             return Err(e);
         };
+        if freed > 2 * text.len() + 16 * 1024 {
+            return Err(e);
+        }
+        freed += storage.read(&oldest)?.map_or(0, |t| t.len());
         storage.remove(&oldest)?;
         dropped.push(oldest);
     }

@@ -187,7 +187,19 @@ fn drag(
             requests.write(P10Request::Relayout);
             return;
         }
-        clicked_now = Some(h);
+        // (A card that left the hand meanwhile, laid or discarded by a key, is not clicked.)
+        clicked_now = Some(h).filter(|h| {
+            piles
+                .hands
+                .get(PLAYER)
+                .is_some_and(|hand| hand.contains(&h.card))
+        });
+    }
+    // A press on the table begins the player's next act: the cards of the one before (a key
+    // that did nothing, a refused move) are not its cards. (A skip waiting for its seat is
+    // still the act begun.)
+    if pointer.just_pressed && !on_overlay.0 && !skip_target.0 {
+        using.0.clear();
     }
     let topmost =
         |p: Vec2,
@@ -882,6 +894,10 @@ fn keyboard_input(
                 lay_choice.0.clear();
             }
             continue;
+        }
+        // A key begins the player's next act (see the pointer's press in `drag`).
+        if !(skip_target.0 && digit(*key).is_some()) {
+            using.0.clear();
         }
         if *key == KeyCode::KeyS
             && let Some(windows) = windows.as_mut()

@@ -296,6 +296,8 @@ pub fn load_game(storage: &dyn Storage) -> (Option<P10Table>, Option<String>) {
         Ok(Some(t)) => t,
         Ok(None) => return (None, None),
         Err(e) => {
+            // Left as it is: the new game is not saved over it this run.
+            crate::core::persist::hold(storage, GAME_KEY);
             return (None, Some(tf("p10.save.unreadable", &[("why", &e)])));
         }
     };

@@ -82,8 +82,9 @@ pub struct Dragging {
 struct Clicks {
     last: Option<(u8, f64)>,
     /// A press that came in the frame of the previous click's release (a quick double-click
-    /// on a slow frame): that frame ends the click, the next one takes the press, here.
-    press: Option<Vec2>,
+    /// on a slow frame), and when: that frame ends the click, the next one takes the press.
+    /// Not taken within a quarter of a second (the table stopped listening), it is forgotten.
+    press: Option<(Vec2, f64)>,
 }
 
 /// The move a click on card `index` of `column` makes: the run from that card to the best
@@ -194,11 +195,12 @@ fn pointer_input(
         && drag.0.as_ref().is_some_and(|d| !d.moved)
     {
         // The click's release and the next press in one frame: the click first.
-        clicks.press = ptr.at;
+        clicks.press = ptr.at.map(|at| (at, time.elapsed_secs_f64()));
         ptr.just_pressed = false;
         ptr.pressed = false;
-    } else if let Some(at) = clicks.press.take()
+    } else if let Some((at, when)) = clicks.press.take()
         && !ptr.just_pressed
+        && time.elapsed_secs_f64() - when < 0.25
     {
         ptr.just_pressed = true;
         ptr.at = Some(at);

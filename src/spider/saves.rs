@@ -225,7 +225,11 @@ pub fn load_game(
     let text = match storage.read(GAME_KEY) {
         Ok(Some(t)) => t,
         Ok(None) => return (None, None),
-        Err(e) => return (None, Some(tf("spider.save.unreadable", &[("why", &e)]))),
+        Err(e) => {
+            // Left as it is: the new game is not saved over it this run.
+            crate::core::persist::hold(storage, GAME_KEY);
+            return (None, Some(tf("spider.save.unreadable", &[("why", &e)])));
+        }
     };
     let variants = arachne_engine::Variants::default();
     let table = arachne_engine::Replay::from_ron(&text).and_then(|replay| {
@@ -287,23 +291,31 @@ pub fn give_up_saved_game(
     launched: &crate::spider::table::Table,
 ) -> Option<String> {
     let (saved, message) = resume_game(storage);
-    let fresh = crate::spider::table::GameRecord::default().replay_of(launched);
-    if let Err(e) =
-        crate::core::persist::write_before_kept_games(storage, GAME_KEY, &fresh.to_ron())
-    {
-        crate::core::persist::save_failed("save.what.game", &e);
-    }
+    // The game given up is counted (and its replay kept) first, then the deal asked for takes
+    // its place: a stop in between counts it again at most, never loses it.
+    let save_launched = || {
+        let fresh = crate::spider::table::GameRecord::default().replay_of(launched);
+        if let Err(e) =
+            crate::core::persist::write_before_kept_games(storage, GAME_KEY, &fresh.to_ron())
+        {
+            crate::core::persist::save_failed("save.what.game", &e);
+        }
+    };
     let Some((table, mut record)) = saved else {
+        save_launched();
         return message;
     };
     // Counted as the table counts leaving a game: not at all without a move.
     let Some(finished) = crate::spider::table::finished(&table, &mut record, false) else {
+        save_launched();
         return message;
     };
+    crate::core::persist::take_newer(storage, STATS_KEY, stats);
     count_finished(Some(storage), stats, &finished);
     if let Err(e) = crate::core::persist::save_making_room(storage, STATS_KEY, stats) {
         crate::core::persist::save_failed("save.what.stats", &e);
     }
+    save_launched();
     let variant = &table.spec.variant;
     let moves = match table.game.move_count() {
         1 => t("spider.won.one_move").to_string(),
