@@ -387,6 +387,7 @@ fn synced(storage: &dyn Storage, key: &str, text: Option<String>) {
 
 /// A write of `key` to the storage known as `identity` failed after it was queued
 /// ([`BackgroundWrites`]): this run's copy is the newer one.
+#[cfg(not(target_arch = "wasm32"))]
 fn unsynced(identity: &str, key: &str) {
     set_synced((identity.to_string(), key.to_string()), None);
 }
