@@ -240,6 +240,34 @@ fn on_a_german_keyboard_ctrl_z_undoes_and_ctrl_y_redoes() {
     settle(&mut app);
 }
 
+/// Ctrl+Shift+Z (Cmd+Shift+Z on a Mac) redoes, and letters held with Ctrl are the browser's
+/// and the system's (Ctrl+D bookmarks a page): they do not deal or undo.
+#[test]
+fn ctrl_shift_z_redoes_and_ctrl_with_a_letter_does_not_play() {
+    let (mut app, w) = app("spider-1suit", 5);
+    key(&mut app, w, KeyCode::KeyD);
+    assert_eq!(history(&app), vec![Move::Deal]);
+    common::hold_key(&mut app, w, KeyCode::ControlLeft, true);
+    key(&mut app, w, KeyCode::KeyZ);
+    assert!(history(&app).is_empty(), "Ctrl+Z undoes");
+    common::hold_key(&mut app, w, KeyCode::ShiftLeft, true);
+    key(&mut app, w, KeyCode::KeyZ);
+    assert_eq!(history(&app), vec![Move::Deal], "Ctrl+Shift+Z redoes");
+    common::hold_key(&mut app, w, KeyCode::ShiftLeft, false);
+    for letter in [KeyCode::KeyD, KeyCode::KeyU] {
+        key(&mut app, w, letter);
+        assert_eq!(
+            history(&app),
+            vec![Move::Deal],
+            "Ctrl+{letter:?} plays nothing"
+        );
+    }
+    common::hold_key(&mut app, w, KeyCode::ControlLeft, false);
+    key(&mut app, w, KeyCode::KeyU);
+    assert!(history(&app).is_empty(), "U alone undoes");
+    settle(&mut app);
+}
+
 #[test]
 fn h_asks_the_solver_for_a_hint_in_the_background() {
     let (mut app, w) = app("spider-1suit", 5);

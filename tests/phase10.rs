@@ -1373,9 +1373,12 @@ fn the_viewer_names_seats_only_by_the_levels_a_log_gives() {
         .map(|l| format!("{l}\n"))
         .collect();
     assert_ne!(named, unnamed, "the game's log names its levels");
-    for (log, second, third) in [
-        (named, "Petra (2)", "Petra (3)"),
-        (unnamed, "Seat 2", "Seat 3"),
+    // A kept game (the log a game leaves when it ends) names them too.
+    let kept = arachne::phase10::round::P10Ended::of(&own, true).log;
+    for (log, first, second, third) in [
+        (named, "You", "Petra (2)", "Petra (3)"),
+        (kept, "You", "Petra (2)", "Petra (3)"),
+        (unnamed, "Seat 1", "Seat 2", "Seat 3"),
     ] {
         control(
             &mut app,
@@ -1387,8 +1390,8 @@ fn the_viewer_names_seats_only_by_the_levels_a_log_gives() {
         assert!(viewer(&app).is_some(), "watching");
         let table = app.world().resource::<P10Table>();
         assert_eq!(
-            (table.name(1), table.name(2)),
-            (second.into(), third.into())
+            (table.name(0), table.name(1), table.name(2)),
+            (first.into(), second.into(), third.into())
         );
         control(&mut app, ViewerControl::Close);
     }

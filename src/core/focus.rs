@@ -31,6 +31,13 @@ impl TableKeys {
     }
 }
 
+/// Whether the overlay has the pointer: it is `over` one of the overlay's areas, or egui `wants`
+/// it (using it, a list open). Over an area with a button `held` since an earlier frame (a run
+/// dragged from the table across the bar), it stays the table's.
+pub fn overlay_wants_pointer(over: bool, wants: bool, held: bool) -> bool {
+    wants || (over && !held)
+}
+
 /// Who has the pointer and who the keys, from whether a window or question is `open` and
 /// whether the overlay wants the pointer (over one of its areas, or using it) or the keyboard:
 /// `(TableInput, TableKeys)`.
@@ -118,6 +125,23 @@ mod tests {
             "typing in the overlay"
         );
         assert_eq!(gates(false, false, true), (false, false), "a list open");
+    }
+
+    #[test]
+    fn a_drag_from_the_table_across_the_bar_stays_the_tables() {
+        assert!(
+            overlay_wants_pointer(true, false, false),
+            "hovering the bar"
+        );
+        assert!(overlay_wants_pointer(true, true, true), "dragging a slider");
+        assert!(
+            !overlay_wants_pointer(true, false, true),
+            "a run dragged over the bar"
+        );
+        assert!(
+            !overlay_wants_pointer(false, false, false),
+            "over the table"
+        );
     }
 
     #[test]

@@ -124,7 +124,11 @@ fn seat_labels(
             } else {
                 table.name(seat)
             },
-            &phase_label(&game.next_text(seat), laid_in_round_just_over(&table, seat)),
+            &phase_label(
+                &game.next_text(seat),
+                laid_in_round_just_over(&table, seat),
+                laid_tally(game, seat),
+            ),
             &tf("p10.seat.points", &[("points", &st.points)]),
             &cards_text,
             skipped,
@@ -156,10 +160,31 @@ fn seat_labels(
     Ok(())
 }
 
+/// In the one-round-per-phase variant, how many phases `seat` laid of how many: every seat
+/// moves on after each round, so the end of the phase list says nothing of what it laid.
+pub(crate) fn laid_tally(
+    game: &arachne_engine::phase10::Game,
+    seat: usize,
+) -> Option<(u32, usize)> {
+    game.variant().ten_rounds.then(|| {
+        (
+            game.standings()[seat].phases_laid,
+            game.variant().phases.len(),
+        )
+    })
+}
+
 /// A seat's phase(s) to lay next as its label says it: `phase 4`, `phases 2+5+9` (any order),
 /// `every phase laid`; once a round is over, a seat that laid its phase in it says so and what
-/// comes next: `phase 3 laid, next 4`, `phase 10 laid, all done`.
-fn phase_label(next: &str, laid: Option<u8>) -> String {
+/// comes next: `phase 3 laid, next 4`, `phase 10 laid, all done`. Past the last round of the
+/// one-round-per-phase variant (`tally`): `7 of 10 phases laid`.
+fn phase_label(next: &str, laid: Option<u8>, tally: Option<(u32, usize)>) -> String {
+    if let (Some((count, total)), "done") = (tally, next) {
+        return tf(
+            "p10.seat.laid_count",
+            &[("count", &count), ("total", &total)],
+        );
+    }
     match (laid, next) {
         (Some(laid), "done") => tf("p10.seat.phase_laid_last", &[("laid", &laid)]),
         (Some(laid), _) => tf("p10.seat.phase_laid", &[("laid", &laid), ("next", &next)]),
@@ -669,13 +694,26 @@ mod tests {
 
     #[test]
     fn a_label_names_the_phase_the_phases_left_or_that_all_are_laid() {
-        assert_eq!(phase_label("4", None), "phase 4");
-        assert_eq!(phase_label("2+5+9", None), "phases 2+5+9");
-        assert_eq!(phase_label("done", None), "every phase laid");
+        assert_eq!(phase_label("4", None, None), "phase 4");
+        assert_eq!(phase_label("2+5+9", None, None), "phases 2+5+9");
+        assert_eq!(phase_label("done", None, None), "every phase laid");
         // The round over: what a seat laid in it, and what comes next.
-        assert_eq!(phase_label("4", Some(3)), "phase 3 laid, next 4");
-        assert_eq!(phase_label("2+9", Some(5)), "phase 5 laid, next 2+9");
-        assert_eq!(phase_label("done", Some(10)), "phase 10 laid, all done");
+        assert_eq!(phase_label("4", Some(3), None), "phase 3 laid, next 4");
+        assert_eq!(phase_label("2+9", Some(5), None), "phase 5 laid, next 2+9");
+        assert_eq!(
+            phase_label("done", Some(10), None),
+            "phase 10 laid, all done"
+        );
+        // One round per phase: past the last round every seat is "done", whatever it laid.
+        assert_eq!(phase_label("4", None, Some((2, 10))), "phase 4");
+        assert_eq!(
+            phase_label("done", None, Some((7, 10))),
+            "7 of 10 phases laid"
+        );
+        assert_eq!(
+            phase_label("done", Some(10), Some((7, 10))),
+            "7 of 10 phases laid"
+        );
     }
 
     #[test]

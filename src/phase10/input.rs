@@ -183,7 +183,10 @@ fn drag(
     if pointer.just_pressed
         && let Some(h) = held.0.take()
     {
-        if h.moved || !buttons.just_released(MouseButton::Left) {
+        // (A finger lifted and another placed in one frame: the same, a quick double tap.)
+        let released = buttons.just_released(MouseButton::Left)
+            || touches.as_deref().is_some_and(|t| t.any_just_released());
+        if h.moved || !released {
             requests.write(P10Request::Relayout);
             return;
         }

@@ -216,11 +216,15 @@ fn menu(
     mut was_open: Local<bool>,
     mut game_kind: ResMut<NextState<GameKind>>,
     mut requests: MessageWriter<P10Request>,
+    viewer: Option<Res<crate::phase10::viewer::P10Viewer>>,
 ) -> Result {
     if !windows.menu {
         *was_open = false;
         return Ok(());
     }
+    // While a replay is watched, the table is the replay's: the form and the question before
+    // leaving are about the player's own game, waiting meanwhile.
+    let table: &P10Table = viewer.as_deref().map_or(&*table, |v| v.players_game());
     if !*was_open {
         *was_open = true;
         form.fill_from(&table.spec);
@@ -248,7 +252,7 @@ fn menu(
             ui.separator();
             ui.heading(t("p10.bar.new_game"));
             new_game_form(ui, &mut form);
-            let spec = form.spec(fresh_seed(&table, &time));
+            let spec = form.spec(fresh_seed(table, &time));
             if let Err(e) = &spec {
                 ui.colored_label(egui::Color32::LIGHT_RED, e);
             }
@@ -257,7 +261,7 @@ fn menu(
                 .clicked()
                 && let Ok(spec) = spec
             {
-                ask_new_game(&table, spec, &mut form, &mut requests);
+                ask_new_game(table, spec, &mut form, &mut requests);
                 windows.menu = false;
             }
             ui.separator();

@@ -199,7 +199,8 @@ impl P10Table {
 
     /// The seat's name as the table shows it.
     pub fn name(&self, seat: Seat) -> String {
-        if seat == PLAYER {
+        // A log from elsewhere names nobody: its first seat is not the player either.
+        if seat == PLAYER && !self.spec.unnamed {
             crate::core::i18n::t("p10.you").into()
         } else if self.spec.unnamed {
             crate::core::i18n::tf("p10.seat.number", &[("seat", &(seat + 1))])
@@ -313,7 +314,13 @@ impl P10Ended {
         P10Ended {
             variant: table.spec.variant.id.clone(),
             players: table.spec.players,
-            log: table.log.text_so_far(),
+            // The seats' levels go with it (a comment, as in the saved game): watched later,
+            // the seats are named as they were, not "Seat 2".
+            log: format!(
+                "# ai: {}\n{}",
+                table.spec.levels.join(","),
+                table.log.text_so_far()
+            ),
             won: !left && table.game.winners().contains(&PLAYER),
             left,
             points: table.game.standings()[PLAYER].points,

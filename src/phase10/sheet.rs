@@ -251,10 +251,15 @@ fn sheet_window(
                         ui.strong(t("p10.sheet.phase"));
                         for seat in 0..players {
                             let next = game.next_text(seat);
-                            ui.label(if next == "done" {
-                                t("p10.sheet.all_laid").to_string()
-                            } else {
-                                next
+                            let tally = crate::phase10::hud::laid_tally(game, seat);
+                            ui.label(match (next.as_str(), tally) {
+                                // One round per phase: how many it laid, not "all laid".
+                                ("done", Some((count, total))) => tf(
+                                    "p10.sheet.laid_count",
+                                    &[("count", &count), ("total", &total)],
+                                ),
+                                ("done", None) => t("p10.sheet.all_laid").to_string(),
+                                _ => next,
                             });
                         }
                         ui.end_row();
@@ -290,11 +295,12 @@ fn sheet_window(
             });
         if game.is_over() {
             let winners: Vec<String> = game.winners().iter().map(|&s| table.name(s)).collect();
-            let you = game.winners().contains(&PLAYER);
+            // (A log from elsewhere names nobody: its first seat is "Seat 1", not "you".)
+            let you = game.winners().contains(&PLAYER) && !table.spec.unnamed;
             let others: Vec<String> = game
                 .winners()
                 .iter()
-                .filter(|&&s| s != PLAYER)
+                .filter(|&&s| s != PLAYER || table.spec.unnamed)
                 .map(|&s| table.name(s))
                 .collect();
             ui.heading(if you && others.is_empty() {

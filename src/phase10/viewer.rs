@@ -99,6 +99,11 @@ pub struct P10Viewer {
 }
 
 impl P10Viewer {
+    /// The player's own game, waiting while this one is watched.
+    pub fn players_game(&self) -> &P10Table {
+        &self.waiting
+    }
+
     /// Rounds of the watched game.
     pub fn rounds(&self) -> u32 {
         1 + self

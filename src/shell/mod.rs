@@ -123,6 +123,8 @@ pub const WINDOW_NAMES: &[&str] = &[
 
 fn share_pointer(
     wants: Option<Res<EguiWantsInput>>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    touches: Option<Res<bevy::input::touch::Touches>>,
     windows: Res<Windows>,
     mut input: ResMut<TableInput>,
     mut keys: ResMut<crate::core::focus::TableKeys>,
@@ -130,7 +132,17 @@ fn share_pointer(
     mut on_overlay: ResMut<PointerOnOverlay>,
 ) {
     let open = windows.any() || windows.question;
-    let pointer = wants.as_ref().is_some_and(|w| w.wants_any_pointer_input());
+    // A run or card dragged from the table over the bar stays the table's: only hovering
+    // with nothing held gives the pointer to the overlay.
+    let held = (buttons.pressed(MouseButton::Left) && !buttons.just_pressed(MouseButton::Left))
+        || touches.is_some_and(|t| t.iter().any(|f| !t.just_pressed(f.id())));
+    let pointer = wants.as_ref().is_some_and(|w| {
+        crate::core::focus::overlay_wants_pointer(
+            w.is_pointer_over_area(),
+            w.wants_pointer_input() || w.is_using_pointer() || w.is_popup_open(),
+            held,
+        )
+    });
     on_overlay.set_if_neq(PointerOnOverlay(pointer));
     let typing = wants.is_some_and(|w| w.wants_any_keyboard_input());
     let (table_input, table_keys) = crate::core::focus::input_gates(open, pointer, typing);

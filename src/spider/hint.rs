@@ -99,10 +99,11 @@ fn poll_hint(
     mut sfx: MessageWriter<PlaySfx>,
     mut notices: ResMut<Notices>,
 ) {
+    // Read, not peeked at, and read with no hint asked too: an unread message would still be
+    // there next frame and cancel a hint asked for after it.
+    let moved_on = changed.read().count() > 0;
     let Some(mut task) = task else { return };
-    // Read, not peeked at: an unread message would still be there next frame and cancel a
-    // hint asked for after it.
-    if changed.read().count() > 0 {
+    if moved_on {
         // The table moved on: this hint is for a position that is gone.
         task.cancel();
     }

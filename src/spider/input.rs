@@ -190,10 +190,10 @@ fn pointer_input(
         return;
     };
     let mut ptr = pointer_state(window, &buttons, touches.as_deref(), &last_cursor);
-    if ptr.just_pressed
-        && buttons.just_released(MouseButton::Left)
-        && drag.0.as_ref().is_some_and(|d| !d.moved)
-    {
+    // (A finger lifted and another placed in one frame, the same with a quick double tap.)
+    let released = buttons.just_released(MouseButton::Left)
+        || touches.as_deref().is_some_and(|t| t.any_just_released());
+    if ptr.just_pressed && released && drag.0.as_ref().is_some_and(|d| !d.moved) {
         // The click's release and the next press in one frame: the click first.
         clicks.press = ptr.at.map(|at| (at, time.elapsed_secs_f64()));
         ptr.just_pressed = false;
@@ -376,7 +376,10 @@ fn keyboard_input(
     mut requests: MessageWriter<Request>,
     mut relayout: MessageWriter<Relayout>,
     mut sfx: MessageWriter<PlaySfx>,
+    playback: Option<Res<crate::spider::playback::Playback>>,
 ) {
+    let autocompleting =
+        playback.is_some_and(|p| p.kind == crate::spider::playback::Kind::AutoComplete);
     let pressed: Vec<KeyCode> = keys.get_just_pressed().copied().collect();
     if pressed.is_empty() {
         return;
@@ -425,13 +428,19 @@ fn keyboard_input(
                     }
                 }
             }
-            KeyCode::KeyD => {
+            // (Letters held with Ctrl or Cmd are the browser's and the system's: Ctrl+D
+            // bookmarks, it does not deal.)
+            KeyCode::KeyD if !ctrl => {
                 requests.write(Request::Move(Move::Deal));
+            }
+            // Ctrl+Shift+Z (Cmd+Shift+Z on a Mac) redoes, as everywhere.
+            KeyCode::KeyZ if ctrl && shift => {
+                requests.write(Request::Redo);
             }
             KeyCode::KeyZ if ctrl => {
                 requests.write(Request::Undo);
             }
-            KeyCode::KeyU => {
+            KeyCode::KeyU if !ctrl => {
                 requests.write(Request::Undo);
             }
             KeyCode::KeyY if ctrl => {
@@ -441,10 +450,12 @@ fn keyboard_input(
                 requests.write(Request::Redo);
             }
             KeyCode::KeyN if !ctrl => new_deal(&table, &settings, &mut asks, &mut requests),
-            KeyCode::KeyH => {
+            KeyCode::KeyH if !ctrl => {
                 hints.write(AskHint);
             }
-            KeyCode::KeyA => {
+            // A while auto-complete plays stops it (as any key does), and does not start it
+            // again.
+            KeyCode::KeyA if !ctrl && !autocompleting => {
                 asks.write(Ask::AutoComplete);
             }
             KeyCode::Escape => {

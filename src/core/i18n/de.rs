@@ -24,6 +24,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.seat.phase", "Phase {phase}"),
     ("p10.seat.phases", "Phasen {phase}"),
     ("p10.seat.all_laid", "alle Phasen gelegt"),
+    ("p10.seat.laid_count", "{count} von {total} Phasen gelegt"),
     ("p10.seat.phase_laid", "Phase {laid} gelegt, nun {next}"),
     ("p10.seat.phase_laid_last", "Phase {laid} gelegt, fertig"),
     ("p10.seat.points", "{points} Pkt."),
@@ -287,6 +288,7 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Je Durchgang: die Minuspunkte und X mit der ausgelegten Phase. Die wenigsten Punkte gewinnen.",
     ),
     ("p10.sheet.all_laid", "alle gelegt"),
+    ("p10.sheet.laid_count", "{count} von {total} gelegt"),
     ("p10.sheet.you_won", "Du hast gewonnen!"),
     (
         "p10.sheet.you_tied",
