@@ -288,6 +288,33 @@ fn a_key_stops_auto_complete_and_the_player_goes_on_by_hand() {
     assert!(table_of(&app).game.move_count() <= n);
 }
 
+/// A, the key that starts auto-complete, stops it too (as any key does), and does not start it
+/// again: before, the search's line was still there and auto-complete began anew at once.
+#[test]
+fn a_stops_auto_complete_and_does_not_start_it_again() {
+    let mut app = app(table("spider-1suit", 13), true);
+    run_to_rest(&mut app);
+    run_until(&mut app, "the outlook", |a| {
+        matches!(a.world().resource::<Outlook>(), Outlook::Winnable(_))
+    });
+    send(&mut app, Ask::AutoComplete);
+    assert!(app.world().contains_resource::<Playback>());
+    run_until(&mut app, "two moves", |a| {
+        a.world().resource::<Table>().game.move_count() >= 2
+    });
+    key(&mut app, KeyCode::KeyA);
+    assert!(!app.world().contains_resource::<Playback>());
+    let n = table_of(&app).game.move_count();
+    for _ in 0..200 {
+        app.update();
+        assert!(
+            !app.world().contains_resource::<Playback>(),
+            "started again"
+        );
+    }
+    assert_eq!(table_of(&app).game.move_count(), n);
+}
+
 #[test]
 fn the_outlook_follows_the_game() {
     let t = table("spider-1suit", 21);

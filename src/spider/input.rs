@@ -376,10 +376,10 @@ fn keyboard_input(
     mut requests: MessageWriter<Request>,
     mut relayout: MessageWriter<Relayout>,
     mut sfx: MessageWriter<PlaySfx>,
-    playback: Option<Res<crate::spider::playback::Playback>>,
+    stopped: Option<Res<crate::spider::playback::StoppedByKey>>,
 ) {
-    let autocompleting =
-        playback.is_some_and(|p| p.kind == crate::spider::playback::Kind::AutoComplete);
+    // (The playback closes before the keys are read: a key that stopped auto-complete says so.)
+    let autocompleting = stopped.is_some_and(|s| s.0);
     let pressed: Vec<KeyCode> = keys.get_just_pressed().copied().collect();
     if pressed.is_empty() {
         return;

@@ -16,13 +16,15 @@ use crate::spider::SpiderSystems;
 use crate::spider::table::{GameRecord, GameSpec, Request, Table, TableChanged, Watching};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<Control>().add_systems(
-        Update,
-        ((stop_on_player_input, viewer_keys, control, advance)
-            .chain()
-            .before(AppSystems::Input))
-        .in_set(SpiderSystems),
-    );
+    app.add_message::<Control>()
+        .init_resource::<StoppedByKey>()
+        .add_systems(
+            Update,
+            ((stop_on_player_input, viewer_keys, control, advance)
+                .chain()
+                .before(AppSystems::Input))
+            .in_set(SpiderSystems),
+        );
 }
 
 /// What is being played.
@@ -223,6 +225,11 @@ pub fn open_replay(
     })
 }
 
+/// Auto-complete was stopped by a key in this frame: that key does nothing more (A, which
+/// starts auto-complete, would start it again at once).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct StoppedByKey(pub bool);
+
 /// A click or key on the table while auto-complete plays stops it: the player goes on by hand.
 /// A click on the table stops it even with a window open; a click on the overlay and a key
 /// meant for a window do not.
@@ -234,7 +241,9 @@ fn stop_on_player_input(
     keys: Res<crate::core::keys::Keys>,
     touches: Option<Res<bevy::input::touch::Touches>>,
     mut controls: MessageWriter<Control>,
+    mut by_key: ResMut<StoppedByKey>,
 ) {
+    by_key.set_if_neq(StoppedByKey(false));
     let Some(p) = playback else { return };
     if p.kind != Kind::AutoComplete {
         return;
@@ -247,6 +256,7 @@ fn stop_on_player_input(
         || (keys_on_table && keys.get_just_pressed().next().is_some())
     {
         controls.write(Control::Close);
+        by_key.0 = keys_on_table && keys.get_just_pressed().next().is_some();
     }
 }
 

@@ -179,7 +179,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("help.controls.undo.keys", "Strg+Z, U"),
     ("help.controls.undo.what", "rückgängig"),
-    ("help.controls.redo.keys", "Strg+Y, R"),
+    ("help.controls.redo.keys", "Strg+Y, Strg+Umschalt+Z, R"),
     ("help.controls.redo.what", "wiederholen"),
     ("help.controls.hint.keys", "H"),
     ("help.controls.hint.what", "Tipp (Esc bricht eine Suche ab)"),

@@ -168,7 +168,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("help.controls.undo.keys", "Ctrl+Z, U"),
     ("help.controls.undo.what", "undo"),
-    ("help.controls.redo.keys", "Ctrl+Y, R"),
+    ("help.controls.redo.keys", "Ctrl+Y, Ctrl+Shift+Z, R"),
     ("help.controls.redo.what", "redo"),
     ("help.controls.hint.keys", "H"),
     ("help.controls.hint.what", "hint (Esc stops a search)"),
