@@ -293,8 +293,9 @@ fn h_asks_the_solver_for_a_hint_in_the_background() {
     assert!(history(&app).is_empty(), "a hint does not play");
 }
 
-#[test]
-fn a_double_click_discards_a_completed_run_in_manual_discard_games() {
+/// Will o' the Wisp with manual discards and one completed run, the last to discard; the
+/// pointer on the run.
+fn one_completed_run_to_discard() -> (App, Entity) {
     let text = "variant: will-o-the-wisp\ndiscard: manual\nstock:\nfoundation: 3\n\
                 1: Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h Ah\n2:\n3:\n4:\n5:\n6:\n7:\n";
     let position =
@@ -307,6 +308,12 @@ fn a_double_click_discards_a_completed_run_in_manual_discard_games() {
     let (mut app, w) = app_with(Table { game, spec });
     let at = card_centre(&app, 0, 12);
     point(&mut app, w, at);
+    (app, w)
+}
+
+#[test]
+fn a_double_click_discards_a_completed_run_in_manual_discard_games() {
+    let (mut app, w) = one_completed_run_to_discard();
     // One click leaves the run alone (it would otherwise go to an empty column).
     button(&mut app, w, ButtonState::Pressed);
     button(&mut app, w, ButtonState::Released);
@@ -322,18 +329,7 @@ fn a_double_click_discards_a_completed_run_in_manual_discard_games() {
 /// one frame. Both clicks count (before, the frame read as a second finger and both were lost).
 #[test]
 fn a_double_click_whose_release_and_press_share_a_frame_discards_the_run() {
-    let text = "variant: will-o-the-wisp\ndiscard: manual\nstock:\nfoundation: 3\n\
-                1: Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h Ah\n2:\n3:\n4:\n5:\n6:\n7:\n";
-    let position =
-        arachne_engine::Position::parse(text, &arachne_engine::Variants::default()).unwrap();
-    let game = arachne_engine::Game::from_position(
-        position.clone(),
-        arachne_engine::GameOptions::for_variant(position.variant()),
-    );
-    let spec = GameSpec::builtin("will-o-the-wisp", 0, Numbering::Arachne).unwrap();
-    let (mut app, w) = app_with(Table { game, spec });
-    let at = card_centre(&app, 0, 12);
-    point(&mut app, w, at);
+    let (mut app, w) = one_completed_run_to_discard();
     button(&mut app, w, ButtonState::Pressed);
     for state in [ButtonState::Released, ButtonState::Pressed] {
         app.world_mut().write_message(MouseButtonInput {

@@ -264,8 +264,8 @@ fn auto_complete_plays_the_game_out_and_the_win_counts() {
     );
 }
 
-#[test]
-fn a_key_stops_auto_complete_and_the_player_goes_on_by_hand() {
+/// Auto-complete playing a deal's line, two moves into it.
+fn auto_complete_under_way() -> App {
     let mut app = app(table("spider-1suit", 13), true);
     run_to_rest(&mut app);
     // The background check finds the line first; auto-complete then starts at once.
@@ -278,6 +278,12 @@ fn a_key_stops_auto_complete_and_the_player_goes_on_by_hand() {
     run_until(&mut app, "two moves", |a| {
         a.world().resource::<Table>().game.move_count() >= 2
     });
+    app
+}
+
+#[test]
+fn a_key_stops_auto_complete_and_the_player_goes_on_by_hand() {
+    let mut app = auto_complete_under_way();
     key(&mut app, KeyCode::KeyU);
     assert!(!app.world().contains_resource::<Playback>());
     let n = table_of(&app).game.move_count();
@@ -292,16 +298,7 @@ fn a_key_stops_auto_complete_and_the_player_goes_on_by_hand() {
 /// again: before, the search's line was still there and auto-complete began anew at once.
 #[test]
 fn a_stops_auto_complete_and_does_not_start_it_again() {
-    let mut app = app(table("spider-1suit", 13), true);
-    run_to_rest(&mut app);
-    run_until(&mut app, "the outlook", |a| {
-        matches!(a.world().resource::<Outlook>(), Outlook::Winnable(_))
-    });
-    send(&mut app, Ask::AutoComplete);
-    assert!(app.world().contains_resource::<Playback>());
-    run_until(&mut app, "two moves", |a| {
-        a.world().resource::<Table>().game.move_count() >= 2
-    });
+    let mut app = auto_complete_under_way();
     key(&mut app, KeyCode::KeyA);
     assert!(!app.world().contains_resource::<Playback>());
     let n = table_of(&app).game.move_count();
