@@ -505,7 +505,13 @@ fn tell_stuck(
     mut notices: ResMut<crate::core::focus::Notices>,
 ) {
     if changed.read().count() > 0 && !watching.0 && table.game.is_stuck() {
-        notices.push(crate::core::i18n::t("spider.note.stuck"));
+        // Undo is offered only while a move can be taken back (an undo limit may have used
+        // them all).
+        notices.push(crate::core::i18n::t(if table.game.can_undo() {
+            "spider.note.stuck"
+        } else {
+            "spider.note.stuck_no_undo"
+        }));
     }
 }
 

@@ -430,6 +430,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "spider.note.stuck",
         "Kein Zug mehr möglich: nimm Züge zurück oder beginne ein neues Spiel",
     ),
+    (
+        "spider.note.stuck_no_undo",
+        "Kein Zug mehr möglich, und keiner lässt sich zurücknehmen: beginne ein neues Spiel",
+    ),
     ("spider.note.not_allowed", "Nicht erlaubt: {why}"),
     ("spider.bar.stock_empty", "Talon leer"),
     ("spider.bar.one_deal_left", "noch 1 Austeilen"),

@@ -400,6 +400,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "spider.note.stuck",
         "No moves left: undo, or start a new deal",
     ),
+    (
+        "spider.note.stuck_no_undo",
+        "No moves left, and none to take back: start a new deal",
+    ),
     ("spider.note.not_allowed", "Not allowed: {why}"),
     ("spider.bar.stock_empty", "stock empty"),
     ("spider.bar.one_deal_left", "1 deal left"),
