@@ -46,6 +46,9 @@ pub struct PointerState {
     pub at: Option<Vec2>,
     /// Pressed this frame.
     pub just_pressed: bool,
+    /// Let go of this frame (with `just_pressed`: a click's release and the next press in one
+    /// frame, or a finger lifted and another placed).
+    pub just_released: bool,
     /// Held down.
     pub pressed: bool,
 }
@@ -70,6 +73,7 @@ pub fn pointer_state(
             return PointerState {
                 at: Some(to_world(at)),
                 just_pressed: t.any_just_pressed(),
+                just_released: t.any_just_released(),
                 pressed: down,
             };
         }
@@ -79,6 +83,7 @@ pub fn pointer_state(
     PointerState {
         at: pointer(window).or(last.0.filter(|_| clicked).map(to_world)),
         just_pressed: buttons.just_pressed(MouseButton::Left),
+        just_released: buttons.just_released(MouseButton::Left),
         pressed: buttons.pressed(MouseButton::Left),
     }
 }

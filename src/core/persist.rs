@@ -371,8 +371,20 @@ impl<T: Default> Loaded<T> {
 
 /// Writes `value` under `key`.
 pub fn save<T: Serialize>(storage: &dyn Storage, key: &str, value: &T) -> io::Result<()> {
+    save_dropping(storage, key, value, &[])
+}
+
+/// [`save`], dropping the oldest kept games of `prefixes` when the storage is full
+/// ([`write_making_room`]; with none, a full storage is an error like any other), and noting
+/// what this run left saved ([`take_newer`]).
+fn save_dropping<T: Serialize>(
+    storage: &dyn Storage,
+    key: &str,
+    value: &T,
+    prefixes: &[&str],
+) -> io::Result<()> {
     let text = to_text(value)?;
-    let written = storage.write(key, &text);
+    let written = write_making_room(storage, key, &text, prefixes);
     synced(storage, key, written.is_ok().then_some(text));
     written
 }
@@ -566,18 +578,17 @@ pub fn kept_games() -> [&'static str; 2] {
 /// has the most. Any other failure, a storage full with none left to drop, or one still full
 /// when the games dropped were twice the entry's size and 16 KiB more (what fills it is not
 /// kept games; dropping them all would not do), is returned without dropping anything more.
-/// Returns how many were dropped.
 pub fn write_making_room(
     storage: &dyn Storage,
     key: &str,
     text: &str,
     prefixes: &[&str],
-) -> io::Result<usize> {
+) -> io::Result<()> {
     let mut dropped: Vec<String> = Vec::new();
     let mut freed = 0;
     loop {
         let e = match storage.write(key, text) {
-            Ok(()) => return Ok(dropped.len()),
+            Ok(()) => return Ok(()),
             Err(e) if is_full(&e) => e,
             Err(e) => return Err(e),
         };
@@ -607,7 +618,7 @@ pub fn write_making_room(
 /// Writes `text` under `key`, making room for it when the storage is full by dropping the
 /// oldest kept games of both games ([`write_making_room`]).
 pub fn write_before_kept_games(storage: &dyn Storage, key: &str, text: &str) -> io::Result<()> {
-    write_making_room(storage, key, text, &kept_games()).map(|_| ())
+    write_making_room(storage, key, text, &kept_games())
 }
 
 /// [`save`], making room for it when the storage is full by dropping the oldest kept games
@@ -618,10 +629,7 @@ pub fn save_making_room<T: Serialize>(
     key: &str,
     value: &T,
 ) -> io::Result<()> {
-    let text = to_text(value)?;
-    let written = write_making_room(storage, key, &text, &kept_games()).map(|_| ());
-    synced(storage, key, written.is_ok().then_some(text));
-    written
+    save_dropping(storage, key, value, &kept_games())
 }
 
 /// The keys `PREFIX` followed by digits, oldest first.

@@ -175,34 +175,33 @@ fn drag(
         }
         return;
     }
+    // A press on the table begins the player's next act: the cards of the one before (a key
+    // that did nothing, a refused move) are not its cards (`pointer_input`'s clicks on a group
+    // or the pile then act with the chosen ones). A skip waiting for its seat is still the act
+    // begun.
+    if pointer.just_pressed && !on_overlay.0 && !skip_target.0 {
+        using.0.clear();
+    }
+    let in_hand = |e: Entity| {
+        piles
+            .hands
+            .get(PLAYER)
+            .is_some_and(|hand| hand.contains(&e))
+    };
     // A second press while a card is held (a finger landing during a mouse drag): the held
     // card goes back to its place first. But a click whose release came in the frame of the
-    // next press (a quick double-click on a slow frame) counts as the click it was, and the
-    // new press holds the card under it as ever.
+    // next press (a quick double-click or double tap on a slow frame) counts as the click it
+    // was, and the new press holds the card under it as ever.
     let mut clicked_now = None;
     if pointer.just_pressed
         && let Some(h) = held.0.take()
     {
-        // (A finger lifted and another placed in one frame: the same, a quick double tap.)
-        let released = buttons.just_released(MouseButton::Left)
-            || touches.as_deref().is_some_and(|t| t.any_just_released());
-        if h.moved || !released {
+        if h.moved || !pointer.just_released {
             requests.write(P10Request::Relayout);
             return;
         }
         // (A card that left the hand meanwhile, laid or discarded by a key, is not clicked.)
-        clicked_now = Some(h).filter(|h| {
-            piles
-                .hands
-                .get(PLAYER)
-                .is_some_and(|hand| hand.contains(&h.card))
-        });
-    }
-    // A press on the table begins the player's next act: the cards of the one before (a key
-    // that did nothing, a refused move) are not its cards. (A skip waiting for its seat is
-    // still the act begun.)
-    if pointer.just_pressed && !on_overlay.0 && !skip_target.0 {
-        using.0.clear();
+        clicked_now = Some(h).filter(|h| in_hand(h.card));
     }
     let topmost =
         |p: Vec2,
@@ -242,11 +241,7 @@ fn drag(
             // new game): the hold ends, and the card's motion to where it went (planned with
             // the change) takes it from where the pointer had it. Its release then chooses or
             // plays nothing.
-            if !piles
-                .hands
-                .get(PLAYER)
-                .is_some_and(|hand| hand.contains(&h.card))
-            {
+            if !in_hand(h.card) {
                 held.0 = None;
                 return;
             }
@@ -732,7 +727,7 @@ fn pointer_input(
     piles: Res<P10Piles>,
     layout: Option<Res<P10Layout>>,
     cards: Query<(Entity, &P10Card, &CardPose), Without<Leaving>>,
-    (selection, mut using): (Res<Selection>, ResMut<Using>),
+    selection: Res<Selection>,
     mut skip_target: ResMut<SkipTarget>,
     mut hurry: ResMut<Hurry>,
     mut requests: MessageWriter<P10Request>,
@@ -779,7 +774,6 @@ fn pointer_input(
         }
         // A card of the hand: chosen, discarded or dragged when the button comes up (`drag`).
         (Stage::Play, Some((_, Place::Group(seat, group, _), _))) => {
-            using.0 = selection.0.clone();
             let chosen = chosen_cards(&selection, &piles);
             let [card] = chosen[..] else {
                 notices.push(t("p10.note.how_to_hit"));
@@ -795,7 +789,6 @@ fn pointer_input(
             if matches!(target, Some((_, Place::Discard(_), _)))
                 || (target.is_none() && on_empty_pile(&table, &layout, at)) =>
         {
-            using.0 = selection.0.clone();
             let chosen = chosen_cards(&selection, &piles);
             match chosen[..] {
                 [card] => discard(card, &table, &mut skip_target, &mut requests, &mut notices),

@@ -190,10 +190,7 @@ fn pointer_input(
         return;
     };
     let mut ptr = pointer_state(window, &buttons, touches.as_deref(), &last_cursor);
-    // (A finger lifted and another placed in one frame, the same with a quick double tap.)
-    let released = buttons.just_released(MouseButton::Left)
-        || touches.as_deref().is_some_and(|t| t.any_just_released());
-    if ptr.just_pressed && released && drag.0.as_ref().is_some_and(|d| !d.moved) {
+    if ptr.just_pressed && ptr.just_released && drag.0.as_ref().is_some_and(|d| !d.moved) {
         // The click's release and the next press in one frame: the click first.
         clicks.press = ptr.at.map(|at| (at, time.elapsed_secs_f64()));
         ptr.just_pressed = false;
@@ -379,7 +376,7 @@ fn keyboard_input(
     stopped: Option<Res<crate::spider::playback::StoppedByKey>>,
 ) {
     // (The playback closes before the keys are read: a key that stopped auto-complete says so.)
-    let autocompleting = stopped.is_some_and(|s| s.0);
+    let stopped_auto_complete = stopped.is_some_and(|s| s.0);
     let pressed: Vec<KeyCode> = keys.get_just_pressed().copied().collect();
     if pressed.is_empty() {
         return;
@@ -455,7 +452,7 @@ fn keyboard_input(
             }
             // A while auto-complete plays stops it (as any key does), and does not start it
             // again.
-            KeyCode::KeyA if !ctrl && !autocompleting => {
+            KeyCode::KeyA if !ctrl && !stopped_auto_complete => {
                 asks.write(Ask::AutoComplete);
             }
             KeyCode::Escape => {

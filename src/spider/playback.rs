@@ -249,14 +249,14 @@ fn stop_on_player_input(
         return;
     }
     let pointer_on_table = on_overlay.is_none_or(|o| !o.0);
-    let keys_on_table = crate::core::focus::TableKeys::on(input);
-    if (pointer_on_table
+    let by_pointer = pointer_on_table
         && (mouse.get_just_pressed().next().is_some()
-            || touches.is_some_and(|t| t.any_just_pressed())))
-        || (keys_on_table && keys.get_just_pressed().next().is_some())
-    {
+            || touches.is_some_and(|t| t.any_just_pressed()));
+    let by_keys =
+        crate::core::focus::TableKeys::on(input) && keys.get_just_pressed().next().is_some();
+    if by_pointer || by_keys {
         controls.write(Control::Close);
-        by_key.0 = keys_on_table && keys.get_just_pressed().next().is_some();
+        by_key.0 = by_keys;
     }
 }
 
