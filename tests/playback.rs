@@ -399,6 +399,34 @@ fn the_demo_plays_the_deal_and_closing_it_brings_the_game_back() {
     );
 }
 
+/// A review found it: the demo of a deal, asked just before the player dealt another, marked
+/// the new game as helped. Only the deal the solver played is.
+#[test]
+fn a_demo_of_an_earlier_deal_does_not_mark_the_new_game_helped() {
+    use arachne::spider::table::GameRecord;
+    let mut app = app(table("spider-1suit", 31), false);
+    run_to_rest(&mut app);
+    // The demo is asked on deal 31, and in the same frame the player deals anew.
+    app.world_mut().write_message(Ask::Demo);
+    send(&mut app, Request::NewDeal);
+    let new_seed = table_of(&app).spec.seed;
+    assert_ne!(new_seed, 31);
+    run_until(&mut app, "the demo", |a| {
+        a.world().contains_resource::<Playback>()
+    });
+    assert_eq!(playback(&app).start.spec.seed, 31);
+    send(&mut app, Control::Close);
+    assert_eq!(table_of(&app).spec.seed, new_seed);
+    assert!(!app.world().resource::<GameRecord>().assisted);
+    // The demo of the deal on the table still marks it.
+    send(&mut app, Ask::Demo);
+    run_until(&mut app, "the second demo", |a| {
+        a.world().contains_resource::<Playback>()
+    });
+    send(&mut app, Control::Close);
+    assert!(app.world().resource::<GameRecord>().assisted);
+}
+
 /// Issue 15: the clock starts with the first move and stops while the viewer shows another
 /// game or a window is over the table; it comes back with the game. (Headless, each frame is
 /// 16 ms of real time too.)
@@ -466,6 +494,60 @@ fn winnable_deals_only_deals_one_the_solver_won() {
         g.apply(mv).unwrap();
     }
     assert!(g.is_won());
+}
+
+/// A review found it: a winnable deal found while the player watched a replay replaced the
+/// table under the viewer, and closing the viewer then brought the old game back, the found deal
+/// lost. Now it waits, and is dealt once the player is back at their own game.
+#[test]
+fn a_deal_found_while_a_replay_is_watched_is_dealt_after_it() {
+    let mut app = app(table("spider-1suit", 31), true);
+    app.world_mut()
+        .resource_mut::<Settings>()
+        .game
+        .confirm_new_game = false;
+    run_to_rest(&mut app);
+    let mv = line(table_of(&app))[0];
+    send(&mut app, Request::Move(mv));
+    let spec = table_of(&app).spec.clone();
+    // Asked, and the viewer opened, in one frame: the viewer opens before the search can end.
+    app.world_mut().write_message(Ask::WinnableDeal(spec));
+    open_history(&mut app, false);
+    assert!(app.world().resource::<Watching>().0);
+    run_until(&mut app, "a winnable deal", |a| {
+        !a.world().contains_resource::<Thinking>()
+    });
+    for _ in 0..10 {
+        app.update();
+    }
+    // The viewer still shows the player's game from its deal, untouched.
+    assert!(app.world().contains_resource::<Playback>());
+    assert_eq!(table_of(&app).spec.seed, 31);
+    assert!(history(&app).is_empty());
+    let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
+    assert!(
+        notices.iter().any(|(n, _)| n.contains("close the replay")),
+        "{notices:?}"
+    );
+    send(&mut app, Control::Close);
+    run_until(&mut app, "the found deal", |a| table_of(a).spec.seed != 31);
+    app.update();
+    let t = table_of(&app).clone();
+    assert!(t.game.steps().is_empty());
+    assert!(!app.world().contains_resource::<Playback>());
+    // The deal is the one found, and the outlook knows its line.
+    let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
+        panic!("{:?}", app.world().resource::<Outlook>())
+    };
+    let mut g = t.game.clone();
+    for mv in line {
+        g.apply(mv).unwrap();
+    }
+    assert!(g.is_won());
+    // The game left for it counts as given up, once.
+    let stats = app.world().resource::<Statistics>();
+    assert_eq!(stats.variants["spider-1suit"].played, 1);
+    assert_eq!(stats.variants["spider-1suit"].won, 0);
 }
 
 #[test]

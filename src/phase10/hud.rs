@@ -281,6 +281,35 @@ fn all_phases_fit(layout: &P10Layout, row: f32, lines: usize) -> bool {
     top - floor >= row * lines as f32
 }
 
+/// Each phase's line of the phase list, whether the player is at it, and whether any seat is.
+/// A seat is at the phase it lays next; where phases may be laid in any order, at every phase it
+/// has still to lay.
+fn phase_lines(game: &arachne_engine::phase10::Game) -> Vec<(String, bool, bool)> {
+    game.variant()
+        .phases
+        .iter()
+        .enumerate()
+        .map(|(i, phase)| {
+            let here: Vec<String> = (0..game.players())
+                .filter(|&s| game.phases_open(s).iter().any(|(k, _)| *k == i))
+                .map(|s| {
+                    if s == PLAYER {
+                        t("p10.phases.you").to_string()
+                    } else {
+                        (s + 1).to_string()
+                    }
+                })
+                .collect();
+            let mut line = format!("{:>2}  {}", phase.number, describe(phase));
+            if !here.is_empty() {
+                line.push_str(&format!("   - {}", here.join(", ")));
+            }
+            let mine = here.first().is_some_and(|h| h == t("p10.phases.you"));
+            (line, mine, !here.is_empty())
+        })
+        .collect()
+}
+
 /// The ten phases, with the seats now at each one. The list lies to the right of the discard
 /// pile where it has room; in a narrow window (a phone held upright) it lies above the stock
 /// and the discard pile, centred, and in a low one it shows only the phases some seat is at.
@@ -299,31 +328,7 @@ fn phases(
     let colour = text_colour(&theme);
     let font = egui::FontId::proportional(PHASE_TEXT);
     let row = ctx.fonts_mut(|f| f.row_height(&font));
-    // Each phase's line, whether the player is at it, and whether any seat is.
-    let lines: Vec<(String, bool, bool)> = game
-        .variant()
-        .phases
-        .iter()
-        .enumerate()
-        .map(|(i, phase)| {
-            let here: Vec<String> = (0..game.players())
-                .filter(|&s| game.phases_open(s).first().is_some_and(|(k, _)| *k == i))
-                .map(|s| {
-                    if s == PLAYER {
-                        t("p10.phases.you").to_string()
-                    } else {
-                        (s + 1).to_string()
-                    }
-                })
-                .collect();
-            let mut line = format!("{:>2}  {}", phase.number, describe(phase));
-            if !here.is_empty() {
-                line.push_str(&format!("   - {}", here.join(", ")));
-            }
-            let mine = here.first().is_some_and(|h| h == t("p10.phases.you"));
-            (line, mine, !here.is_empty())
-        })
-        .collect();
+    let lines = phase_lines(game);
     let widest = |only_seats: bool| {
         lines
             .iter()
@@ -658,6 +663,60 @@ fn lay_question(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A review found it: where phases may be laid in any order, the list named each seat only
+    /// at the lowest phase it had left, as if it had to lay that one next.
+    #[test]
+    fn the_phase_list_names_a_seat_at_every_phase_it_may_still_lay() {
+        use arachne_engine::phase10::{Game, Stage, ai, variant};
+        let players = 3;
+        let names = |lines: &[(String, bool, bool)], i: usize| -> String {
+            lines[i].0.split("   - ").nth(1).unwrap_or("").to_string()
+        };
+        // In order: each seat at its next phase only.
+        let ordered = Game::new(variant::by_id("pro-spider-10").unwrap().clone(), players, 7)
+            .unwrap()
+            .0;
+        let lines = phase_lines(&ordered);
+        assert!(lines[0].1 && lines[0].2);
+        assert!(names(&lines, 0).ends_with("2, 3"), "{:?}", lines[0]);
+        assert!(lines[1..].iter().all(|l| !l.1 && !l.2), "{lines:?}");
+        // Any order: every seat at every phase, until it has laid one; then at the others.
+        let v = variant::by_id("pro-spider-10-any-order").unwrap().clone();
+        let (mut game, _) = Game::new(v, players, 7).unwrap();
+        let lines = phase_lines(&game);
+        assert!(lines.iter().all(|l| l.1 && l.2), "{lines:?}");
+        let mut petra = ai::player("petra", 1).unwrap();
+        let mut laid = None;
+        for _ in 0..20_000 {
+            if let Some(seat) =
+                (0..players).find(|&s| game.standings()[s].remaining != 0b11_1111_1111)
+            {
+                laid = Some(seat);
+                break;
+            }
+            if game.stage() == Stage::RoundOver {
+                game.next_round().unwrap();
+                continue;
+            }
+            let seat = game.to_move().unwrap();
+            let action = petra.decide(&game.view(seat));
+            game.apply(action).unwrap();
+        }
+        let seat = laid.expect("some seat lays a phase");
+        let lines = phase_lines(&game);
+        let label = if seat == PLAYER {
+            t("p10.phases.you").to_string()
+        } else {
+            (seat + 1).to_string()
+        };
+        for (i, line) in lines.iter().enumerate() {
+            let open = game.standings()[seat].remaining & (1 << i) != 0;
+            let named = names(&lines, i).split(", ").any(|n| n == label);
+            assert_eq!(named, open, "phase {}: {line:?}", i + 1);
+        }
+        assert!(game.standings()[seat].remaining.count_ones() >= 8);
+    }
 
     #[test]
     fn seat_labels_keep_what_a_narrow_column_can_show() {

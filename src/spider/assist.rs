@@ -276,6 +276,8 @@ fn finish_jobs(
     mut commands: Commands,
     thinking: Option<ResMut<Thinking>>,
     table: Res<Table>,
+    watching: Res<Watching>,
+    mut found: Local<Option<(GameSpec, Vec<Move>)>>,
     mut changed: MessageReader<TableChanged>,
     mut controls: MessageWriter<Control>,
     mut requests: MessageWriter<Request>,
@@ -283,6 +285,13 @@ fn finish_jobs(
     mut search: Option<ResMut<OutlookSearch>>,
 ) {
     let table_changed = changed.read().count() > 0;
+    // A deal found while the player watched a replay or the demo is dealt once they are back at
+    // their own game (dealt then, it would replace the table under the viewer).
+    if !watching.0
+        && let Some((spec, line)) = found.take()
+    {
+        deal_found(spec, line, &mut requests, search.as_deref_mut());
+    }
     let Some(thinking) = thinking else { return };
     let job = thinking.into_inner();
     // Auto-complete's line is for the position it was asked from.
@@ -337,10 +346,12 @@ fn finish_jobs(
                 "spider.solver.deal_found"
             };
             notices.push(fill(t(key), &[("seed", &spec.seed), ("tried", &tried)]));
-            if let Some(s) = search.as_mut() {
-                s.preset = Some((spec.seed, line));
+            if watching.0 {
+                notices.push(t("spider.solver.deal_after_replay"));
+                *found = Some((spec, line));
+            } else {
+                deal_found(spec, line, &mut requests, search.as_deref_mut());
             }
-            requests.write(Request::NewGame(spec));
         }
         _ if cancelled => notices.push(t("spider.solver.cancelled")),
         _ if failure.is_some() => notices.push(tf(
@@ -353,6 +364,19 @@ fn finish_jobs(
             &[("secs", &LINE_BUDGET.as_secs())],
         )),
     }
+}
+
+/// Deals a deal the solver won, its line kept for the outlook.
+fn deal_found(
+    spec: GameSpec,
+    line: Vec<Move>,
+    requests: &mut MessageWriter<Request>,
+    search: Option<&mut OutlookSearch>,
+) {
+    if let Some(s) = search {
+        s.preset = Some((spec.seed, line));
+    }
+    requests.write(Request::NewGame(spec));
 }
 
 /// Keeps [`Outlook`] in step with the table: the line is kept while the player follows it,

@@ -323,18 +323,20 @@ fn control(
             };
             if kind.watching() {
                 // Watching the solver win this deal is help with it: the player's game, once
-                // back, is an assisted one.
-                let demo = *kind == Kind::Demo;
+                // back, is an assisted one. Only that deal's: the demo may have been asked
+                // before the player dealt another.
+                let demo_of =
+                    |game: &Table| *kind == Kind::Demo && game.game.start() == start.game.start();
                 // The player's game is kept once, however many replays are opened in a row.
                 if stash.is_none() && !watching.0 {
                     commands.insert_resource(Stash {
                         table: table.clone(),
                         record: GameRecord {
-                            assisted: record.assisted || demo,
+                            assisted: record.assisted || demo_of(&table),
                             ..*record
                         },
                     });
-                } else if let Some(s) = stash.as_mut().filter(|_| demo) {
+                } else if let Some(s) = stash.as_mut().filter(|s| demo_of(&s.table)) {
                     s.record.assisted = true;
                 }
                 watching.0 = true;

@@ -242,6 +242,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "spider.solver.deal_found",
         "Spiel {seed} ist gewinnbar (gefunden nach {tried} Versuchen)",
     ),
+    (
+        "spider.solver.deal_after_replay",
+        "Es wird ausgeteilt, sobald du die Wiedergabe schließt (Esc)",
+    ),
     ("spider.solver.cancelled", "Abgebrochen"),
     ("spider.solver.no_deal", "Kein gewinnbares Spiel gefunden"),
     (

@@ -213,6 +213,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "spider.solver.deal_found",
         "Deal {seed} is winnable (found after trying {tried} deals)",
     ),
+    (
+        "spider.solver.deal_after_replay",
+        "It is dealt when you close the replay (Esc)",
+    ),
     ("spider.solver.cancelled", "Cancelled"),
     ("spider.solver.no_deal", "No winnable deal found"),
     (
