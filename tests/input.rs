@@ -220,6 +220,98 @@ fn keys_select_move_deal_undo_and_redo() {
     settle(&mut app);
 }
 
+/// A review found it: Enter moves a column's whole run to the best place, so the keyboard could
+/// not move part of a run to an empty column, nor choose between two columns. Up or Down takes
+/// the run up, Down takes fewer cards, Left and Right point at the columns they may go to,
+/// Enter places them, Esc lets go.
+#[test]
+fn the_keyboard_takes_part_of_a_run_and_places_it_where_the_player_points() {
+    // Column 1 holds 5h 4h 3h over a face-down card: all three may go on 6h (column 2) or 6s
+    // (column 3) or to the empty column 5; 4h 3h only to column 5; 3h also on 4s (column 4).
+    let text = "variant: will-o-the-wisp\nstock:\nfoundation: 2\n\
+                1: Ks | 5h 4h 3h\n2: 6h\n3: 6s\n4: 4s\n5:\n\
+                6: Ah 2h 7h 8h 9h Th Jh Qh Kh | As\n7: 2s 3s 5s 7s 8s 9s Ts Js | Qs\n";
+    let position =
+        arachne_engine::Position::parse(text, &arachne_engine::Variants::default()).unwrap();
+    let game = arachne_engine::Game::from_position(
+        position.clone(),
+        arachne_engine::GameOptions::for_variant(position.variant()),
+    );
+    let spec = GameSpec::builtin("will-o-the-wisp", 0, Numbering::Arachne).unwrap();
+    let (mut app, w) = app_with(Table { game, spec });
+    let taking = |app: &App| app.world().resource::<Highlights>().taking.clone();
+    key(&mut app, w, KeyCode::ArrowRight);
+    assert_eq!(app.world().resource::<Highlights>().selected, Some(0));
+    // Up takes the whole run, pointing where a click would send it (the same suit).
+    key(&mut app, w, KeyCode::ArrowUp);
+    let t = taking(&app).expect("the run is taken up");
+    assert_eq!(
+        (t.from, t.count, t.targets.clone(), t.to),
+        (0, 3, vec![1, 2, 4], Some(1))
+    );
+    // Esc lets go (that it leaves the menu shut is the overlay's, not run headless).
+    key(&mut app, w, KeyCode::Escape);
+    assert_eq!(taking(&app), None);
+    assert_eq!(app.world().resource::<Highlights>().selected, Some(0));
+    // Left and Right point at the next column the run may go to, round the table.
+    key(&mut app, w, KeyCode::ArrowDown);
+    assert_eq!(taking(&app).unwrap().count, 3);
+    let mut pointed = Vec::new();
+    for k in [
+        KeyCode::ArrowRight,
+        KeyCode::ArrowRight,
+        KeyCode::ArrowRight,
+        KeyCode::ArrowLeft,
+    ] {
+        key(&mut app, w, k);
+        pointed.push(taking(&app).unwrap().to.unwrap());
+    }
+    assert_eq!(pointed, vec![2, 4, 1, 4]);
+    // Down takes one card fewer: 4h 3h may go only to the empty column.
+    key(&mut app, w, KeyCode::ArrowDown);
+    let t = taking(&app).unwrap();
+    assert_eq!((t.count, t.targets.clone(), t.to), (2, vec![4], Some(4)));
+    assert!(history(&app).is_empty(), "taking and pointing play nothing");
+    key(&mut app, w, KeyCode::Enter);
+    assert_eq!(
+        history(&app),
+        vec![Move::Transfer {
+            from: 0,
+            to: 4,
+            count: 2
+        }]
+    );
+    assert_eq!(taking(&app), None);
+    assert_eq!(app.world().resource::<Highlights>().selected, Some(4));
+    settle(&mut app);
+    // From there, Up takes 4h 3h again; pointing at 4s with one card fewer places the 3h there.
+    key(&mut app, w, KeyCode::ArrowUp);
+    key(&mut app, w, KeyCode::ArrowDown);
+    let t = taking(&app).unwrap();
+    assert_eq!(
+        (t.from, t.count, t.targets.clone(), t.to),
+        (4, 1, vec![3], Some(3))
+    );
+    key(&mut app, w, KeyCode::Space);
+    assert_eq!(
+        history(&app)[1],
+        Move::Transfer {
+            from: 4,
+            to: 3,
+            count: 1
+        }
+    );
+    // Another key lets go and plays as usual: D deals (here the stock is empty, so it is
+    // refused and nothing is taken any more).
+    key(&mut app, w, KeyCode::ArrowLeft);
+    key(&mut app, w, KeyCode::ArrowUp);
+    assert!(taking(&app).is_some());
+    key(&mut app, w, KeyCode::KeyU);
+    assert_eq!(taking(&app), None);
+    assert_eq!(history(&app).len(), 1, "U undid");
+    settle(&mut app);
+}
+
 #[test]
 fn on_a_german_keyboard_ctrl_z_undoes_and_ctrl_y_redoes() {
     // A German keyboard has Z where a US one has Y: the shortcuts follow the letters printed

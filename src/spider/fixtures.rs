@@ -132,17 +132,23 @@ fn place_fixtures(
                 }
             }
             Fixture::Marker(c) => {
-                // Drop targets, the keyboard's column, or the two ends of a hint.
+                // Drop targets, the keyboard's column, or the two ends of a hint. Cards taken
+                // up with the keyboard light as a held run's do: where they may go, and the
+                // column pointed at in the hint's target colour.
+                let taking = highlights.taking.as_ref();
+                let taken = taking.filter(|t| t.from == *c).map(|t| t.count as usize);
+                let pointed = taking.is_some_and(|t| t.to == Some(*c));
                 let (target, selected) = (
-                    highlights.targets.contains(c),
-                    highlights.selected == Some(*c),
+                    highlights.targets.contains(c)
+                        || (taking.is_some_and(|t| t.targets.contains(c)) && !pointed),
+                    highlights.selected == Some(*c) || taken.is_some(),
                 );
                 let hinted = match hint {
                     Some(Move::Transfer { from, to, .. }) => from == *c || to == *c,
                     Some(Move::Discard { column }) => column == *c,
                     _ => false,
                 };
-                let on = target || selected || hinted;
+                let on = target || selected || hinted || pointed;
                 vis.set_if_neq(if on {
                     Visibility::Inherited
                 } else {
@@ -155,7 +161,8 @@ fn place_fixtures(
                 // the hint's target colour, so the two ends of a hint are told apart.
                 let len = shape.columns[*c as usize].0;
                 let run = match hint {
-                    _ if target || selected => 1,
+                    _ if taken.is_some() => taken.unwrap_or(1),
+                    _ if target || selected || pointed => 1,
                     Some(Move::Transfer { from, count, .. }) if from == *c => count as usize,
                     Some(Move::Discard { .. }) => 13,
                     _ => 1,
@@ -172,7 +179,8 @@ fn place_fixtures(
                         theme.highlight
                     } else if selected {
                         theme.selection
-                    } else if matches!(hint, Some(Move::Transfer { to, .. }) if to == *c) {
+                    } else if pointed || matches!(hint, Some(Move::Transfer { to, .. }) if to == *c)
+                    {
                         theme.hint_target
                     } else {
                         theme.highlight

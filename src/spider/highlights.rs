@@ -23,10 +23,27 @@ pub struct Highlights {
     pub targets: Vec<u8>,
     /// The column chosen with the keyboard.
     pub selected: Option<u8>,
+    /// Cards of the chosen column taken up with the keyboard (Up and Down), to go where the
+    /// player points with Left and Right.
+    pub taking: Option<Taking>,
     /// The hint being shown and for how much longer (seconds).
     pub hint: Option<(Move, f32)>,
     /// The solver is thinking about a hint.
     pub thinking: bool,
+}
+
+/// Cards taken up with the keyboard: the top `count` of column `from`, the columns they may go
+/// to (left to right) and the one pointed at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Taking {
+    /// The column they are taken from.
+    pub from: u8,
+    /// How many of its top cards.
+    pub count: u8,
+    /// Where they may go, left to right.
+    pub targets: Vec<u8>,
+    /// The target pointed at (Left and Right move it among `targets`).
+    pub to: Option<u8>,
 }
 
 fn tick_highlights(
@@ -36,6 +53,8 @@ fn tick_highlights(
 ) {
     if changed.read().count() > 0 {
         highlights.hint = None;
+        // Taken from a table that has changed (an undo, a new deal, a click's move).
+        highlights.taking = None;
     }
     if let Some((_, left)) = highlights.hint.as_mut() {
         *left -= time.delta_secs();

@@ -14,7 +14,7 @@ use crate::core::focus::TableInput;
 use crate::core::settings::Settings;
 use crate::spider::SpiderSystems;
 use crate::spider::assist::{Ask, new_deal};
-use crate::spider::highlights::Highlights;
+use crate::spider::highlights::{Highlights, Taking};
 use crate::spider::hint::{AskHint, HintSystems, HintTask};
 use crate::spider::layout::{Layout, PileId, z};
 use crate::spider::piles::{CardView, Piles};
@@ -127,6 +127,129 @@ pub fn best_target(position: &Position, from: u8, count: usize) -> Option<Move> 
     best.map(|(_, mv)| mv)
 }
 
+/// The columns the top `count` cards of `from` may go to, left to right.
+pub fn targets(position: &Position, from: u8, count: usize) -> Vec<u8> {
+    (0..position.columns().len() as u8)
+        .filter(|&to| {
+            to != from
+                && position
+                    .check(Move::Transfer {
+                        from,
+                        to,
+                        count: count as u8,
+                    })
+                    .is_ok()
+        })
+        .collect()
+}
+
+/// The top `count` cards of `from` taken up with the keyboard, pointing at `keep` if they may go
+/// there, else at the column a click would send them to.
+pub fn take(position: &Position, from: u8, count: usize, keep: Option<u8>) -> Taking {
+    let targets = targets(position, from, count);
+    let to =
+        keep.filter(|k| targets.contains(k))
+            .or_else(|| match best_target(position, from, count) {
+                Some(Move::Transfer { to, .. }) => Some(to),
+                _ => None,
+            });
+    Taking {
+        from,
+        count: count as u8,
+        targets,
+        to,
+    }
+}
+
+/// The next of `targets` after `at` going right (`step` > 0) or left, round the table.
+fn next_target(targets: &[u8], at: u8, step: i32) -> Option<u8> {
+    if step > 0 {
+        targets
+            .iter()
+            .copied()
+            .find(|&t| t > at)
+            .or(targets.first().copied())
+    } else {
+        targets
+            .iter()
+            .rev()
+            .copied()
+            .find(|&t| t < at)
+            .or(targets.last().copied())
+    }
+}
+
+/// What a key does to cards taken up with the keyboard; `false` for a key that lets them go and
+/// plays as usual.
+fn place_taken(
+    key: KeyCode,
+    shift: bool,
+    position: &Position,
+    highlights: &mut Highlights,
+    requests: &mut MessageWriter<Request>,
+    sfx: &mut MessageWriter<PlaySfx>,
+) -> bool {
+    let Some(taking) = highlights.taking.clone() else {
+        return false;
+    };
+    let mut refuse = || {
+        sfx.write(PlaySfx {
+            sfx: Sfx::Invalid,
+            pitch: 1.0,
+        });
+    };
+    match key {
+        // Up takes one card more of the column's run, Down one fewer.
+        KeyCode::ArrowUp | KeyCode::ArrowDown => {
+            let movable = position.movable_run(taking.from as usize);
+            let count = if key == KeyCode::ArrowUp {
+                (taking.count as usize + 1).min(movable)
+            } else {
+                (taking.count as usize).saturating_sub(1).max(1)
+            };
+            if count == taking.count as usize {
+                refuse();
+            }
+            highlights.taking = Some(take(position, taking.from, count, taking.to));
+        }
+        // Left and Right (Tab) point at the next column they may go to.
+        KeyCode::ArrowLeft | KeyCode::ArrowRight | KeyCode::Tab => {
+            let step = match key {
+                KeyCode::ArrowLeft => -1,
+                KeyCode::Tab if shift => -1,
+                _ => 1,
+            };
+            match next_target(&taking.targets, taking.to.unwrap_or(taking.from), step) {
+                Some(to) => {
+                    if let Some(t) = highlights.taking.as_mut() {
+                        t.to = Some(to);
+                    }
+                }
+                None => refuse(),
+            }
+        }
+        KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Space => match taking.to {
+            Some(to) => {
+                requests.write(Request::Move(Move::Transfer {
+                    from: taking.from,
+                    to,
+                    count: taking.count,
+                }));
+                highlights.taking = None;
+                highlights.selected = Some(to);
+            }
+            None => refuse(),
+        },
+        // Esc lets them go (and leaves the menu shut: `menu::window_keys`).
+        KeyCode::Escape => highlights.taking = None,
+        _ => {
+            highlights.taking = None;
+            return false;
+        }
+    }
+    true
+}
+
 /// The move Enter makes from a column: its whole movable run if it has a target, else the
 /// longest part of it that builds on a card, else the longest part that goes to an empty column.
 pub fn keyboard_move(position: &Position, column: u8) -> Option<Move> {
@@ -212,6 +335,7 @@ fn pointer_input(
         }
         let Some(p) = p else { return };
         highlights.hint = None;
+        highlights.taking = None;
         // A second press during a drag (a finger landing while the mouse holds a run): the
         // run held so far goes back to its place before anything else.
         if drag.0.take().is_some() {
@@ -262,19 +386,7 @@ fn pointer_input(
         let Some(p) = p else { return };
         if !state.moved && p.distance(state.start) > 5.0 {
             state.moved = true;
-            highlights.targets = (0..table.game.position().columns().len() as u8)
-                .filter(|&to| {
-                    table
-                        .game
-                        .position()
-                        .check(Move::Transfer {
-                            from: state.from,
-                            to,
-                            count: state.count as u8,
-                        })
-                        .is_ok()
-                })
-                .collect();
+            highlights.targets = targets(table.game.position(), state.from, state.count);
         }
         if state.moved {
             for (i, &e) in state.cards.iter().enumerate() {
@@ -395,6 +507,16 @@ fn keyboard_input(
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     let columns = table.game.position().columns().len() as u8;
     for key in pressed {
+        if place_taken(
+            key,
+            shift,
+            table.game.position(),
+            &mut highlights,
+            &mut requests,
+            &mut sfx,
+        ) {
+            continue;
+        }
         let step = |d: i32, sel: Option<u8>| -> Option<u8> {
             let c = sel.map_or(if d > 0 { -1 } else { columns as i32 }, |c| c as i32);
             Some((c + d).rem_euclid(columns as i32) as u8)
@@ -423,6 +545,25 @@ fn keyboard_input(
                             pitch: 1.0,
                         });
                     }
+                }
+            }
+            // Up or Down takes up the chosen column's run, to place it with Left, Right and
+            // Enter (part of it with Down, to an empty column or a target of the player's
+            // choosing).
+            KeyCode::ArrowUp | KeyCode::ArrowDown => {
+                let Some(c) = highlights.selected else {
+                    highlights.selected = Some(0);
+                    continue;
+                };
+                let position = table.game.position();
+                match position.movable_run(c as usize) {
+                    0 => {
+                        sfx.write(PlaySfx {
+                            sfx: Sfx::Invalid,
+                            pitch: 1.0,
+                        });
+                    }
+                    run => highlights.taking = Some(take(position, c, run, None)),
                 }
             }
             // (Letters held with Ctrl or Cmd are the browser's and the system's: Ctrl+D

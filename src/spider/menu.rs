@@ -82,6 +82,7 @@ pub(crate) fn window_keys(
     mut controls: MessageWriter<Control>,
     mut egui_contexts: Query<&mut bevy_egui::EguiContext>,
     under: Res<crate::shell::studio::StudioUnder>,
+    highlights: Res<crate::spider::highlights::Highlights>,
 ) {
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
@@ -113,6 +114,8 @@ pub(crate) fn window_keys(
         // The viewer closes with Esc (its own key handler).
     } else if windows.menu {
         windows.menu = false;
+    } else if highlights.taking.is_some() {
+        // Esc lets go of the cards taken up with the keyboard (the table's key handler).
     } else if let Some(h) = hint.as_mut() {
         // Esc cancels the hint's search (the table's Esc does too), and the menu stays shut.
         h.cancel();

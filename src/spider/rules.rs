@@ -267,6 +267,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("help.controls.deal.keys", "help.controls.deal.what"),
     ("help.controls.choose.keys", "help.controls.choose.what"),
     ("help.controls.move.keys", "help.controls.move.what"),
+    ("help.controls.take.keys", "help.controls.take.what"),
     ("help.controls.undo.keys", "help.controls.undo.what"),
     ("help.controls.redo.keys", "help.controls.redo.what"),
     ("help.controls.hint.keys", "help.controls.hint.what"),

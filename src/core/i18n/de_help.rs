@@ -177,6 +177,11 @@ pub const STRINGS: &[(&str, &str)] = &[
         "help.controls.move.what",
         "vom gewählten Stapel aus verschieben (ist keiner gewählt: den ersten wählen)",
     ),
+    ("help.controls.take.keys", "Pfeil hoch, Pfeil runter"),
+    (
+        "help.controls.take.what",
+        "die Folge des gewählten Stapels aufnehmen (noch einmal runter: weniger Karten); dann wählen Pfeil links und rechts, wohin sie geht, Enter legt sie ab, Esc lässt sie los",
+    ),
     ("help.controls.undo.keys", "Strg+Z, U"),
     ("help.controls.undo.what", "rückgängig"),
     ("help.controls.redo.keys", "Strg+Y, Strg+Umschalt+Z, R"),

@@ -166,6 +166,11 @@ pub const STRINGS: &[(&str, &str)] = &[
         "help.controls.move.what",
         "move from the chosen column (with none chosen: choose the first)",
     ),
+    ("help.controls.take.keys", "Up, Down"),
+    (
+        "help.controls.take.what",
+        "take up the chosen column's run (Down again: fewer cards); then Left, Right choose where it goes, Enter places it, Esc lets go",
+    ),
     ("help.controls.undo.keys", "Ctrl+Z, U"),
     ("help.controls.undo.what", "undo"),
     ("help.controls.redo.keys", "Ctrl+Y, Ctrl+Shift+Z, R"),
