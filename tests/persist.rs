@@ -792,3 +792,89 @@ fn a_storage_full_of_other_things_does_not_lose_every_kept_game() {
     let left = numbered_keys(&none, "replay-").unwrap().len();
     assert!((17..20).contains(&left), "{left} of 20 left");
 }
+
+/// Two copies of the game playing on one storage (two tabs, two windows) take turns saving their
+/// games in progress over each other's; each is told so once it happens (a review asked for
+/// it: before, nothing said so). One copy alone, a failed write, and a desktop's writes still
+/// queued never count as another copy's.
+#[test]
+fn a_game_saved_over_by_another_running_copy_is_noticed() {
+    use arachne::core::persist::{other_copy_saved, write_game};
+    let shared = Arc::new(MemoryStorage::default());
+    let (a, b) = (
+        Copy::new(&shared, "game tab a"),
+        Copy::new(&shared, "game tab b"),
+    );
+    // A alone: its own saves, one failing in between.
+    write_game(&a, "game", "a1").unwrap();
+    write_game(&a, "game", "a2").unwrap();
+    a.fail.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(write_game(&a, "game", "a3").is_err());
+    a.fail.store(false, std::sync::atomic::Ordering::Relaxed);
+    write_game(&a, "game", "a4").unwrap();
+    assert!(!other_copy_saved(&a));
+    // B opens (its first save notes what it wrote) and plays; A's next save finds B's game.
+    write_game(&b, "game", "b1").unwrap();
+    assert!(!other_copy_saved(&b));
+    write_game(&a, "game", "a5").unwrap();
+    assert!(other_copy_saved(&a));
+    write_game(&b, "game", "b2").unwrap();
+    assert!(other_copy_saved(&b));
+    // The desktop's background writer: a save still queued is this copy's own.
+    let inner = Arc::new(Copy::new(&shared, "game window c"));
+    let bg = BackgroundWrites::new(inner.clone());
+    for n in 0..50 {
+        write_game(&bg, "game-c", &format!("c{n}")).unwrap();
+    }
+    drained(&bg, "game-c", inner.as_ref());
+    write_game(&bg, "game-c", "c-last").unwrap();
+    assert!(!other_copy_saved(&bg));
+}
+
+/// The player is told, once, in the game: here a Spider game saved after each move, while
+/// another copy saves its own game in between.
+#[test]
+fn the_player_is_told_when_another_copy_saved_its_game_over_this_one() {
+    use arachne::core::persist::{Saves, write_game};
+    use arachne::spider::table::{GameSpec, Request, Table};
+    use bevy::prelude::*;
+    let shared = Arc::new(MemoryStorage::default());
+    let mine = Arc::new(Copy::new(&shared, "told tab a"));
+    let other = Copy::new(&shared, "told tab b");
+    let table = Table::new(
+        GameSpec::builtin("spider-1suit", 5, arachne_engine::Numbering::Arachne).unwrap(),
+    )
+    .unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::input::InputPlugin))
+        .insert_resource(Saves(mine.clone()))
+        .insert_resource(table)
+        .add_message::<AppExit>();
+    arachne::logic_plugin(&mut app);
+    app.update();
+    let told = |app: &App| {
+        app.world()
+            .resource::<arachne::core::focus::Notices>()
+            .0
+            .iter()
+            .filter(|(n, _)| n.contains("another tab or window"))
+            .count()
+    };
+    let mut play = |app: &mut App| {
+        let mv = app.world().resource::<Table>().game.legal_moves()[0];
+        app.world_mut().write_message(Request::Move(mv));
+        app.update();
+        app.update();
+    };
+    play(&mut app);
+    play(&mut app);
+    assert!(mine.read("game").unwrap().is_some(), "the game is saved");
+    assert_eq!(told(&app), 0);
+    write_game(&other, "game", "theirs").unwrap();
+    play(&mut app);
+    assert_eq!(told(&app), 1);
+    write_game(&other, "game", "theirs again").unwrap();
+    play(&mut app);
+    play(&mut app);
+    assert_eq!(told(&app), 1, "once a run");
+}

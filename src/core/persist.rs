@@ -621,6 +621,49 @@ pub fn write_before_kept_games(storage: &dyn Storage, key: &str, text: &str) -> 
     write_making_room(storage, key, text, &kept_games())
 }
 
+/// Set when another running copy of the game (a second browser tab, a second window) saved
+/// its game in progress over this one's: told to the player once a run
+/// ([`tell_save_failures`]).
+/// The storages (by identity) where it happened.
+static OTHER_COPY: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Whether another running copy saved its game in progress over this one's in `storage`.
+pub fn other_copy_saved(storage: &dyn Storage) -> bool {
+    let id = storage.identity();
+    OTHER_COPY
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&id)
+}
+
+/// Saves a game in progress (`text` under `key`), making room for it as
+/// [`write_before_kept_games`] does. When the entry is no longer what this run last wrote,
+/// another running copy of the game (a second tab or window) has saved its own game there since:
+/// the two take turns saving over each other, and the player is told so, once a run. (The
+/// first write of a run only notes what it wrote; a write that failed checks nothing next time.)
+pub fn write_game(storage: &dyn Storage, key: &str, text: &str) -> io::Result<()> {
+    let id = (storage.identity(), key.to_string());
+    let known = {
+        let all = SYNCED.lock().unwrap_or_else(|e| e.into_inner());
+        all.iter()
+            .find(|(k, _)| *k == id)
+            .and_then(|(_, t)| t.clone())
+    };
+    if let Some(known) = known
+        && let Ok(Some(now)) = storage.read(key)
+        && now != known
+    {
+        tracing::warn!("another running copy saved its game under {key}");
+        let mut all = OTHER_COPY.lock().unwrap_or_else(|e| e.into_inner());
+        if !all.contains(&id.0) {
+            all.push(id.0.clone());
+        }
+    }
+    let written = write_before_kept_games(storage, key, text);
+    synced(storage, key, written.is_ok().then(|| text.to_string()));
+    written
+}
+
 /// [`save`], making room for it when the storage is full by dropping the oldest kept games
 /// ([`write_making_room`]): the game in progress and the statistics matter more than old
 /// games kept to watch.
@@ -797,8 +840,14 @@ pub fn save_failed(what: &'static str, e: &dyn std::fmt::Display) {
 /// otherwise lose the player's progress unseen; later failures go to the log only).
 fn tell_save_failures(
     mut told: bevy::prelude::Local<bool>,
+    mut told_other: bevy::prelude::Local<bool>,
     mut notices: bevy::prelude::ResMut<crate::core::focus::Notices>,
+    saves: Option<bevy::prelude::Res<Saves>>,
 ) {
+    if !*told_other && saves.is_some_and(|s| other_copy_saved(s.0.as_ref())) {
+        *told_other = true;
+        notices.push(crate::core::i18n::t("save.other_copy"));
+    }
     let failed = SAVE_FAILED.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some((what, why)) = failed
         && !*told

@@ -352,11 +352,9 @@ pub fn startup(
             // The game asked for is saved at once: the one it replaced, counted as left, is
             // never resumed (and counted) again, and a reload in the browser (whose address no
             // longer holds the link's options) resumes this one, even before its first move.
-            if let Err(e) = crate::core::persist::write_before_kept_games(
-                storage,
-                GAME_KEY,
-                &save_text(&launched),
-            ) {
+            if let Err(e) =
+                crate::core::persist::write_game(storage, GAME_KEY, &save_text(&launched))
+            {
                 crate::core::persist::save_failed("save.what.p10_game", &e);
             }
             Some(launched)
@@ -371,11 +369,8 @@ fn autosave(mut changes: MessageReader<P10Changed>, table: Res<P10Table>, saves:
     if changes.read().count() == 0 {
         return;
     }
-    if let Err(e) = crate::core::persist::write_before_kept_games(
-        saves.0.as_ref(),
-        GAME_KEY,
-        &save_text(&table),
-    ) {
+    if let Err(e) = crate::core::persist::write_game(saves.0.as_ref(), GAME_KEY, &save_text(&table))
+    {
         crate::core::persist::save_failed("save.what.p10_game", &e);
     }
 }

@@ -202,7 +202,7 @@ fn autosave(
         return;
     }
     *saved_clock = clock;
-    if let Err(e) = crate::core::persist::write_before_kept_games(
+    if let Err(e) = crate::core::persist::write_game(
         saves.0.as_ref(),
         GAME_KEY,
         &record.replay_of(&table).to_ron(),
@@ -295,9 +295,7 @@ pub fn give_up_saved_game(
     // its place: a stop in between counts it again at most, never loses it.
     let save_launched = || {
         let fresh = crate::spider::table::GameRecord::default().replay_of(launched);
-        if let Err(e) =
-            crate::core::persist::write_before_kept_games(storage, GAME_KEY, &fresh.to_ron())
-        {
+        if let Err(e) = crate::core::persist::write_game(storage, GAME_KEY, &fresh.to_ron()) {
             crate::core::persist::save_failed("save.what.game", &e);
         }
     };

@@ -417,6 +417,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "save.failed",
         "Speichern fehlgeschlagen: {what} ({why}). Dein Spielstand bleibt vielleicht nicht erhalten: prüfe die Festplatte oder den Speicher des Browsers",
     ),
+    (
+        "save.other_copy",
+        "Arachne ist noch in einem anderen Tab oder Fenster offen, und beide speichern ihr Spiel übereinander: spiel nur in einem (gespeichert bleibt das zuletzt gespielte)",
+    ),
     ("save.what.file", "eine Datei"),
     ("save.what.settings", "die Einstellungen"),
     ("save.what.stats", "die Statistik"),

@@ -387,6 +387,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "save.failed",
         "Could not save {what} ({why}). Your progress may not be kept: check the disk or the browser's storage",
     ),
+    (
+        "save.other_copy",
+        "Arachne is open in another tab or window too, and each saves its game over the other's: play in one only (the game kept is the one played last)",
+    ),
     ("save.what.file", "a file"),
     ("save.what.settings", "the settings"),
     ("save.what.stats", "the statistics"),
