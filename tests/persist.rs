@@ -860,7 +860,7 @@ fn the_player_is_told_when_another_copy_saved_its_game_over_this_one() {
             .filter(|(n, _)| n.contains("another tab or window"))
             .count()
     };
-    let mut play = |app: &mut App| {
+    let play = |app: &mut App| {
         let mv = app.world().resource::<Table>().game.legal_moves()[0];
         app.world_mut().write_message(Request::Move(mv));
         app.update();
