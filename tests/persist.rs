@@ -650,6 +650,41 @@ fn an_entry_that_cannot_be_read_is_never_saved_over_that_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The same for both games' game in progress: one that cannot be read is neither resumed nor
+/// saved over that run (the new game played meanwhile is not saved), and the player is told.
+#[test]
+fn a_game_in_progress_that_cannot_be_read_is_never_saved_over_that_run() {
+    use arachne::core::persist::write_game;
+    let dir = temp_dir("unreadable-game");
+    let storage = DirStorage::new(&dir);
+    for key in [
+        arachne::spider::saves::GAME_KEY,
+        arachne::phase10::saves::GAME_KEY,
+    ] {
+        // A directory in the entry's place stands for any read error.
+        std::fs::create_dir_all(dir.join(format!("{key}.ron"))).unwrap();
+    }
+    let (spider, message) = arachne::spider::saves::load_game(&storage);
+    assert!(spider.is_none());
+    let message = message.expect("told");
+    assert!(
+        message.contains("could not read the saved game"),
+        "{message}"
+    );
+    let (p10, message) = arachne::phase10::saves::load_game(&storage);
+    assert!(p10.is_none());
+    assert!(message.expect("told").contains("Pro Spider 10"));
+    for key in [
+        arachne::spider::saves::GAME_KEY,
+        arachne::phase10::saves::GAME_KEY,
+    ] {
+        let refused = write_game(&storage, key, "a new game").unwrap_err();
+        assert!(refused.to_string().contains("not saved over"), "{refused}");
+        assert!(dir.join(format!("{key}.ron")).is_dir(), "left as it was");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// One storage seen by two running copies of the game (two browser tabs on one page's
 /// storage, two windows on one directory): each copy is known by its own name, and writes can
 /// be made to fail.

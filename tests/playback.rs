@@ -427,6 +427,40 @@ fn a_demo_of_an_earlier_deal_does_not_mark_the_new_game_helped() {
     assert!(app.world().resource::<GameRecord>().assisted);
 }
 
+/// A hint asked in the frame of a move, or in the frame after it, is a hint for the position
+/// after the move, and it comes (before, the search started on the position before the move,
+/// and the move's message then cancelled it: H pressed with a move in the same frame showed
+/// nothing).
+#[test]
+fn a_hint_asked_with_a_move_is_for_the_position_after_it() {
+    use arachne::spider::highlights::Highlights;
+    use arachne::spider::hint::{AskHint, HintTask};
+    for frames_after in [0, 1] {
+        let t = table("spider-1suit", 31);
+        let mv = line(&t)[0];
+        let mut app = app(t, false);
+        run_to_rest(&mut app);
+        app.world_mut().write_message(Request::Move(mv));
+        for _ in 0..frames_after {
+            app.update();
+        }
+        send(&mut app, AskHint);
+        run_until(&mut app, "the hint's search", |a| {
+            !a.world().contains_resource::<HintTask>()
+        });
+        app.update();
+        assert_eq!(history(&app), vec![mv]);
+        let hint = app.world().resource::<Highlights>().hint;
+        let Some((hinted, _)) = hint else {
+            panic!("no hint {frames_after} frame(s) after the move")
+        };
+        assert!(
+            table_of(&app).game.legal_moves().contains(&hinted),
+            "{hinted:?} is not a move of the position after {mv:?}"
+        );
+    }
+}
+
 /// Issue 15: the clock starts with the first move and stops while the viewer shows another
 /// game or a window is over the table; it comes back with the game. (Headless, each frame is
 /// 16 ms of real time too.)

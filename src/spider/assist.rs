@@ -28,14 +28,25 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 // After the menu's keys, so Esc cancels a search in the frame it is pressed.
+                // Before the viewer's controls, so a line the outlook knows already plays in
+                // the frame auto-complete is asked.
                 start_jobs
                     .before(AppSystems::Input)
+                    .before(crate::spider::playback::PlaybackSystems)
                     .after(crate::spider::menu::window_keys),
-                (follow_table, finish_jobs).chain().in_set(AppSystems::Plan),
+                (follow_table, finish_jobs)
+                    .chain()
+                    .in_set(AppSystems::Plan)
+                    .in_set(AssistSystems),
             )
                 .in_set(SpiderSystems),
         );
 }
+
+/// The systems that keep the outlook in step with the table and finish the searches the
+/// player waits for (the hint reads the outlook after them).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AssistSystems;
 
 /// Time the background "still winnable?" search may take.
 pub const OUTLOOK_BUDGET: Duration = Duration::from_secs(5);

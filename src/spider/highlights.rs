@@ -12,9 +12,15 @@ pub(crate) fn plugin(app: &mut App) {
         Update,
         tick_highlights
             .in_set(AppSystems::Plan)
+            .in_set(HighlightSystems)
             .in_set(SpiderSystems),
     );
 }
+
+/// The system that clears what a change of the table makes stale (a hint shown after it, in
+/// the same frame, stays).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HighlightSystems;
 
 /// What the table shows over the cards: drop targets, the keyboard's column, a hint.
 #[derive(Resource, Default, Debug, Clone, PartialEq)]

@@ -19,15 +19,22 @@ use crate::spider::table::{Table, TableChanged, Watching};
 pub(crate) fn plugin(app: &mut App) {
     app.add_message::<AskHint>().add_systems(
         Update,
-        ((start_hint, poll_hint)
+        // After the frame's moves are applied and the outlook has followed them, so a hint
+        // asked with a move (H in the frame of a click) is for the position after it: the
+        // move's message first cancels a search for the position before, then the hint asked
+        // starts.
+        ((poll_hint, start_hint)
             .chain()
-            .in_set(AppSystems::Input)
+            .in_set(AppSystems::Plan)
+            .after(crate::spider::assist::AssistSystems)
+            .after(crate::spider::highlights::HighlightSystems)
             .in_set(HintSystems))
         .in_set(SpiderSystems),
     );
 }
 
-/// The hint's systems (the table's input, which asks for hints, runs before them).
+/// The hint's systems (the table's input, which asks for hints, runs before them; so do the
+/// moves it asks for).
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HintSystems;
 

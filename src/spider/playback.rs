@@ -22,10 +22,15 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             ((stop_on_player_input, viewer_keys, control, advance)
                 .chain()
+                .in_set(PlaybackSystems)
                 .before(AppSystems::Input))
             .in_set(SpiderSystems),
         );
 }
+
+/// The viewer's systems: its keys, its controls, and the moves it plays.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlaybackSystems;
 
 /// What is being played.
 #[derive(Clone, Debug, PartialEq)]

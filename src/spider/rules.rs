@@ -456,9 +456,11 @@ mod tests {
             .collect();
         assert_eq!(controls[0], ("Drag", "move a run; legal columns light up"));
         assert_eq!(controls[3], ("Click the stock, D", "deal"));
-        assert_eq!(controls[12], ("F1", "this help"));
+        assert_eq!(controls[6].0, "Up, Down");
+        assert!(controls[6].1.starts_with("take up the chosen column's run"));
+        assert_eq!(controls[13], ("F1", "this help"));
         assert_eq!(
-            controls[13],
+            controls[14],
             (
                 "In a replay",
                 "Space or P play/pause, Left/Right step, Home/End jump, +/- speed, Esc close"
