@@ -659,8 +659,12 @@ pub fn write_game(storage: &dyn Storage, key: &str, text: &str) -> io::Result<()
             all.push(id.0.clone());
         }
     }
+    // Noted before the write: the desktop's save thread may fail it, and note that, first.
+    synced(storage, key, Some(text.to_string()));
     let written = write_before_kept_games(storage, key, text);
-    synced(storage, key, written.is_ok().then(|| text.to_string()));
+    if written.is_err() {
+        synced(storage, key, None);
+    }
     written
 }
 

@@ -281,9 +281,11 @@ fn all_phases_fit(layout: &P10Layout, row: f32, lines: usize) -> bool {
     top - floor >= row * lines as f32
 }
 
-/// Each phase's line of the phase list, whether the player is at it, and whether any seat is.
-/// A seat is at the phase it lays next; where phases may be laid in any order, at every phase it
-/// has still to lay.
+/// Each phase's line of the phase list, whether the player is at it, and whether it stays in the
+/// short list a low window shows. A seat is at the phase it lays next, and the short list holds
+/// the phases some seat is at; where phases may be laid in any order, a seat is at every phase
+/// it has still to lay, and the short list holds the player's (every seat is at nearly every
+/// phase: the seats' labels tell which they laid).
 fn phase_lines(game: &arachne_engine::phase10::Game) -> Vec<(String, bool, bool)> {
     game.variant()
         .phases
@@ -305,7 +307,12 @@ fn phase_lines(game: &arachne_engine::phase10::Game) -> Vec<(String, bool, bool)
                 line.push_str(&format!("   - {}", here.join(", ")));
             }
             let mine = here.first().is_some_and(|h| h == t("p10.phases.you"));
-            (line, mine, !here.is_empty())
+            let short = if game.variant().any_order {
+                mine
+            } else {
+                !here.is_empty()
+            };
+            (line, mine, short)
         })
         .collect()
 }
@@ -329,10 +336,10 @@ fn phases(
     let font = egui::FontId::proportional(PHASE_TEXT);
     let row = ctx.fonts_mut(|f| f.row_height(&font));
     let lines = phase_lines(game);
-    let widest = |only_seats: bool| {
+    let widest = |short_list: bool| {
         lines
             .iter()
-            .filter(|l| !only_seats || l.2)
+            .filter(|l| !short_list || l.2)
             .map(|(text, _, _)| {
                 ctx.fonts_mut(|f| {
                     f.layout_no_wrap(text.clone(), font.clone(), colour)
@@ -342,9 +349,9 @@ fn phases(
             })
             .fold(0.0f32, f32::max)
     };
-    let count = |only_seats: bool| lines.iter().filter(|l| !only_seats || l.2).count();
+    let count = |short_list: bool| lines.iter().filter(|l| !short_list || l.2).count();
     let (full, few) = ((widest(false), count(false)), (widest(true), count(true)));
-    let Some((at, only_seats)) = phase_list_spot(&layout, row, full, few) else {
+    let Some((at, short_list)) = phase_list_spot(&layout, row, full, few) else {
         return Ok(());
     };
     egui::Area::new(egui::Id::new("p10-phases"))
@@ -354,8 +361,8 @@ fn phases(
         .show(ctx, |ui| {
             ui.spacing_mut().item_spacing.y = 0.0;
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-            for (line, mine, seats) in &lines {
-                if only_seats && !seats {
+            for (line, mine, short) in &lines {
+                if short_list && !short {
                     continue;
                 }
                 let rich = egui::RichText::new(line).size(PHASE_TEXT).color(if *mine {
@@ -716,6 +723,9 @@ mod tests {
             assert_eq!(named, open, "phase {}: {line:?}", i + 1);
         }
         assert!(game.standings()[seat].remaining.count_ones() >= 8);
+        // A low window's short list holds the phases the player may still lay (nearly every
+        // line names some seat).
+        assert!(lines.iter().all(|l| l.2 == l.1), "{lines:?}");
     }
 
     #[test]

@@ -19,6 +19,7 @@ use crate::spider::table::{Cause, GameSpec, Request, Table, TableChanged, Watchi
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<Ask>()
         .init_resource::<Outlook>()
+        .init_resource::<FoundDeal>()
         .insert_resource(OutlookSearch {
             task: None,
             start_in: Some(0.0),
@@ -38,6 +39,9 @@ pub(super) fn plugin(app: &mut App) {
                     .chain()
                     .in_set(AppSystems::Plan)
                     .in_set(AssistSystems),
+                deal_when_back
+                    .after(crate::spider::playback::PlaybackSystems)
+                    .before(AppSystems::Input),
             )
                 .in_set(SpiderSystems),
         );
@@ -287,22 +291,12 @@ fn finish_jobs(
     mut commands: Commands,
     thinking: Option<ResMut<Thinking>>,
     table: Res<Table>,
-    watching: Res<Watching>,
-    mut found: Local<Option<(GameSpec, Vec<Move>)>>,
+    mut found: ResMut<FoundDeal>,
     mut changed: MessageReader<TableChanged>,
     mut controls: MessageWriter<Control>,
-    mut requests: MessageWriter<Request>,
     mut notices: ResMut<Notices>,
-    mut search: Option<ResMut<OutlookSearch>>,
 ) {
     let table_changed = changed.read().count() > 0;
-    // A deal found while the player watched a replay or the demo is dealt once they are back at
-    // their own game (dealt then, it would replace the table under the viewer).
-    if !watching.0
-        && let Some((spec, line)) = found.take()
-    {
-        deal_found(spec, line, &mut requests, search.as_deref_mut());
-    }
     let Some(thinking) = thinking else { return };
     let job = thinking.into_inner();
     // Auto-complete's line is for the position it was asked from.
@@ -357,12 +351,10 @@ fn finish_jobs(
                 "spider.solver.deal_found"
             };
             notices.push(fill(t(key), &[("seed", &spec.seed), ("tried", &tried)]));
-            if watching.0 {
-                notices.push(t("spider.solver.deal_after_replay"));
-                *found = Some((spec, line));
-            } else {
-                deal_found(spec, line, &mut requests, search.as_deref_mut());
-            }
+            *found = FoundDeal {
+                deal: Some((spec, line)),
+                told: false,
+            };
         }
         _ if cancelled => notices.push(t("spider.solver.cancelled")),
         _ if failure.is_some() => notices.push(tf(
@@ -377,16 +369,38 @@ fn finish_jobs(
     }
 }
 
-/// Deals a deal the solver won, its line kept for the outlook.
-fn deal_found(
-    spec: GameSpec,
-    line: Vec<Move>,
-    requests: &mut MessageWriter<Request>,
-    search: Option<&mut OutlookSearch>,
+/// A deal the solver won, waiting to be dealt, and whether the player was told it waits.
+#[derive(Resource, Default)]
+pub struct FoundDeal {
+    deal: Option<(GameSpec, Vec<Move>)>,
+    told: bool,
+}
+
+/// Deals a deal the solver won, its line kept for the outlook, once the player is at their own
+/// game: found while a replay or the demo is watched, it waits until the viewer closes (dealt
+/// then, it would replace the table under the viewer). Runs after the viewer's controls of the
+/// frame and before the moves are applied, so a viewer opened in the frame the deal is found
+/// sees it wait too.
+fn deal_when_back(
+    mut found: ResMut<FoundDeal>,
+    watching: Res<Watching>,
+    mut requests: MessageWriter<Request>,
+    mut notices: ResMut<Notices>,
+    mut search: ResMut<OutlookSearch>,
 ) {
-    if let Some(s) = search {
-        s.preset = Some((spec.seed, line));
+    if found.deal.is_none() {
+        return;
     }
+    if watching.0 {
+        if !std::mem::replace(&mut found.told, true) {
+            notices.push(t("spider.solver.deal_after_replay"));
+        }
+        return;
+    }
+    let Some((spec, line)) = found.deal.take() else {
+        return;
+    };
+    search.preset = Some((spec.seed, line));
     requests.write(Request::NewGame(spec));
 }
 

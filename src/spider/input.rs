@@ -192,6 +192,20 @@ fn place_taken(
     let Some(taking) = highlights.taking.clone() else {
         return false;
     };
+    // Shift (of Shift+Tab), Ctrl, Alt and Cmd pressed on their own keep the cards taken.
+    if matches!(
+        key,
+        KeyCode::ShiftLeft
+            | KeyCode::ShiftRight
+            | KeyCode::ControlLeft
+            | KeyCode::ControlRight
+            | KeyCode::AltLeft
+            | KeyCode::AltRight
+            | KeyCode::SuperLeft
+            | KeyCode::SuperRight
+    ) {
+        return true;
+    }
     let mut refuse = || {
         sfx.write(PlaySfx {
             sfx: Sfx::Invalid,
@@ -506,6 +520,10 @@ fn keyboard_input(
     ]);
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     let columns = table.game.position().columns().len() as u8;
+    // A column chosen in a game of more columns (Huge Spider's 20, then a 10-column deal).
+    if highlights.selected.is_some_and(|c| c >= columns) {
+        highlights.selected = None;
+    }
     for key in pressed {
         if place_taken(
             key,
