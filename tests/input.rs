@@ -24,6 +24,18 @@ fn app(variant: &str, seed: u64) -> (App, Entity) {
     app_with(Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap())
 }
 
+/// The table at a Will o' the Wisp position (spec/notation.md's text).
+fn app_at(text: &str) -> (App, Entity) {
+    let position =
+        arachne_engine::Position::parse(text, &arachne_engine::Variants::default()).unwrap();
+    let game = arachne_engine::Game::from_position(
+        position.clone(),
+        arachne_engine::GameOptions::for_variant(position.variant()),
+    );
+    let spec = GameSpec::builtin("will-o-the-wisp", 0, Numbering::Arachne).unwrap();
+    app_with(Table { game, spec })
+}
+
 fn app_with(table: Table) -> (App, Entity) {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
@@ -231,14 +243,7 @@ fn the_keyboard_takes_part_of_a_run_and_places_it_where_the_player_points() {
     let text = "variant: will-o-the-wisp\nstock:\nfoundation: 2\n\
                 1: Ks | 5h 4h 3h\n2: 6h\n3: 6s\n4: 4s\n5:\n\
                 6: Ah 2h 7h 8h 9h Th Jh Qh Kh | As\n7: 2s 3s 5s 7s 8s 9s Ts Js | Qs\n";
-    let position =
-        arachne_engine::Position::parse(text, &arachne_engine::Variants::default()).unwrap();
-    let game = arachne_engine::Game::from_position(
-        position.clone(),
-        arachne_engine::GameOptions::for_variant(position.variant()),
-    );
-    let spec = GameSpec::builtin("will-o-the-wisp", 0, Numbering::Arachne).unwrap();
-    let (mut app, w) = app_with(Table { game, spec });
+    let (mut app, w) = app_at(text);
     let taking = |app: &App| app.world().resource::<Highlights>().taking.clone();
     key(&mut app, w, KeyCode::ArrowRight);
     assert_eq!(app.world().resource::<Highlights>().selected, Some(0));
@@ -411,14 +416,7 @@ fn h_asks_the_solver_for_a_hint_in_the_background() {
 fn one_completed_run_to_discard() -> (App, Entity) {
     let text = "variant: will-o-the-wisp\ndiscard: manual\nstock:\nfoundation: 3\n\
                 1: Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h Ah\n2:\n3:\n4:\n5:\n6:\n7:\n";
-    let position =
-        arachne_engine::Position::parse(text, &arachne_engine::Variants::default()).unwrap();
-    let game = arachne_engine::Game::from_position(
-        position.clone(),
-        arachne_engine::GameOptions::for_variant(position.variant()),
-    );
-    let spec = GameSpec::builtin("will-o-the-wisp", 0, Numbering::Arachne).unwrap();
-    let (mut app, w) = app_with(Table { game, spec });
+    let (mut app, w) = app_at(text);
     let at = card_centre(&app, 0, 12);
     point(&mut app, w, at);
     (app, w)

@@ -506,6 +506,18 @@ fn the_clock_runs_only_while_the_player_plays() {
     assert_eq!(replay.secs, Some(record.clock()));
 }
 
+/// The outlook knows a line for `t`'s deal, and it wins.
+fn assert_outlook_wins(app: &App, t: &Table) {
+    let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
+        panic!("{:?}", app.world().resource::<Outlook>())
+    };
+    let mut g = t.game.clone();
+    for mv in line {
+        g.apply(mv).unwrap();
+    }
+    assert!(g.is_won());
+}
+
 #[test]
 fn winnable_deals_only_deals_one_the_solver_won() {
     let mut app = app(table("spider-2suit", 1), true);
@@ -520,14 +532,7 @@ fn winnable_deals_only_deals_one_the_solver_won() {
     let t = table_of(&app).clone();
     assert_ne!(t.spec.seed, 1);
     // The outlook already knows the line, and it wins.
-    let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
-        panic!("{:?}", app.world().resource::<Outlook>())
-    };
-    let mut g = t.game.clone();
-    for mv in line {
-        g.apply(mv).unwrap();
-    }
-    assert!(g.is_won());
+    assert_outlook_wins(&app, &t);
 }
 
 /// A review found it: a winnable deal found while the player watched a replay replaced the
@@ -570,14 +575,7 @@ fn a_deal_found_while_a_replay_is_watched_is_dealt_after_it() {
     assert!(t.game.steps().is_empty());
     assert!(!app.world().contains_resource::<Playback>());
     // The deal is the one found, and the outlook knows its line.
-    let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
-        panic!("{:?}", app.world().resource::<Outlook>())
-    };
-    let mut g = t.game.clone();
-    for mv in line {
-        g.apply(mv).unwrap();
-    }
-    assert!(g.is_won());
+    assert_outlook_wins(&app, &t);
     // The game left for it counts as given up, once.
     let stats = app.world().resource::<Statistics>();
     assert_eq!(stats.variants["spider-1suit"].played, 1);

@@ -124,7 +124,7 @@ pub fn command_code(physical: KeyCode, logical: &Key) -> KeyCode {
 }
 
 /// Shift, Ctrl, Alt and Cmd (Super), either side.
-fn is_modifier(key: KeyCode) -> bool {
+pub(crate) fn is_modifier(key: KeyCode) -> bool {
     matches!(
         key,
         KeyCode::ShiftLeft

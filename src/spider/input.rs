@@ -193,17 +193,7 @@ fn place_taken(
         return false;
     };
     // Shift (of Shift+Tab), Ctrl, Alt and Cmd pressed on their own keep the cards taken.
-    if matches!(
-        key,
-        KeyCode::ShiftLeft
-            | KeyCode::ShiftRight
-            | KeyCode::ControlLeft
-            | KeyCode::ControlRight
-            | KeyCode::AltLeft
-            | KeyCode::AltRight
-            | KeyCode::SuperLeft
-            | KeyCode::SuperRight
-    ) {
+    if crate::core::keys::is_modifier(key) {
         return true;
     }
     let mut refuse = || {
