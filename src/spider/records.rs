@@ -49,6 +49,7 @@ fn statistics(
     .max_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::widgets::focus_first_on_open(ui);
         egui::ScrollArea::both()
             .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))
@@ -190,6 +191,7 @@ fn replays(
     )
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::widgets::focus_first_on_open(ui);
         if !watching.0
             && table.game.move_count() > 0
             && ui.button(t("spider.replays.this_game")).clicked()
