@@ -334,7 +334,7 @@ mod tests {
     fn a_window_gives_its_first_control_the_keyboard_when_it_opens() {
         let ctx = egui::Context::default();
         let mut ids: Vec<egui::Id> = Vec::new();
-        let mut frame = |show: bool, keys: Vec<egui::Event>, ids: &mut Vec<egui::Id>| {
+        let frame = |show: bool, keys: Vec<egui::Event>, ids: &mut Vec<egui::Id>| {
             let input = egui::RawInput {
                 events: keys,
                 ..Default::default()
