@@ -384,8 +384,25 @@ fn save_dropping<T: Serialize>(
     prefixes: &[&str],
 ) -> io::Result<()> {
     let text = to_text(value)?;
-    let written = write_making_room(storage, key, &text, prefixes);
-    synced(storage, key, written.is_ok().then_some(text));
+    noted_write(storage, key, &text, |s, k, t| {
+        write_making_room(s, k, t, prefixes)
+    })
+}
+
+/// Writes `text` with `write`, noting it as what this run left saved ([`take_newer`]). It is
+/// noted before the write: the desktop's save thread ([`BackgroundWrites`]) may fail it, and
+/// note the failure, before `write` returns; a failure seen here is noted too.
+fn noted_write(
+    storage: &dyn Storage,
+    key: &str,
+    text: &str,
+    write: impl FnOnce(&dyn Storage, &str, &str) -> io::Result<()>,
+) -> io::Result<()> {
+    synced(storage, key, Some(text.to_string()));
+    let written = write(storage, key, text);
+    if written.is_err() {
+        synced(storage, key, None);
+    }
     written
 }
 
@@ -659,13 +676,7 @@ pub fn write_game(storage: &dyn Storage, key: &str, text: &str) -> io::Result<()
             all.push(id.0.clone());
         }
     }
-    // Noted before the write: the desktop's save thread may fail it, and note that, first.
-    synced(storage, key, Some(text.to_string()));
-    let written = write_before_kept_games(storage, key, text);
-    if written.is_err() {
-        synced(storage, key, None);
-    }
-    written
+    noted_write(storage, key, text, write_before_kept_games)
 }
 
 /// [`save`], making room for it when the storage is full by dropping the oldest kept games

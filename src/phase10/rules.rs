@@ -128,7 +128,6 @@ fn help(mut contexts: EguiContexts, table: Res<P10Table>, mut windows: ResMut<Wi
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::widgets::focus_first_on_open(ui);
         egui::ScrollArea::vertical()
             .max_height((screen.y - 140.0).max(120.0))
             .show(ui, |ui| {

@@ -379,7 +379,6 @@ fn statistics(
     .max_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::widgets::focus_first_on_open(ui);
         egui::ScrollArea::both()
             .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))

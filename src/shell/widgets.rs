@@ -113,7 +113,9 @@ pub(crate) fn fixed_window(
 
 /// Gives the keyboard to a window's first control in the pass it opens, so Enter, Space and
 /// the arrows work on it at once (before, Tab had to reach it first). Call at the start of the
-/// window's contents. A control that has the keyboard loses it to the window's first.
+/// window's contents. A control that has the keyboard loses it to the window's first. Not for
+/// windows of long text (the rules, the statistics): there the arrows scroll while no control
+/// has the keyboard ([`keyboard_scroll`]).
 pub(crate) fn focus_first_on_open(ui: &egui::Ui) {
     // A window's first pass only measures it (nothing in it takes the keyboard): the next.
     if ui.is_sizing_pass() {

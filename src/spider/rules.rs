@@ -300,7 +300,6 @@ fn help(mut contexts: EguiContexts, mut windows: ResMut<Windows>, table: Res<Tab
     .default_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::widgets::focus_first_on_open(ui);
         egui::ScrollArea::vertical()
             .max_height(high)
             .show(ui, |ui| {
