@@ -188,7 +188,7 @@ impl BackgroundWrites {
                         let written = write_making_room(store.as_ref(), &key, &text, &kept_games());
                         if let Err(e) = written {
                             save_failed("save.what.file", &format!("{key}: {e}"));
-                            unsynced(&store.identity(), &key);
+                            unsynced(&store.identity(), &key, &text);
                         }
                         let mut q = lock();
                         if q.get(&key) == Some(&text) {
@@ -414,11 +414,18 @@ fn synced(storage: &dyn Storage, key: &str, text: Option<String>) {
     set_synced((storage.identity(), key.to_string()), text);
 }
 
-/// A write of `key` to the storage known as `identity` failed after it was queued
-/// ([`BackgroundWrites`]): this run's copy is the newer one.
+/// A write of `text` under `key` to the storage known as `identity` failed after it was
+/// queued ([`BackgroundWrites`]): this run's copy is the newer one. Unless a newer text has been
+/// noted since (queued behind it, it may yet be written).
 #[cfg(not(target_arch = "wasm32"))]
-fn unsynced(identity: &str, key: &str) {
-    set_synced((identity.to_string(), key.to_string()), None);
+fn unsynced(identity: &str, key: &str, text: &str) {
+    let id = (identity.to_string(), key.to_string());
+    let mut all = SYNCED.lock().unwrap_or_else(|e| e.into_inner());
+    match all.iter_mut().find(|(k, _)| *k == id) {
+        Some((_, noted)) if noted.as_deref().is_some_and(|n| n != text) => {}
+        Some((_, noted)) => *noted = None,
+        None => all.push((id, None)),
+    }
 }
 
 fn set_synced(id: (String, String), text: Option<String>) {

@@ -62,7 +62,6 @@ fn replay_list(
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::widgets::focus_first_on_open(ui);
         keep_inside(ui);
         // The player's game from its start (not while another replay is shown: that one is not
         // the player's).

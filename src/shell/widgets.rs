@@ -111,35 +111,6 @@ pub(crate) fn fixed_window(
         .anchor(anchor, offset)
 }
 
-/// Gives the keyboard to a window's first control in the pass it opens, so Enter, Space and
-/// the arrows work on it at once (before, Tab had to reach it first). Call at the start of the
-/// window's contents. A control that has the keyboard loses it to the window's first. Not for
-/// windows of long text (the rules, the statistics): there the arrows scroll while no control
-/// has the keyboard ([`keyboard_scroll`]).
-pub(crate) fn focus_first_on_open(ui: &egui::Ui) {
-    // A window's first pass only measures it (nothing in it takes the keyboard): the next.
-    if ui.is_sizing_pass() {
-        return;
-    }
-    let ctx = ui.ctx();
-    let id = ui.layer_id().id.with("arachne-drawn-in-pass");
-    let pass = ctx.cumulative_pass_nr();
-    let last = ctx.data_mut(|d| {
-        let last = d.get_temp::<u64>(id);
-        d.insert_temp(id, pass);
-        last
-    });
-    if last.is_some_and(|l| l + 1 >= pass) {
-        return;
-    }
-    ctx.memory_mut(|m| {
-        if let Some(focused) = m.focused() {
-            m.surrender_focus(focused);
-        }
-        m.move_focus(egui::FocusDirection::Next);
-    });
-}
-
 /// The most a window's contents may be high for the window to stay inside the screen (its
 /// title bar and margins take the rest).
 pub(crate) fn fitting_height(ctx: &egui::Context) -> f32 {
@@ -329,56 +300,6 @@ pub fn bar_button<'a>(text: impl Into<egui::WidgetText>) -> egui::Button<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A window gives its first control the keyboard when it opens, and again each time it opens
-    /// again; Tab then moves on from there as ever.
-    #[test]
-    fn a_window_gives_its_first_control_the_keyboard_when_it_opens() {
-        let ctx = egui::Context::default();
-        let mut ids: Vec<egui::Id> = Vec::new();
-        let frame = |show: bool, keys: Vec<egui::Event>, ids: &mut Vec<egui::Id>| {
-            let input = egui::RawInput {
-                events: keys,
-                ..Default::default()
-            };
-            let output = ctx.run_ui(input, |ui| {
-                if !show {
-                    return;
-                }
-                let ctx = ui.ctx().clone();
-                fixed_window("A window", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(
-                    &ctx,
-                    |ui| {
-                        focus_first_on_open(ui);
-                        ids.clear();
-                        ids.push(ui.button("first").id);
-                        ids.push(ui.button("second").id);
-                    },
-                );
-            });
-            output.drop_without_applying_deltas();
-        };
-        let tab = egui::Event::Key {
-            key: egui::Key::Tab,
-            physical_key: None,
-            pressed: true,
-            repeat: false,
-            modifiers: egui::Modifiers::NONE,
-        };
-        for _ in 0..3 {
-            frame(true, Vec::new(), &mut ids);
-        }
-        let focused = || ctx.memory(|m| m.focused());
-        assert_eq!(focused(), Some(ids[0]), "the first control when it opens");
-        frame(true, vec![tab.clone()], &mut ids);
-        frame(true, Vec::new(), &mut ids);
-        assert_eq!(focused(), Some(ids[1]), "Tab moves on, and it stays there");
-        frame(false, Vec::new(), &mut ids);
-        for _ in 0..2 {
-            frame(true, Vec::new(), &mut ids);
-        }
-        assert_eq!(focused(), Some(ids[0]), "opened again: the first again");
-    }
 
     /// Every file under `dir`, in its subfolders too.
     fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {

@@ -190,7 +190,6 @@ fn replays(
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::widgets::focus_first_on_open(ui);
         if !watching.0
             && table.game.move_count() > 0
             && ui.button(t("spider.replays.this_game")).clicked()
