@@ -338,6 +338,61 @@ fn a_column_chosen_in_a_wider_game_is_forgotten() {
     assert_eq!(h.selected, Some(0));
 }
 
+/// With no move left the player is told what can still be done: undo, or, with the undo limit
+/// used up, only a new deal (last stop's mend, tested here: the notice told them to undo when
+/// nothing could be undone).
+#[test]
+fn a_stuck_game_says_to_undo_or_with_no_undo_left_to_deal_anew() {
+    // Qs from column 1 onto Kh, and then no column takes any other column's top card.
+    let text = "variant: will-o-the-wisp\nstock:\nfoundation: 2\n\
+                1: 3h Qs\n2: Kh\n3: 2h 4h 5h 6h 7h | 9h\n4: 8h Th Jh Qh | 6s\n\
+                5: As 2s 4s 5s | Ah\n6: 7s 8s Ts | 3s\n7: Js Ks | 9s\n";
+    for (limit, said) in [
+        (None, "No moves left: undo, or start a new deal"),
+        (
+            Some(0),
+            "No moves left, and none to take back: start a new deal",
+        ),
+    ] {
+        let position =
+            arachne_engine::Position::parse(text, &arachne_engine::Variants::default()).unwrap();
+        let options = arachne_engine::GameOptions {
+            undo_limit: limit,
+            ..arachne_engine::GameOptions::for_variant(position.variant())
+        };
+        let game = arachne_engine::Game::from_position(position, options);
+        let spec = GameSpec::builtin("will-o-the-wisp", 0, Numbering::Arachne).unwrap();
+        let (mut app, _) = app_with(Table { game, spec });
+        let notices = |app: &App| -> Vec<String> {
+            app.world()
+                .resource::<arachne::core::focus::Notices>()
+                .0
+                .iter()
+                .map(|(n, _)| n.clone())
+                .collect()
+        };
+        assert!(!notices(&app).iter().any(|n| n.starts_with("No moves left")));
+        app.world_mut()
+            .write_message(arachne::spider::table::Request::Move(Move::Transfer {
+                from: 0,
+                to: 1,
+                count: 1,
+            }));
+        app.update();
+        app.update();
+        assert!(app.world().resource::<Table>().game.is_stuck());
+        let told = notices(&app);
+        assert!(told.iter().any(|n| n == said), "{limit:?}: {told:?}");
+        assert_eq!(
+            told.iter()
+                .filter(|n| n.starts_with("No moves left"))
+                .count(),
+            1,
+            "{told:?}"
+        );
+    }
+}
+
 #[test]
 fn on_a_german_keyboard_ctrl_z_undoes_and_ctrl_y_redoes() {
     // A German keyboard has Z where a US one has Y: the shortcuts follow the letters printed
