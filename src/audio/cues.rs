@@ -68,6 +68,13 @@ pub struct PlaySfx {
     pub pitch: f32,
 }
 
+impl PlaySfx {
+    /// `sfx` as made (pitch 1).
+    pub fn plain(sfx: Sfx) -> PlaySfx {
+        PlaySfx { sfx, pitch: 1.0 }
+    }
+}
+
 /// Sounds waiting for their moment in a running animation.
 #[derive(Resource, Default, Debug)]
 pub struct PendingSounds(pub Vec<(f32, PlaySfx)>);
@@ -131,7 +138,7 @@ mod tests {
         app.update();
         app.world_mut().resource_mut::<PendingSounds>().0 = at
             .iter()
-            .map(|&(t, sfx)| (t, PlaySfx { sfx, pitch: 1.0 }))
+            .map(|&(t, sfx)| (t, PlaySfx::plain(sfx)))
             .collect();
         let mut out = Vec::new();
         for _ in 0..(secs / 0.016) as usize {

@@ -419,21 +419,36 @@ fn synced(storage: &dyn Storage, key: &str, text: Option<String>) {
 /// noted since (queued behind it, it may yet be written).
 #[cfg(not(target_arch = "wasm32"))]
 fn unsynced(identity: &str, key: &str, text: &str) {
-    let id = (identity.to_string(), key.to_string());
-    let mut all = SYNCED.lock().unwrap_or_else(|e| e.into_inner());
-    match all.iter_mut().find(|(k, _)| *k == id) {
-        Some((_, noted)) if noted.as_deref().is_some_and(|n| n != text) => {}
-        Some((_, noted)) => *noted = None,
-        None => all.push((id, None)),
-    }
+    update_synced((identity.to_string(), key.to_string()), |noted| {
+        if noted.as_deref().is_none_or(|n| n == text) {
+            *noted = None;
+        }
+    });
 }
 
 fn set_synced(id: (String, String), text: Option<String>) {
+    update_synced(id, |noted| *noted = text);
+}
+
+/// Changes what this run noted of an entry (`None` when nothing was, or its write failed),
+/// under one lock.
+fn update_synced(id: (String, String), change: impl FnOnce(&mut Option<String>)) {
     let mut all = SYNCED.lock().unwrap_or_else(|e| e.into_inner());
     match all.iter_mut().find(|(k, _)| *k == id) {
-        Some((_, t)) => *t = text,
-        None => all.push((id, text)),
+        Some((_, noted)) => change(noted),
+        None => {
+            let mut noted = None;
+            change(&mut noted);
+            all.push((id, noted));
+        }
     }
+}
+
+/// What this run noted of an entry: `None` if nothing, `Some(None)` if its last write failed.
+fn noted(storage: &dyn Storage, key: &str) -> Option<Option<String>> {
+    let id = (storage.identity(), key.to_string());
+    let all = SYNCED.lock().unwrap_or_else(|e| e.into_inner());
+    all.iter().find(|(k, _)| *k == id).map(|(_, t)| t.clone())
 }
 
 /// Replaces `value` with the entry saved under `key`, when another running copy of the game
@@ -443,15 +458,11 @@ fn set_synced(id: (String, String), text: Option<String>) {
 /// read, or when this run's last write of it failed (its own copy is then the newer). True
 /// when it was replaced.
 pub fn take_newer<T: DeserializeOwned>(storage: &dyn Storage, key: &str, value: &mut T) -> bool {
-    let id = (storage.identity(), key.to_string());
-    let known = {
-        let all = SYNCED.lock().unwrap_or_else(|e| e.into_inner());
-        match all.iter().find(|(k, _)| *k == id) {
-            Some((_, Some(text))) => Some(text.clone()),
-            // This run's last write failed: its own copy is the newer.
-            Some((_, None)) => return false,
-            None => None,
-        }
+    let known = match noted(storage, key) {
+        Some(Some(text)) => Some(text),
+        // This run's last write failed: its own copy is the newer.
+        Some(None) => return false,
+        None => None,
     };
     let Ok(Some(text)) = storage.read(key) else {
         return false;
@@ -645,10 +656,9 @@ pub fn write_before_kept_games(storage: &dyn Storage, key: &str, text: &str) -> 
     write_making_room(storage, key, text, &kept_games())
 }
 
-/// Set when another running copy of the game (a second browser tab, a second window) saved
-/// its game in progress over this one's: told to the player once a run
+/// The storages (by identity) where another running copy of the game (a second browser tab,
+/// a second window) saved its game in progress over this one's: told to the player once a run
 /// ([`tell_save_failures`]).
-/// The storages (by identity) where it happened.
 static OTHER_COPY: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// Whether another running copy saved its game in progress over this one's in `storage`.
@@ -666,21 +676,15 @@ pub fn other_copy_saved(storage: &dyn Storage) -> bool {
 /// the two take turns saving over each other, and the player is told so, once a run. (The
 /// first write of a run only notes what it wrote; a write that failed checks nothing next time.)
 pub fn write_game(storage: &dyn Storage, key: &str, text: &str) -> io::Result<()> {
-    let id = (storage.identity(), key.to_string());
-    let known = {
-        let all = SYNCED.lock().unwrap_or_else(|e| e.into_inner());
-        all.iter()
-            .find(|(k, _)| *k == id)
-            .and_then(|(_, t)| t.clone())
-    };
-    if let Some(known) = known
+    if let Some(Some(known)) = noted(storage, key)
         && let Ok(Some(now)) = storage.read(key)
         && now != known
     {
         tracing::warn!("another running copy saved its game under {key}");
+        let id = storage.identity();
         let mut all = OTHER_COPY.lock().unwrap_or_else(|e| e.into_inner());
-        if !all.contains(&id.0) {
-            all.push(id.0.clone());
+        if !all.contains(&id) {
+            all.push(id);
         }
     }
     noted_write(storage, key, text, write_before_kept_games)

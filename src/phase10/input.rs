@@ -1041,10 +1041,7 @@ fn tell_refusals(
         any = true;
     }
     if any {
-        sfx.write(PlaySfx {
-            sfx: Sfx::Invalid,
-            pitch: 1.0,
-        });
+        sfx.write(PlaySfx::plain(Sfx::Invalid));
     }
 }
 

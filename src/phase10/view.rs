@@ -713,10 +713,7 @@ pub(crate) fn show_changes(
     if rap {
         sounds.0.push((
             rap_at,
-            crate::audio::cues::PlaySfx {
-                sfx: crate::audio::cues::Sfx::Knock,
-                pitch: 1.0,
-            },
+            crate::audio::cues::PlaySfx::plain(crate::audio::cues::Sfx::Knock),
         ));
     }
     commands.insert_resource(layout);

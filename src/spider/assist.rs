@@ -388,11 +388,8 @@ fn deal_when_back(
     mut notices: ResMut<Notices>,
     mut search: ResMut<OutlookSearch>,
 ) {
-    if found.deal.is_none() {
-        return;
-    }
     if watching.0 {
-        if !std::mem::replace(&mut found.told, true) {
+        if found.deal.is_some() && !std::mem::replace(&mut found.told, true) {
             notices.push(t("spider.solver.deal_after_replay"));
         }
         return;

@@ -160,13 +160,12 @@ fn place_fixtures(
                 // A hinted run is lit whole, in the highlight colour; where it goes is lit in
                 // the hint's target colour, so the two ends of a hint are told apart.
                 let len = shape.columns[*c as usize].0;
-                let run = match hint {
-                    _ if taken.is_some() => taken.unwrap_or(1),
+                let run = taken.unwrap_or(match hint {
                     _ if target || selected || pointed => 1,
                     Some(Move::Transfer { from, count, .. }) if from == *c => count as usize,
                     Some(Move::Discard { .. }) => 13,
                     _ => 1,
-                };
+                });
                 let first = len.saturating_sub(run.max(1));
                 let last = len.saturating_sub(1).max(first);
                 let top = layout.position(&shape, PileId::Column(*c), first);

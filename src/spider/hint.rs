@@ -124,10 +124,7 @@ fn poll_hint(
         match result {
             Some(mv) => show_hint(&mut highlights, &mut notices, mv),
             None => {
-                sfx.write(PlaySfx {
-                    sfx: Sfx::Invalid,
-                    pitch: 1.0,
-                });
+                sfx.write(PlaySfx::plain(Sfx::Invalid));
             }
         }
     }

@@ -197,10 +197,7 @@ fn place_taken(
         return true;
     }
     let mut refuse = || {
-        sfx.write(PlaySfx {
-            sfx: Sfx::Invalid,
-            pitch: 1.0,
-        });
+        sfx.write(PlaySfx::plain(Sfx::Invalid));
     };
     match key {
         // Up takes one card more of the column's run, Down one fewer.
@@ -369,15 +366,9 @@ fn pointer_input(
                         start: p,
                         moved: false,
                     });
-                    sfx.write(PlaySfx {
-                        sfx: Sfx::Pick,
-                        pitch: 1.0,
-                    });
+                    sfx.write(PlaySfx::plain(Sfx::Pick));
                 } else {
-                    sfx.write(PlaySfx {
-                        sfx: Sfx::Invalid,
-                        pitch: 1.0,
-                    });
+                    sfx.write(PlaySfx::plain(Sfx::Invalid));
                     shakes.write(Shake(col[index..].to_vec()));
                 }
             }
@@ -436,10 +427,7 @@ fn pointer_input(
             }
             _ => {
                 if target.is_some_and(|t| t != state.from) {
-                    sfx.write(PlaySfx {
-                        sfx: Sfx::Invalid,
-                        pitch: 1.0,
-                    });
+                    sfx.write(PlaySfx::plain(Sfx::Invalid));
                 }
                 relayout.write(Relayout { instant: false });
             }
@@ -468,10 +456,7 @@ fn pointer_input(
             requests.write(Request::Move(mv));
         }
         None => {
-            sfx.write(PlaySfx {
-                sfx: Sfx::Invalid,
-                pitch: 1.0,
-            });
+            sfx.write(PlaySfx::plain(Sfx::Invalid));
             shakes.write(Shake(state.cards.clone()));
         }
     }
@@ -548,10 +533,7 @@ fn keyboard_input(
                         }
                     }
                     None => {
-                        sfx.write(PlaySfx {
-                            sfx: Sfx::Invalid,
-                            pitch: 1.0,
-                        });
+                        sfx.write(PlaySfx::plain(Sfx::Invalid));
                     }
                 }
             }
@@ -566,10 +548,7 @@ fn keyboard_input(
                 let position = table.game.position();
                 match position.movable_run(c as usize) {
                     0 => {
-                        sfx.write(PlaySfx {
-                            sfx: Sfx::Invalid,
-                            pitch: 1.0,
-                        });
+                        sfx.write(PlaySfx::plain(Sfx::Invalid));
                     }
                     run => highlights.taking = Some(take(position, c, run, None)),
                 }
@@ -674,9 +653,6 @@ fn rejected_sound(
             "spider.note.not_allowed",
             &[("why", &r.0)],
         ));
-        sfx.write(PlaySfx {
-            sfx: Sfx::Invalid,
-            pitch: 1.0,
-        });
+        sfx.write(PlaySfx::plain(Sfx::Invalid));
     }
 }
