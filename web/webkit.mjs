@@ -92,9 +92,12 @@ try {
       const a = await attrs();
       if (test(a)) return a;
       if (Date.now() - t0 > ms) {
+        // What the page shows and what it reported, for a wait that never ends (once, under a
+        // loaded machine, the first load never came to rest: no frame after the first few).
         const page = await js(
-          "return { visibility: document.visibilityState, focus: document.hasFocus(), size: [innerWidth, innerHeight] }",
+          "return { visibility: document.visibilityState, focus: document.hasFocus(), size: [innerWidth, innerHeight], errors: window.__arachneErrors ?? [], page_ms: performance.now() }",
         );
+        await shot(`timeout-${what.replace(/\W+/g, "-")}`).catch(() => {});
         throw new Error(`${what}: not in ${ms / 1000} s\n${JSON.stringify(a)}\n${JSON.stringify(page)}`);
       }
       await sleep(150);
