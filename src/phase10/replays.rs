@@ -62,6 +62,7 @@ fn replay_list(
     )
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::window_keys::focus_first_on_open(ui);
         keep_inside(ui);
         // The player's game from its start (not while another replay is shown: that one is not
         // the player's).
@@ -81,7 +82,7 @@ fn replay_list(
         egui::ScrollArea::vertical()
             .max_height((screen.y - 200.0).max(120.0))
             .show(ui, |ui| {
-                crate::shell::widgets::keyboard_scroll(ui);
+                crate::shell::window_keys::keyboard_scroll(ui);
                 for game in list.iter() {
                     ui.horizontal(|ui| {
                         if ui.button(t("p10.replays.watch")).clicked() {
@@ -95,6 +96,7 @@ fn replay_list(
                         ui.add(egui::Label::new(&game.summary).wrap());
                     });
                 }
+                crate::shell::window_keys::follow_focus(ui);
             });
         ui.separator();
         // A game's text from elsewhere: a file, another Arachne's Copy.

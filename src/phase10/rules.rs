@@ -131,7 +131,7 @@ fn help(mut contexts: EguiContexts, table: Res<P10Table>, mut windows: ResMut<Wi
         egui::ScrollArea::vertical()
             .max_height((screen.y - 140.0).max(120.0))
             .show(ui, |ui| {
-                crate::shell::widgets::keyboard_scroll(ui);
+                crate::shell::window_keys::keyboard_scroll(ui);
                 ui.set_max_width((screen.x - 60.0).clamp(200.0, 620.0));
                 let v = table.game.variant();
                 ui.heading(tf(

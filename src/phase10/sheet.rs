@@ -211,7 +211,7 @@ fn sheet_window(
             .max_width(width)
             .max_height((screen.y - 220.0).max(120.0))
             .show(ui, |ui| {
-                crate::shell::widgets::keyboard_scroll(ui);
+                crate::shell::window_keys::keyboard_scroll(ui);
                 egui::Grid::new("p10-sheet")
                     .striped(true)
                     .spacing([18.0, 4.0])
@@ -383,7 +383,7 @@ fn statistics(
             .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))
             .show(ui, |ui| {
-                crate::shell::widgets::keyboard_scroll(ui);
+                crate::shell::window_keys::keyboard_scroll(ui);
                 statistics_table(ui, &mut form, &stats, &mut reset);
             });
         // The notes wrap to the window rather than scroll with the table.

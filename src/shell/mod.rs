@@ -4,6 +4,7 @@
 pub mod settings_window;
 pub mod studio;
 pub mod widgets;
+pub mod window_keys;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui, input::EguiWantsInput};

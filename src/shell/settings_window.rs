@@ -34,6 +34,7 @@ pub(crate) fn settings_window(
     )
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::window_keys::focus_first_on_open(ui);
         scrolling(ui, high, |ui| {
             ui.heading(t("settings.look"));
             egui::Grid::new("look").num_columns(2).show(ui, |ui| {

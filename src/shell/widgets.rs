@@ -212,37 +212,12 @@ pub(crate) fn scrolling<R>(
         .max_height(high)
         .min_scrolled_height(high)
         .show(ui, |ui| {
-            keyboard_scroll(ui);
-            add(ui)
+            crate::shell::window_keys::keyboard_scroll(ui);
+            let inner = add(ui);
+            crate::shell::window_keys::follow_focus(ui);
+            inner
         })
         .inner
-}
-
-/// Up and Down (a line), Page Up and Page Down (most of what shows), Left and Right scroll the scroll area
-/// this is called in, while no control has the keyboard: egui scrolls only by pointer, and a
-/// long text (the rules, a score sheet) would be out of a keyboard's reach.
-pub(crate) fn keyboard_scroll(ui: &mut egui::Ui) {
-    if ui.memory(|m| m.focused().is_some()) {
-        return;
-    }
-    let page = ui.clip_rect().height() * 0.8;
-    let delta = ui.input(|i| {
-        [
-            (egui::Key::ArrowDown, egui::vec2(0.0, -40.0)),
-            (egui::Key::ArrowUp, egui::vec2(0.0, 40.0)),
-            (egui::Key::PageDown, egui::vec2(0.0, -page)),
-            (egui::Key::PageUp, egui::vec2(0.0, page)),
-            // A wide table (statistics, a score sheet on a phone) sideways.
-            (egui::Key::ArrowRight, egui::vec2(-60.0, 0.0)),
-            (egui::Key::ArrowLeft, egui::vec2(60.0, 0.0)),
-        ]
-        .iter()
-        .filter(|(k, _)| i.key_pressed(*k))
-        .fold(egui::Vec2::ZERO, |sum, (_, d)| sum + *d)
-    });
-    if delta != egui::Vec2::ZERO {
-        ui.scroll_with_delta(delta);
-    }
 }
 
 /// A kept game's text to the clipboard: to keep as a file (`arachne-cli` reads it), or to
@@ -292,7 +267,6 @@ pub(crate) fn clock(secs: u64) -> String {
 
 /// A button of the bar. The mouse clicks it; the keyboard does not focus it, because on the
 /// table Tab, the arrows, Enter and Space choose and move runs, and each button has its key.
-/// A button of the bar: clicked, never focused (the keyboard stays with the table).
 pub fn bar_button<'a>(text: impl Into<egui::WidgetText>) -> egui::Button<'a> {
     egui::Button::new(text).sense(egui::Sense::CLICK)
 }

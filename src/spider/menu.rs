@@ -164,6 +164,7 @@ fn menu(
     )
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::window_keys::focus_first_on_open(ui);
         scrolling(ui, high, |ui| {
             row(ui, |ui| {
                 if ui.button(t("spider.menu.continue")).clicked() {

@@ -53,7 +53,7 @@ fn statistics(
             .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))
             .show(ui, |ui| {
-                crate::shell::widgets::keyboard_scroll(ui);
+                crate::shell::window_keys::keyboard_scroll(ui);
                 statistics_table(ui, &mut form, &stats, &mut reset)
             });
         // The notes wrap to the window rather than scroll with the table.
@@ -190,6 +190,7 @@ fn replays(
     )
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::window_keys::focus_first_on_open(ui);
         if !watching.0
             && table.game.move_count() > 0
             && ui.button(t("spider.replays.this_game")).clicked()
@@ -205,7 +206,7 @@ fn replays(
         egui::ScrollArea::vertical()
             .max_height(360.0)
             .show(ui, |ui| {
-                crate::shell::widgets::keyboard_scroll(ui);
+                crate::shell::window_keys::keyboard_scroll(ui);
                 // On a phone a game's line wraps beside its buttons (German's take 170 px).
                 let line = (fitting_width(ui.ctx()) - 180.0).max(120.0);
                 egui::Grid::new("replays")
@@ -236,6 +237,7 @@ fn replays(
                             ui.end_row();
                         }
                     });
+                crate::shell::window_keys::follow_focus(ui);
             });
         ui.separator();
         // A replay's text from elsewhere: a file, another Arachne's Copy.

@@ -303,7 +303,7 @@ fn help(mut contexts: EguiContexts, mut windows: ResMut<Windows>, table: Res<Tab
         egui::ScrollArea::vertical()
             .max_height(high)
             .show(ui, |ui| {
-                crate::shell::widgets::keyboard_scroll(ui);
+                crate::shell::window_keys::keyboard_scroll(ui);
                 ui.set_max_width(width);
                 for (title, text) in rules(v, &table.game.options()) {
                     ui.strong(title);
