@@ -956,6 +956,72 @@ fn more_cards_chosen_than_the_phase_takes_are_told_how_to_lay_it() {
     assert!(why.contains("do not make phase"), "{why}");
 }
 
+/// Six 7s chosen for two sets of 3 are split either way alike: the player is not asked which
+/// of ten ways that all read "set of 7s + set of 7s" (before, the question listed them all).
+#[test]
+fn ways_that_read_alike_are_one_way() {
+    use arachne::phase10::input::lays_for;
+    let (mut app, w) = dealt(
+        "pro-spider-10",
+        &[
+            "r7 r7 b7 g7 g7 y7 r4 b9 g11 y12",
+            "g1 g2 y5 y8 r9 r11 b12 b3 g6 y8",
+        ],
+        "r10",
+    );
+    draw_from_the_stock(&mut app, w);
+    let table = app.world().resource::<P10Table>();
+    let sevens = parse_cards("r7 r7 b7 g7 g7 y7").unwrap();
+    let lays = table
+        .game
+        .choices()
+        .into_iter()
+        .filter(|a| matches!(a, Action::Lay { .. }))
+        .count();
+    assert!(lays > 1, "the engine lists the splits: {lays}");
+    let ways = lays_for(table, &sevens).unwrap();
+    assert_eq!(ways.len(), 1, "{ways:?}");
+}
+
+/// Phases in any order: F chooses the cards of the lowest phase the hand can lay, F again those
+/// of the next one, and round again; more cards chosen than a phase takes are told the phase
+/// among them and its size (before: every open phase's numbers and the first phase's size).
+#[test]
+fn in_any_order_find_goes_through_the_phases_the_hand_can_lay() {
+    use arachne::phase10::input::{find_play, lay_for};
+    // Phase 2 (a set of 3 and a run of 4: 9s and 1-4) and phase 4 (a run of 7: 1-7).
+    let (mut app, w) = dealt(
+        "pro-spider-10-any-order",
+        &[
+            "r1 b2 g3 y4 r5 b6 g7 r9 b9 g9",
+            "g1 g2 y5 y8 r9 r11 b12 b3 g6 y8",
+        ],
+        "r12",
+    );
+    draw_from_the_stock(&mut app, w);
+    let table = app.world().resource::<P10Table>();
+    let piles = app.world().resource::<P10Piles>();
+    let phase_of = |chosen: &[Entity]| {
+        let cards: Vec<Card> = chosen.iter().map(|e| piles.cards[e]).collect();
+        match lay_for(table, &cards) {
+            Ok(Action::Lay { phase, .. }) => phase,
+            other => panic!("{other:?}"),
+        }
+    };
+    let first = find_play(table, piles, &[]).unwrap();
+    assert_eq!(phase_of(&first), 2);
+    let second = find_play(table, piles, &first).unwrap();
+    assert_eq!(phase_of(&second), 4);
+    let third = find_play(table, piles, &second).unwrap();
+    assert_eq!(phase_of(&third), 2, "round again");
+    let eight = parse_cards("r1 b2 g3 y4 r5 b6 g7 r9").unwrap();
+    let why = lay_for(table, &eight).unwrap_err();
+    assert!(
+        why.contains("phase 4 is among") && why.contains("only its 7 cards"),
+        "{why}"
+    );
+}
+
 /// A quick double-click on a slow frame: the first click's release and the second press come
 /// in one frame. Both clicks count: the card is discarded (before, the frame read as a second
 /// finger, and the card was neither chosen nor discarded).

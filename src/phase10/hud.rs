@@ -471,6 +471,7 @@ struct BarState<'w> {
     windows: ResMut<'w, Windows>,
     form: ResMut<'w, P10Form>,
     cursor: ResMut<'w, HandCursor>,
+    skip_target: Res<'w, crate::phase10::input::SkipTarget>,
 }
 
 fn bar(
@@ -505,7 +506,11 @@ fn bar(
                     ui.label(format!(
                         "Pro Spider 10 · {} · {}",
                         tf("p10.round", &[("round", &game.round())]),
-                        status(&table, seats.as_deref())
+                        if bar.skip_target.0 && table.players_turn() {
+                            t("p10.status.skip").into()
+                        } else {
+                            status(&table, seats.as_deref())
+                        }
                     ));
                     let buttons = |ui: &mut egui::Ui| {
                         let play = table.players_turn() && game.stage() == Stage::Play;
@@ -519,6 +524,7 @@ fn bar(
                             windows,
                             form,
                             cursor,
+                            ..
                         } = &mut bar;
                         if ui.add_enabled(play, bar_button(t("p10.bar.lay"))).clicked() {
                             lay_chosen(
@@ -637,6 +643,13 @@ fn lay_question(
         egui::Vec2::ZERO,
     )
     .show(ctx, |ui| {
+        // The first way has the keyboard: the arrows (or Tab) and Enter reach every way, the
+        // number keys the first nine.
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "p10-question",
+            crate::shell::window_keys::OnOpen::FirstControl,
+        );
         crate::shell::widgets::keep_inside(ui);
         match choice.0.first() {
             Some(Action::Hit { card, .. }) => {
@@ -649,12 +662,22 @@ fn lay_question(
                 ui.label(t("p10.lay.question"));
             }
         }
-        for (i, way) in choice.0.iter().enumerate() {
-            let text = format!("{}. {}", i + 1, describe_choice(&table, way));
-            if ui.button(text).clicked() || number(i + 1) {
-                picked = Some(i + 1);
+        let high = crate::shell::widgets::fitting_height(ui.ctx()) - 60.0;
+        crate::shell::widgets::scrolling(ui, high, |ui| {
+            for (i, way) in choice.0.iter().enumerate() {
+                // Only the ways a number key picks are numbered (a "10." would invite 1 and 0,
+                // and the 1 picks the first way).
+                let text = describe_choice(&table, way);
+                let text = if i < 9 {
+                    format!("{}. {text}", i + 1)
+                } else {
+                    text
+                };
+                if ui.button(text).clicked() || i < 9 && number(i + 1) {
+                    picked = Some(i + 1);
+                }
             }
-        }
+        });
         if ui.button(t("p10.lay.cancel")).clicked() {
             cancel = true;
         }

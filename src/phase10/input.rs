@@ -375,21 +375,52 @@ pub fn lays_for(table: &P10Table, chosen: &[Card]) -> Result<Vec<Action>, String
     } else {
         Counts::of(chosen)
     };
-    let inside = lays.iter().any(|a| want.contains(&cards_of(a)));
-    let needed = cards_of(first).len();
+    // A phase among the chosen cards (any order: the lowest one), with its number and size.
+    let inside = lays
+        .iter()
+        .filter(|a| want.contains(&cards_of(a)))
+        .filter_map(|a| match a {
+            Action::Lay { phase, .. } => Some((*phase, cards_of(a).len())),
+            _ => None,
+        })
+        .min();
     let ways: Vec<Action> = lays.into_iter().filter(|a| cards_of(a) == want).collect();
     if ways.is_empty() {
         // More cards than the phase takes, the phase among them: a lay takes the phase's
         // cards alone, and the others are hits after it.
-        if inside {
+        if let Some((inside, needed)) = inside {
             return Err(tf(
                 "p10.note.lay_fewer",
-                &[("phase", &phase), ("count", &needed)],
+                &[("phase", &inside), ("count", &needed)],
             ));
         }
         return Err(tf("p10.note.not_the_phase", &[("phase", &phase)]));
     }
-    Ok(ways)
+    Ok(distinct_ways(table, ways))
+}
+
+/// The ways that read differently to the player, in their order: two lays of the same groups
+/// (six 7s as two sets of 7s, split either way) or two hits on alike groups of one seat are
+/// one choice to the player, so the question asks it once (or not at all).
+pub fn distinct_ways(table: &P10Table, ways: Vec<Action>) -> Vec<Action> {
+    let key = |way: &Action| match way {
+        Action::Lay { groups, .. } => groups
+            .iter()
+            .map(|g| (describe_group(g.declaration()), g.cards().len()))
+            .collect::<Vec<_>>(),
+        _ => vec![(describe_choice(table, way), 0)],
+    };
+    let mut seen = Vec::new();
+    ways.into_iter()
+        .filter(|way| {
+            let k = key(way);
+            let new = !seen.contains(&k);
+            if new {
+                seen.push(k);
+            }
+            new
+        })
+        .collect()
 }
 
 /// The first way to lay `chosen` (see [`lays_for`]).
@@ -537,11 +568,19 @@ pub fn capitalized(text: &str) -> String {
 pub fn find_play(
     table: &P10Table,
     piles: &P10Piles,
-    after: Option<Entity>,
+    chosen: &[Entity],
 ) -> Result<Vec<Entity>, String> {
     if table.game.laid_phase()[PLAYER].is_none() || !table.players_turn() {
-        return find_lay(table, piles);
+        let chosen: Vec<Card> = chosen
+            .iter()
+            .filter_map(|e| piles.cards.get(e).copied())
+            .collect();
+        return find_lay(table, piles, &chosen);
     }
+    let after = match chosen {
+        [e] => Some(*e),
+        _ => None,
+    };
     if table.game.stage() != Stage::Play {
         return Err(t("p10.note.draw_first").into());
     }
@@ -576,11 +615,7 @@ pub fn find_and_choose(
     cursor: &mut HandCursor,
     notices: &mut Notices,
 ) {
-    let after = match selection.0[..] {
-        [e] => Some(e),
-        _ => None,
-    };
-    match find_play(table, piles, after) {
+    match find_play(table, piles, &selection.0) {
         Ok(chosen) => {
             let hand = piles.hands.get(PLAYER).map_or(&[][..], Vec::as_slice);
             if let [e] = chosen[..]
@@ -595,9 +630,46 @@ pub fn find_and_choose(
     }
 }
 
-/// The cards of the first lay the hand has, to choose (the "find it" button).
-pub fn find_lay(table: &P10Table, piles: &P10Piles) -> Result<Vec<Entity>, String> {
-    let Action::Lay { groups, .. } = lay_for(table, &[])? else {
+/// The cards of the first lay the hand has, to choose (the "find it" button). In any order,
+/// with the cards of a phase's lay `chosen`, the first lay of the next phase the hand has (after
+/// the last, the first again).
+pub fn find_lay(
+    table: &P10Table,
+    piles: &P10Piles,
+    chosen: &[Card],
+) -> Result<Vec<Entity>, String> {
+    let first = lay_for(table, &[])?;
+    let lays: Vec<(u8, Action)> = table
+        .game
+        .choices()
+        .into_iter()
+        .filter_map(|a| match &a {
+            Action::Lay { phase, .. } => Some((*phase, a.clone())),
+            _ => None,
+        })
+        .collect();
+    let cards_of = |a: &Action| match a {
+        Action::Lay { groups, .. } => Counts::of(
+            &groups
+                .iter()
+                .flat_map(|g| g.cards().to_vec())
+                .collect::<Vec<_>>(),
+        ),
+        _ => Counts::default(),
+    };
+    let want = Counts::of(chosen);
+    let shown = lays
+        .iter()
+        .find(|(_, a)| !chosen.is_empty() && cards_of(a) == want)
+        .map(|(p, _)| *p);
+    let next = shown.and_then(|p| {
+        lays.iter()
+            .filter(|(q, _)| *q > p)
+            .min_by_key(|(q, _)| *q)
+            .or_else(|| lays.iter().min_by_key(|(q, _)| *q))
+            .map(|(_, a)| a.clone())
+    });
+    let Action::Lay { groups, .. } = next.unwrap_or(first) else {
         return Err("no lay".into());
     };
     let mut hand = piles.hands.get(PLAYER).cloned().unwrap_or_default();
@@ -895,7 +967,10 @@ fn keyboard_input(
         if !(skip_target.0 && digit(*key).is_some()) {
             using.0.clear();
         }
-        if *key == KeyCode::KeyS
+        // S, and Enter once the game is over: the score sheet (whose New game has the keyboard).
+        if (*key == KeyCode::KeyS
+            || matches!(key, KeyCode::Enter | KeyCode::NumpadEnter)
+                && table.game.stage() == Stage::Over)
             && let Some(windows) = windows.as_mut()
         {
             windows.sheet = true;
@@ -996,7 +1071,7 @@ fn keyboard_input(
                     continue;
                 };
                 using.0 = vec![e];
-                let mut hits = hits_of(&table, card);
+                let mut hits = distinct_ways(&table, hits_of(&table, card));
                 match hits.len() {
                     0 if table.game.laid_phase()[PLAYER].is_none() => {
                         notices.push(t("p10.note.lay_first"))

@@ -239,7 +239,11 @@ fn menu(
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::window_keys::focus_first_on_open(ui);
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "p10-menu",
+            crate::shell::window_keys::OnOpen::FirstControl,
+        );
         scrolling(ui, high, |ui| {
             row(ui, |ui| {
                 if ui.button(t("p10.menu.continue")).clicked() {

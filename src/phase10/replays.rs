@@ -62,7 +62,11 @@ fn replay_list(
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::window_keys::focus_first_on_open(ui);
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "p10-replays",
+            crate::shell::window_keys::OnOpen::FirstControl,
+        );
         keep_inside(ui);
         // The player's game from its start (not while another replay is shown: that one is not
         // the player's).

@@ -128,6 +128,11 @@ fn help(mut contexts: EguiContexts, table: Res<P10Table>, mut windows: ResMut<Wi
     )
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "p10-rules",
+            crate::shell::window_keys::OnOpen::Scroll,
+        );
         egui::ScrollArea::vertical()
             .max_height((screen.y - 140.0).max(120.0))
             .show(ui, |ui| {

@@ -180,6 +180,11 @@ fn sheet_window(
     .max_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "p10-score-sheet",
+            crate::shell::window_keys::OnOpen::Scroll,
+        );
         ui.label(tf(
             "p10.sheet.about",
             &[
@@ -318,9 +323,11 @@ fn sheet_window(
             if game.is_over() && viewer.is_none() {
                 // The obvious next step has the keyboard's focus as the sheet opens: Enter or
                 // Space deals a new game with the same players and variant (taken once, the
-                // focus lets the arrows scroll a long sheet when it leaves).
+                // focus lets the arrows scroll a long sheet when it leaves). Not while the Enter
+                // that opened the sheet is down: it would deal at once.
                 let new_game = ui.button(t("p10.bar.new_game"));
-                if !std::mem::replace(&mut *focused, true) {
+                if !*focused && !crate::shell::window_keys::pressing_keys_held(ui.ctx()) {
+                    *focused = true;
                     new_game.request_focus();
                 }
                 if new_game.clicked() {
@@ -379,6 +386,11 @@ fn statistics(
     .max_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "p10-statistics",
+            crate::shell::window_keys::OnOpen::Scroll,
+        );
         egui::ScrollArea::both()
             .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))

@@ -34,7 +34,11 @@ pub(crate) fn settings_window(
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::window_keys::focus_first_on_open(ui);
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "settings",
+            crate::shell::window_keys::OnOpen::FirstControl,
+        );
         scrolling(ui, high, |ui| {
             ui.heading(t("settings.look"));
             egui::Grid::new("look").num_columns(2).show(ui, |ui| {

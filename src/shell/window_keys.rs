@@ -3,51 +3,101 @@
 //! would (egui scrolls only by pointer).
 use bevy_egui::egui;
 
-/// Gives the keyboard to a window's first control when the window opens, so Enter, Space and
-/// the arrows work on it at once (else Tab has to reach it first). Call at the start of the
-/// window's contents. The focus waits while Enter or Space is down: the key that opened the
-/// window would otherwise press its first control too (Enter on a Menu button reached with Tab
-/// closed the menu as it opened).
-pub(crate) fn focus_first_on_open(ui: &egui::Ui) {
+/// What a window does with the keyboard when it opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OnOpen {
+    /// Its first control takes the keyboard, so Enter, Space and the arrows work on it at once
+    /// (else Tab has to reach it first): the menus, the settings, the lists of kept games.
+    FirstControl,
+    /// No control has the keyboard, so the arrows scroll it (a long text, a wide table), and a
+    /// control of a window under it (the menu's) is not pressed by an Enter meant for this one.
+    Scroll,
+}
+
+/// Gives a window the keyboard as it opens ([`OnOpen`]); call at the start of its contents
+/// each pass it is drawn. `name` names the window for good (its egui id changes with its title's
+/// language and the windows' epoch). The first control's focus waits while Enter or Space is
+/// down, and in a pass with a click: the key that opened the window would press that control
+/// too (Enter on a Menu button reached with Tab closed the menu as it opened), and egui takes
+/// the focus from a control when the pointer clicks elsewhere.
+pub(crate) fn keyboard_on_open(ui: &egui::Ui, name: &str, on_open: OnOpen) {
     // A window's first pass only measures it (nothing in it takes the keyboard).
     if ui.is_sizing_pass() {
         return;
     }
     let ctx = ui.ctx();
-    let id = ui.layer_id().id.with("arachne-focus-on-open");
+    let id = egui::Id::new(("arachne-window-opened", name));
     let pass = ctx.cumulative_pass_nr();
-    // The pass the window was last drawn in, and whether its focus is still owed.
+    let now = ctx.input(|i| i.time);
+    // The pass the window was last drawn in, and since when its focus is owed.
     let (last, owed) = ctx
-        .data_mut(|d| d.get_temp::<(u64, bool)>(id))
-        .map_or((None, false), |(l, o)| (Some(l), o));
+        .data_mut(|d| d.get_temp::<(u64, Option<f64>)>(id))
+        .map_or((None, None), |(l, o)| (Some(l), o));
     let opened = last.is_none_or(|l| l + 1 < pass);
-    let held = ctx.input(|i| {
+    let owed = if opened { Some(now) } else { owed };
+    let give = match (on_open, owed) {
+        (OnOpen::Scroll, Some(_)) => {
+            ctx.memory_mut(|m| {
+                if let Some(focused) = m.focused() {
+                    m.surrender_focus(focused);
+                }
+            });
+            None
+        }
+        (OnOpen::FirstControl, Some(since)) => {
+            // A key the system's window missed letting go of (the game was in the
+            // background) stays down for egui: after a while only a key pressed or let go in
+            // this pass holds the focus back.
+            let held = ctx.input(|i| {
+                [egui::Key::Enter, egui::Key::Space].iter().any(|k| {
+                    i.key_pressed(*k)
+                        || i.key_released(*k)
+                        || i.key_down(*k) && now - since < KEY_DOWN_WAIT
+                })
+            }) || ctx.input(|i| i.pointer.any_pressed() || i.pointer.any_released());
+            if held {
+                Some(since)
+            } else {
+                ctx.memory_mut(|m| {
+                    if let Some(focused) = m.focused() {
+                        m.surrender_focus(focused);
+                    }
+                    m.move_focus(egui::FocusDirection::Next);
+                });
+                None
+            }
+        }
+        (_, None) => None,
+    };
+    ctx.data_mut(|d| d.insert_temp(id, (pass, give)));
+}
+
+/// How long (seconds) a window's first control waits for an Enter or Space still down.
+const KEY_DOWN_WAIT: f64 = 1.5;
+
+/// Whether Enter or Space is down, or went down or up in this pass: a control given the keyboard
+/// now would be pressed by the key that opened its window.
+pub(crate) fn pressing_keys_held(ctx: &egui::Context) -> bool {
+    ctx.input(|i| {
         [egui::Key::Enter, egui::Key::Space]
             .iter()
             .any(|k| i.key_down(*k) || i.key_pressed(*k) || i.key_released(*k))
-    });
-    let give = (opened || owed) && !held;
-    ctx.data_mut(|d| d.insert_temp(id, (pass, (opened || owed) && !give)));
-    if give {
-        ctx.memory_mut(|m| {
-            if let Some(focused) = m.focused() {
-                m.surrender_focus(focused);
-            }
-            m.move_focus(egui::FocusDirection::Next);
-        });
-    }
+    })
 }
 
 /// Scrolls the control that has just taken the keyboard (by Tab or an arrow) into view, if it
 /// lies in this scroll area: egui moves the keyboard to a control out of view and leaves it
-/// there. Call at the end of the scroll area's contents.
+/// there. Call at the end of the scroll area's contents. (What it followed is forgotten while
+/// the area is not drawn: a window opened again follows its first control again.)
 pub(crate) fn follow_focus(ui: &mut egui::Ui) {
     let key = ui.id().with("arachne-focus-followed");
+    let pass = ui.ctx().cumulative_pass_nr();
     let focused = ui.memory(|m| m.focused());
     let followed = ui
-        .data_mut(|d| d.get_temp::<Option<egui::Id>>(key))
-        .flatten();
-    ui.data_mut(|d| d.insert_temp(key, focused));
+        .data_mut(|d| d.get_temp::<(u64, Option<egui::Id>)>(key))
+        .filter(|(last, _)| last + 1 >= pass)
+        .and_then(|(_, id)| id);
+    ui.data_mut(|d| d.insert_temp(key, (pass, focused)));
     let Some(id) = focused.filter(|f| Some(*f) != followed) else {
         return;
     };
@@ -61,12 +111,20 @@ pub(crate) fn follow_focus(ui: &mut egui::Ui) {
     }
 }
 
+/// Whether a control of the window `ui` is in has the keyboard (a control of another window
+/// having it does not stop this one's arrows).
+pub(crate) fn window_has_focus(ui: &egui::Ui) -> bool {
+    ui.memory(|m| m.focused())
+        .and_then(|f| ui.ctx().read_response(f))
+        .is_some_and(|r| r.layer_id == ui.layer_id())
+}
+
 /// Page Up and Page Down (most of what shows) scroll the scroll area this is called in; Up and
 /// Down (a line), Left and Right too while no control has the keyboard (else they move it from
 /// control to control): egui scrolls only by pointer, and a long text (the rules, a score sheet)
 /// would be out of a keyboard's reach.
 pub(crate) fn keyboard_scroll(ui: &mut egui::Ui) {
-    let arrows = ui.memory(|m| m.focused().is_none());
+    let arrows = !window_has_focus(ui);
     let page = ui.clip_rect().height() * 0.8;
     let delta = ui.input(|i| {
         [
@@ -103,7 +161,7 @@ mod tests {
     }
 
     /// A window of `buttons` buttons in a scroll area `high` points high, opened with
-    /// [`focus_first_on_open`] when `show`; returns the buttons' ids, which were clicked, and
+    /// [`keyboard_on_open`] when `show`; returns the buttons' ids, which were clicked, and
     /// the scroll area's visible rectangle and the buttons' rectangles.
     struct Probe {
         ids: Vec<egui::Id>,
@@ -137,7 +195,7 @@ mod tests {
             fixed_window("A window", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(
                 &ctx,
                 |ui| {
-                    focus_first_on_open(ui);
+                    keyboard_on_open(ui, "test", OnOpen::FirstControl);
                     scrolling(ui, 200.0, |ui| {
                         probe.visible = ui.clip_rect();
                         for i in 0..buttons {
@@ -213,6 +271,138 @@ mod tests {
         );
         let pressed = pass(&ctx, true, enter(true), 2).clicked;
         assert_eq!(pressed, vec![0], "the next Enter presses it");
+        // Closed, and opened again by an Enter (its contents known already: no measuring pass).
+        pass(&ctx, true, enter(false), 2);
+        pass(&ctx, false, Vec::new(), 2);
+        let mut clicked = pass(&ctx, true, enter(true), 2).clicked;
+        clicked.extend(pass(&ctx, true, Vec::new(), 2).clicked);
+        assert!(
+            clicked.is_empty(),
+            "nothing pressed when opened again: {clicked:?}"
+        );
+        pass(&ctx, true, enter(false), 2);
+        let p = pass(&ctx, true, Vec::new(), 2);
+        assert_eq!(
+            focused(),
+            Some(p.ids[0]),
+            "the first control once Enter is up again"
+        );
+    }
+
+    /// A window opened by a click (the bar's Menu button) gives its first control the keyboard
+    /// too: egui takes the focus from a control when the pointer clicks elsewhere, so it is given
+    /// a pass later.
+    #[test]
+    fn a_window_opened_by_a_click_gives_its_first_control_the_keyboard() {
+        let ctx = egui::Context::default();
+        let at = egui::pos2(5.0, 595.0);
+        let button = |pressed| egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        };
+        pass(&ctx, false, vec![egui::Event::PointerMoved(at)], 2);
+        pass(&ctx, true, vec![button(true)], 2);
+        pass(&ctx, true, vec![button(false)], 2);
+        let mut p = pass(&ctx, true, Vec::new(), 2);
+        for _ in 0..2 {
+            p = pass(&ctx, true, Vec::new(), 2);
+        }
+        assert_eq!(ctx.memory(|m| m.focused()), Some(p.ids[0]));
+    }
+
+    /// A long text's window (the rules) opened over a window whose control has the keyboard (the
+    /// menu) takes the keyboard from it: the arrows scroll the text, and Enter presses nothing
+    /// under it.
+    #[test]
+    fn a_text_opened_over_a_window_takes_the_keyboard_from_it() {
+        let ctx = egui::Context::default();
+        let menu_clicked = std::cell::RefCell::new(Vec::new());
+        let line_top = std::cell::Cell::new(0.0_f32);
+        let frame = |text: bool, events: Vec<egui::Event>| {
+            let input = egui::RawInput {
+                events,
+                time: Some(ctx.cumulative_pass_nr() as f64 / 30.0),
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(800.0, 600.0),
+                )),
+                ..Default::default()
+            };
+            let output = ctx.run_ui(input, |ui| {
+                let ctx = ui.ctx().clone();
+                fixed_window("Menu", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(
+                    &ctx,
+                    |ui| {
+                        keyboard_on_open(ui, "menu", OnOpen::FirstControl);
+                        for i in 0..3 {
+                            if ui.button(format!("menu {i}")).clicked() {
+                                menu_clicked.borrow_mut().push(i);
+                            }
+                        }
+                    },
+                );
+                if text {
+                    fixed_window("Rules", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(
+                        &ctx,
+                        |ui| {
+                            keyboard_on_open(ui, "rules", OnOpen::Scroll);
+                            egui::ScrollArea::vertical()
+                                .max_height(200.0)
+                                .show(ui, |ui| {
+                                    keyboard_scroll(ui);
+                                    // Forty lines of text (a test's context has no font
+                                    // to measure text by).
+                                    for i in 0..40 {
+                                        let (line, _) = ui.allocate_exact_size(
+                                            egui::vec2(200.0, 18.0),
+                                            egui::Sense::hover(),
+                                        );
+                                        if i == 0 {
+                                            line_top.set(line.top());
+                                        }
+                                    }
+                                });
+                        },
+                    );
+                }
+            });
+            output.drop_without_applying_deltas();
+        };
+        for _ in 0..3 {
+            frame(false, Vec::new());
+        }
+        assert!(
+            ctx.memory(|m| m.focused()).is_some(),
+            "the menu's first control"
+        );
+        for _ in 0..3 {
+            frame(true, Vec::new());
+        }
+        assert_eq!(
+            ctx.memory(|m| m.focused()),
+            None,
+            "the text took the keyboard"
+        );
+        let top = line_top.get();
+        frame(true, vec![key(egui::Key::ArrowDown, true)]);
+        frame(true, vec![key(egui::Key::ArrowDown, false)]);
+        for _ in 0..30 {
+            frame(true, Vec::new());
+        }
+        assert!(
+            line_top.get() < top - 20.0,
+            "Down scrolled the text: {} against {top}",
+            line_top.get()
+        );
+        frame(true, vec![key(egui::Key::Enter, true)]);
+        frame(true, vec![key(egui::Key::Enter, false)]);
+        assert!(
+            menu_clicked.borrow().is_empty(),
+            "Enter pressed the menu: {:?}",
+            menu_clicked.borrow()
+        );
     }
 
     /// With a control holding the keyboard, the arrows move it from control to control and the
@@ -263,6 +453,41 @@ mod tests {
             p.rects[0].top() < top - 50.0,
             "{} against {top}",
             p.rects[0].top()
+        );
+    }
+
+    /// A window opened again with its first control scrolled out of view (Page Down, then
+    /// closed) scrolls back to it: what it followed before is forgotten while it is shut.
+    #[test]
+    fn a_window_opened_again_shows_its_first_control() {
+        let ctx = egui::Context::default();
+        let mut p = pass(&ctx, true, Vec::new(), 30);
+        for _ in 0..3 {
+            p = pass(&ctx, true, Vec::new(), 30);
+        }
+        let first = p.ids[0];
+        assert_eq!(ctx.memory(|m| m.focused()), Some(first));
+        for _ in 0..2 {
+            pass(&ctx, true, vec![key(egui::Key::PageDown, true)], 30);
+        }
+        for _ in 0..30 {
+            p = pass(&ctx, true, Vec::new(), 30);
+        }
+        assert_eq!(ctx.memory(|m| m.focused()), Some(first));
+        assert!(
+            !p.visible.contains_rect(p.rects[0]),
+            "Page Down scrolled it away"
+        );
+        pass(&ctx, false, Vec::new(), 30);
+        for _ in 0..30 {
+            p = pass(&ctx, true, Vec::new(), 30);
+        }
+        assert_eq!(ctx.memory(|m| m.focused()), Some(first));
+        assert!(
+            p.visible.contains_rect(p.rects[0]),
+            "opened again on its first control, in view: {:?} in {:?}",
+            p.rects[0],
+            p.visible
         );
     }
 }

@@ -49,6 +49,11 @@ fn statistics(
     .max_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "spider-statistics",
+            crate::shell::window_keys::OnOpen::Scroll,
+        );
         egui::ScrollArea::both()
             .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))
@@ -190,7 +195,11 @@ fn replays(
     )
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::window_keys::focus_first_on_open(ui);
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "spider-replays",
+            crate::shell::window_keys::OnOpen::FirstControl,
+        );
         if !watching.0
             && table.game.move_count() > 0
             && ui.button(t("spider.replays.this_game")).clicked()

@@ -300,6 +300,11 @@ fn help(mut contexts: EguiContexts, mut windows: ResMut<Windows>, table: Res<Tab
     .default_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "spider-rules",
+            crate::shell::window_keys::OnOpen::Scroll,
+        );
         egui::ScrollArea::vertical()
             .max_height(high)
             .show(ui, |ui| {

@@ -33,13 +33,22 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.seat.skipped_next", "setzt als Nächstes aus"),
     ("p10.phases.you", "du"),
     ("p10.and", " und "),
-    ("p10.status.over", "Spiel vorbei: {winners} hat gewonnen"),
+    (
+        "p10.status.over",
+        "Spiel vorbei: {winners} hat gewonnen (Enter: Punkteblatt)",
+    ),
     (
         "p10.status.round_over",
         "Durchgang vorbei: „Nächster Durchgang“ (Enter) teilt neu aus",
     ),
-    ("p10.status.thinking", "{who} überlegt … (Klick: schneller)"),
-    ("p10.status.plays", "{who} spielt … (Klick: schneller)"),
+    (
+        "p10.status.thinking",
+        "{who} überlegt … (Klick oder Taste: schneller)",
+    ),
+    (
+        "p10.status.plays",
+        "{who} spielt … (Klick oder Taste: schneller)",
+    ),
     (
         "p10.status.draw",
         "Du bist dran: nimm vom Aufnahmestapel (D) oder die oberste Karte des Ablagestapels (T)",
@@ -55,6 +64,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     (
         "p10.status.hit",
         "Anlegen: Karte wählen, Gruppe anklicken (H). Ende: Karte zum Abwerfen doppelt anklicken (X)",
+    ),
+    (
+        "p10.status.skip",
+        "Aussetzen: klicke den Spieler an, der seinen nächsten Zug verliert, oder drücke seine Nummer (Esc: jetzt nicht)",
     ),
     ("p10.round", "Durchgang {round}"),
     ("p10.bar.lay", "Phase auslegen"),
@@ -403,7 +416,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Tasten"),
     (
         "p10.rules.keys.text",
-        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · K eine angeklopfte Karte nehmen, P passen · 1-9 eine Frage beantworten · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
+        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · K eine angeklopfte Karte nehmen, P passen · 1-9 eine Frage beantworten (oder die Pfeiltasten und Enter) · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
     ),
     (
         "web.link_ignored",

@@ -30,13 +30,22 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.seat.skipped_next", "skipped next"),
     ("p10.phases.you", "you"),
     ("p10.and", " and "),
-    ("p10.status.over", "Game over: {winners} won"),
+    (
+        "p10.status.over",
+        "Game over: {winners} won (Enter: the score sheet)",
+    ),
     (
         "p10.status.round_over",
         "Round over: Next round (Enter) deals the next one",
     ),
-    ("p10.status.thinking", "{who} is thinking… (click to hurry)"),
-    ("p10.status.plays", "{who} plays… (click to hurry)"),
+    (
+        "p10.status.thinking",
+        "{who} is thinking… (click or press a key to hurry)",
+    ),
+    (
+        "p10.status.plays",
+        "{who} plays… (click or press a key to hurry)",
+    ),
     (
         "p10.status.draw",
         "Your turn: take the stock (D) or the discard pile's top card (T)",
@@ -52,6 +61,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     (
         "p10.status.hit",
         "Hit: choose a card, click a group (H). End: double-click a card to discard (X)",
+    ),
+    (
+        "p10.status.skip",
+        "Skip: click the seat that loses its next turn, or press its number (Esc: not now)",
     ),
     ("p10.round", "round {round}"),
     ("p10.bar.lay", "Lay phase"),
@@ -373,7 +386,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Keys"),
     (
         "p10.rules.keys.text",
-        "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay (once laid: a card that hits) · H hit with it · X, Delete or Backspace discard it (a skip: then the seat's number) · K take a knocked card, P pass · 1-9 answer a question · Esc clear the choice, or the menu · O sort the hand the other way · S score sheet · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
+        "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay (once laid: a card that hits) · H hit with it · X, Delete or Backspace discard it (a skip: then the seat's number) · K take a knocked card, P pass · 1-9 answer a question (or the arrows and Enter) · Esc clear the choice, or the menu · O sort the hand the other way · S score sheet · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
     ),
     (
         "web.link_ignored",
