@@ -983,17 +983,73 @@ fn ways_that_read_alike_are_one_way() {
     assert_eq!(ways.len(), 1, "{ways:?}");
 }
 
+/// Three jokers laid as a set may stand for any value (the spec: their declaration says what
+/// they are): the question offers every one, and the set of 5s laid takes 5s after (before, the
+/// only way offered was a set of 12s).
+#[test]
+fn a_group_of_jokers_alone_may_be_laid_as_any_value() {
+    use arachne::phase10::input::lays_for;
+    let (mut app, w) = dealt(
+        "pro-spider-10",
+        &[
+            "W W W r7 b7 g7 r5 b9 g11 y12",
+            "g1 g2 y5 y8 r9 r11 b12 b3 g6 y8",
+        ],
+        "r10",
+    );
+    draw_from_the_stock(&mut app, w);
+    let table = app.world().resource::<P10Table>();
+    let ways = lays_for(table, &parse_cards("W W W r7 b7 g7").unwrap()).unwrap();
+    let sets: Vec<Declaration> = ways
+        .iter()
+        .filter_map(|a| match a {
+            Action::Lay { groups, .. } if groups.iter().any(|g| g.cards()[0] == Card::WILD) => {
+                groups
+                    .iter()
+                    .find(|g| g.cards().iter().all(|c| *c == Card::WILD))
+                    .map(|g| g.declaration())
+            }
+            _ => None,
+        })
+        .collect();
+    for v in 1..=12 {
+        assert!(sets.contains(&Declaration::Set(v)), "set of {v}s: {sets:?}");
+    }
+    let fives = ways
+        .into_iter()
+        .find(|a| {
+            matches!(a, Action::Lay { groups, .. }
+                if groups.iter().any(|g| g.declaration() == Declaration::Set(5)))
+        })
+        .unwrap();
+    app.world_mut().write_message(P10Request::Act(fives));
+    settle(&mut app);
+    let laid = &game(&app).laid()[PLAYER];
+    assert!(
+        laid.iter().any(|g| g.declaration() == Declaration::Set(5)),
+        "{laid:?}"
+    );
+    assert!(
+        game(&app).choices().iter().any(|a| matches!(a,
+            Action::Hit { card, .. } if card.card == parse_cards("r5").unwrap()[0])),
+        "the 5 hits the jokers' set"
+    );
+    assert_matches_engine(&mut app);
+}
+
 /// Phases in any order: F chooses the cards of the lowest phase the hand can lay, F again those
-/// of the next one, and round again; more cards chosen than a phase takes are told the phase
-/// among them and its size (before: every open phase's numbers and the first phase's size).
+/// of the next one, and round again, past phases that lay the same cards (which the lay then
+/// asks, naming the phases); more cards chosen than a phase takes are told the phase among them
+/// and its size (before: every open phase's numbers and the first phase's size).
 #[test]
 fn in_any_order_find_goes_through_the_phases_the_hand_can_lay() {
-    use arachne::phase10::input::{find_play, lay_for};
-    // Phase 2 (a set of 3 and a run of 4: 9s and 1-4) and phase 4 (a run of 7: 1-7).
+    use arachne::phase10::input::{find_play, lay_for, lays_for};
+    // Phase 2 (a set of 3 and a run of 4: 9s and 1-4), phase 4 (a run of 7: 1-7) and phase 8
+    // (a colour group of 7: the same seven red cards).
     let (mut app, w) = dealt(
         "pro-spider-10-any-order",
         &[
-            "r1 b2 g3 y4 r5 b6 g7 r9 b9 g9",
+            "r1 r2 r3 r4 r5 r6 r7 b9 g9 y9",
             "g1 g2 y5 y8 r9 r11 b12 b3 g6 y8",
         ],
         "r12",
@@ -1013,8 +1069,22 @@ fn in_any_order_find_goes_through_the_phases_the_hand_can_lay() {
     let second = find_play(table, piles, &first).unwrap();
     assert_eq!(phase_of(&second), 4);
     let third = find_play(table, piles, &second).unwrap();
-    assert_eq!(phase_of(&third), 2, "round again");
-    let eight = parse_cards("r1 b2 g3 y4 r5 b6 g7 r9").unwrap();
+    assert_eq!(
+        phase_of(&third),
+        2,
+        "round again, past phase 8 of the same cards"
+    );
+    let reds = parse_cards("r1 r2 r3 r4 r5 r6 r7").unwrap();
+    let phases: Vec<u8> = lays_for(table, &reds)
+        .unwrap()
+        .iter()
+        .filter_map(|a| match a {
+            Action::Lay { phase, .. } => Some(*phase),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(phases, vec![4, 8], "the lay asks which");
+    let eight = parse_cards("r1 r2 r3 r4 r5 r6 r7 b9").unwrap();
     let why = lay_for(table, &eight).unwrap_err();
     assert!(
         why.contains("phase 4 is among") && why.contains("only its 7 cards"),

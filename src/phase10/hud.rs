@@ -663,11 +663,24 @@ fn lay_question(
             }
         }
         let high = crate::shell::widgets::fitting_height(ui.ctx()) - 60.0;
+        // Ways of more than one phase (any order: r1-r7 alone is a run of 7 and a red group)
+        // say which phase each lays.
+        let phase = |way: &Action| match way {
+            Action::Lay { phase, .. } => Some(*phase),
+            _ => None,
+        };
+        let phases = choice.0.iter().any(|w| phase(w) != phase(&choice.0[0]));
         crate::shell::widgets::scrolling(ui, high, |ui| {
             for (i, way) in choice.0.iter().enumerate() {
                 // Only the ways a number key picks are numbered (a "10." would invite 1 and 0,
                 // and the 1 picks the first way).
                 let text = describe_choice(&table, way);
+                let text = match phase(way) {
+                    Some(p) if phases => {
+                        format!("{}: {text}", tf("p10.seat.phase", &[("phase", &p)]))
+                    }
+                    _ => text,
+                };
                 let text = if i < 9 {
                     format!("{}. {text}", i + 1)
                 } else {

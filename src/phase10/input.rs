@@ -396,7 +396,52 @@ pub fn lays_for(table: &P10Table, chosen: &[Card]) -> Result<Vec<Action>, String
         }
         return Err(tf("p10.note.not_the_phase", &[("phase", &phase)]));
     }
+    let ways = ways.iter().flat_map(every_joker_declaration).collect();
     Ok(distinct_ways(table, ways))
+}
+
+/// `way`, and the same lay with each group made only of jokers declared every way its kind
+/// allows (the engine lists such a group once, as a set of 12s, a run from 1 or a red group;
+/// a player laying W W W may want them to be 5s, to hit 5s on them later).
+fn every_joker_declaration(way: &Action) -> Vec<Action> {
+    let Action::Lay { phase, groups } = way else {
+        return vec![way.clone()];
+    };
+    let mut ways = vec![groups.clone()];
+    for (i, group) in groups.iter().enumerate() {
+        if !group.cards().iter().all(|c| c.is_wild()) {
+            continue;
+        }
+        let k = group.cards().len() as u8;
+        let declarations: Vec<Declaration> = match group.declaration() {
+            Declaration::Set(_) => (1..=12).map(Declaration::Set).collect(),
+            Declaration::Colour(_) => Colour::ALL.into_iter().map(Declaration::Colour).collect(),
+            Declaration::Run(..) => (1..=13u8.saturating_sub(k))
+                .map(|a| Declaration::Run(a, a + k - 1))
+                .collect(),
+        };
+        let mut more = Vec::new();
+        for way in &ways {
+            for &d in &declarations {
+                if let Ok(g) = arachne_engine::phase10::Group::new(d, group.cards().to_vec()) {
+                    let mut w = way.clone();
+                    w[i] = g;
+                    more.push(w);
+                }
+            }
+            // Two groups of only jokers (eight jokers) make many ways: enough to choose from.
+            if more.len() > 100 {
+                break;
+            }
+        }
+        ways.extend(more);
+    }
+    ways.into_iter()
+        .map(|groups| Action::Lay {
+            phase: *phase,
+            groups,
+        })
+        .collect()
 }
 
 /// The ways that read differently to the player, in their order: two lays of the same groups
@@ -404,11 +449,14 @@ pub fn lays_for(table: &P10Table, chosen: &[Card]) -> Result<Vec<Action>, String
 /// one choice to the player, so the question asks it once (or not at all).
 pub fn distinct_ways(table: &P10Table, ways: Vec<Action>) -> Vec<Action> {
     let key = |way: &Action| match way {
-        Action::Lay { groups, .. } => groups
-            .iter()
-            .map(|g| (describe_group(g.declaration()), g.cards().len()))
-            .collect::<Vec<_>>(),
-        _ => vec![(describe_choice(table, way), 0)],
+        Action::Lay { phase, groups } => (
+            *phase,
+            groups
+                .iter()
+                .map(|g| (describe_group(g.declaration()), g.cards().len()))
+                .collect::<Vec<_>>(),
+        ),
+        _ => (0, vec![(describe_choice(table, way), 0)]),
     };
     let mut seen = Vec::new();
     ways.into_iter()
@@ -658,15 +706,19 @@ pub fn find_lay(
         _ => Counts::default(),
     };
     let want = Counts::of(chosen);
+    // The chosen cards may lay more than one phase (r1-r7 alone: a run of 7 and a red group):
+    // those are asked when they are laid, and F goes on past the highest of them to other cards.
     let shown = lays
         .iter()
-        .find(|(_, a)| !chosen.is_empty() && cards_of(a) == want)
-        .map(|(p, _)| *p);
+        .filter(|(_, a)| !chosen.is_empty() && cards_of(a) == want)
+        .map(|(p, _)| *p)
+        .max();
     let next = shown.and_then(|p| {
-        lays.iter()
+        let others = || lays.iter().filter(|(_, a)| cards_of(a) != want);
+        others()
             .filter(|(q, _)| *q > p)
             .min_by_key(|(q, _)| *q)
-            .or_else(|| lays.iter().min_by_key(|(q, _)| *q))
+            .or_else(|| others().min_by_key(|(q, _)| *q))
             .map(|(_, a)| a.clone())
     });
     let Action::Lay { groups, .. } = next.unwrap_or(first) else {

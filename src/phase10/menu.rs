@@ -374,30 +374,28 @@ fn confirm(
     mut windows: ResMut<Windows>,
     choice: Res<LayChoice>,
     mut requests: MessageWriter<P10Request>,
-    mut shown: Local<bool>,
 ) -> Result {
     windows.question = form.leaving.is_some() || !choice.0.is_empty();
     if form.leaving.is_none() {
-        *shown = false;
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
     // The question opens with Yes focused, as Spider's does: Enter (or Space) answers it, Esc
     // or Tab to No declines.
-    let first = !std::mem::replace(&mut *shown, true);
     fixed_window(
         t("p10.leave.title"),
         egui::Align2::CENTER_CENTER,
         egui::Vec2::ZERO,
     )
     .show(ctx, |ui| {
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "p10-leave",
+            crate::shell::window_keys::OnOpen::FirstControl,
+        );
         ui.label(t("p10.leave.text"));
         ui.horizontal(|ui| {
-            let yes = ui.button(t("p10.leave.yes"));
-            if first {
-                yes.request_focus();
-            }
-            if yes.clicked()
+            if ui.button(t("p10.leave.yes")).clicked()
                 && let Some(spec) = form.leaving.take()
             {
                 requests.write(P10Request::NewGame(Box::new(P10SpecMsg(spec))));

@@ -148,12 +148,8 @@ fn sheet_window(
     mut form: ResMut<P10Form>,
     time: Res<Time<Real>>,
     viewer: Option<Res<P10Viewer>>,
-    mut focused: Local<bool>,
     mut story: Local<Option<(crate::core::i18n::Lang, Vec<String>)>>,
 ) -> Result {
-    if !windows.sheet || !table.game.is_over() {
-        *focused = false;
-    }
     if table.is_changed() {
         *story = None;
     }
@@ -180,11 +176,23 @@ fn sheet_window(
     .max_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::window_keys::keyboard_on_open(
-            ui,
-            "p10-score-sheet",
-            crate::shell::window_keys::OnOpen::Scroll,
-        );
+        // At the game's end its first control, New game, has the keyboard as the sheet opens
+        // (or as the game ends under it): Enter or Space deals a new game with the same players
+        // and variant (taken once: the arrows scroll a long sheet when it leaves). Otherwise
+        // the arrows scroll the sheet.
+        if game.is_over() && viewer.is_none() {
+            crate::shell::window_keys::keyboard_on_open(
+                ui,
+                "p10-score-sheet-at-the-end",
+                crate::shell::window_keys::OnOpen::FirstControl,
+            );
+        } else {
+            crate::shell::window_keys::keyboard_on_open(
+                ui,
+                "p10-score-sheet",
+                crate::shell::window_keys::OnOpen::Scroll,
+            );
+        }
         ui.label(tf(
             "p10.sheet.about",
             &[
@@ -321,16 +329,8 @@ fn sheet_window(
         }
         ui.horizontal(|ui| {
             if game.is_over() && viewer.is_none() {
-                // The obvious next step has the keyboard's focus as the sheet opens: Enter or
-                // Space deals a new game with the same players and variant (taken once, the
-                // focus lets the arrows scroll a long sheet when it leaves). Not while the Enter
-                // that opened the sheet is down: it would deal at once.
-                let new_game = ui.button(t("p10.bar.new_game"));
-                if !*focused && !crate::shell::window_keys::pressing_keys_held(ui.ctx()) {
-                    *focused = true;
-                    new_game.request_focus();
-                }
-                if new_game.clicked() {
+                // (The sheet's first control: it has the keyboard as the sheet opens.)
+                if ui.button(t("p10.bar.new_game")).clicked() {
                     crate::phase10::menu::ask_fresh_deal(&table, &time, &mut form, &mut requests);
                     windows.sheet = false;
                 }

@@ -45,16 +45,8 @@ pub(crate) fn keyboard_on_open(ui: &egui::Ui, name: &str, on_open: OnOpen) {
             None
         }
         (OnOpen::FirstControl, Some(since)) => {
-            // A key the system's window missed letting go of (the game was in the
-            // background) stays down for egui: after a while only a key pressed or let go in
-            // this pass holds the focus back.
-            let held = ctx.input(|i| {
-                [egui::Key::Enter, egui::Key::Space].iter().any(|k| {
-                    i.key_pressed(*k)
-                        || i.key_released(*k)
-                        || i.key_down(*k) && now - since < KEY_DOWN_WAIT
-                })
-            }) || ctx.input(|i| i.pointer.any_pressed() || i.pointer.any_released());
+            let held = pressing_keys_held(ctx, since)
+                || ctx.input(|i| i.pointer.any_pressed() || i.pointer.any_released());
             if held {
                 Some(since)
             } else {
@@ -72,17 +64,33 @@ pub(crate) fn keyboard_on_open(ui: &egui::Ui, name: &str, on_open: OnOpen) {
     ctx.data_mut(|d| d.insert_temp(id, (pass, give)));
 }
 
-/// How long (seconds) a window's first control waits for an Enter or Space still down.
-const KEY_DOWN_WAIT: f64 = 1.5;
+/// How long (seconds) a key still down counts as held without a press (its own, or the
+/// system's repeats of it) since `since`: longer than a system waits before repeating a key.
+const KEY_DOWN_WAIT: f64 = 1.0;
 
-/// Whether Enter or Space is down, or went down or up in this pass: a control given the keyboard
-/// now would be pressed by the key that opened its window.
-pub(crate) fn pressing_keys_held(ctx: &egui::Context) -> bool {
-    ctx.input(|i| {
-        [egui::Key::Enter, egui::Key::Space]
-            .iter()
-            .any(|k| i.key_down(*k) || i.key_pressed(*k) || i.key_released(*k))
-    })
+/// Whether Enter or Space is held: pressed or let go in this pass, or down and pressed (or
+/// repeated) within [`KEY_DOWN_WAIT`] of now or of `since` (when the window opened). A control
+/// given the keyboard while one is held would be pressed by the key that opened its window, or
+/// by its repeats. A key the system's window missed letting go of (the game was in the
+/// background) stays down for egui, but is not pressed again: it holds nothing back for long.
+pub(crate) fn pressing_keys_held(ctx: &egui::Context, since: f64) -> bool {
+    let last_id = egui::Id::new("arachne-last-enter-or-space");
+    let (now, pressed, released, down) = ctx.input(|i| {
+        let keys = [egui::Key::Enter, egui::Key::Space];
+        (
+            i.time,
+            keys.iter().any(|k| i.key_pressed(*k)),
+            keys.iter().any(|k| i.key_released(*k)),
+            keys.iter().any(|k| i.key_down(*k)),
+        )
+    });
+    if pressed {
+        ctx.data_mut(|d| d.insert_temp(last_id, now));
+    }
+    let last = ctx
+        .data_mut(|d| d.get_temp::<f64>(last_id))
+        .unwrap_or(f64::NEG_INFINITY);
+    pressed || released || down && now - last.max(since) < KEY_DOWN_WAIT
 }
 
 /// Scrolls the control that has just taken the keyboard (by Tab or an arrow) into view, if it
@@ -287,6 +295,48 @@ mod tests {
             Some(p.ids[0]),
             "the first control once Enter is up again"
         );
+    }
+
+    /// An Enter held down long after it opened a window (the system repeating it) presses
+    /// nothing, however long; an Enter whose release never came (let go while the game was in
+    /// the background) holds the focus back only a moment.
+    #[test]
+    fn a_held_enter_presses_nothing_and_a_lost_release_holds_nothing_back() {
+        let ctx = egui::Context::default();
+        let focused = || ctx.memory(|m| m.focused());
+        let repeat = egui::Event::Key {
+            key: egui::Key::Enter,
+            physical_key: None,
+            pressed: true,
+            repeat: true,
+            modifiers: egui::Modifiers::NONE,
+        };
+        // Passes come each 1/30 s: held for three seconds, repeated every 1/10 s after 1/2 s.
+        let mut clicked = pass(&ctx, true, vec![key(egui::Key::Enter, true)], 2).clicked;
+        for n in 1..90 {
+            let events = if n >= 15 && n % 3 == 0 {
+                vec![repeat.clone()]
+            } else {
+                Vec::new()
+            };
+            clicked.extend(pass(&ctx, true, events, 2).clicked);
+        }
+        assert!(clicked.is_empty(), "a held Enter pressed {clicked:?}");
+        assert_eq!(focused(), None);
+        pass(&ctx, true, vec![key(egui::Key::Enter, false)], 2);
+        let p = pass(&ctx, true, Vec::new(), 2);
+        assert_eq!(focused(), Some(p.ids[0]), "let go: the first control");
+        // Shut; Enter goes down and its release is lost; the window opens again.
+        pass(&ctx, false, vec![key(egui::Key::Enter, true)], 2);
+        for _ in 0..60 {
+            pass(&ctx, false, Vec::new(), 2);
+        }
+        let mut p = pass(&ctx, true, Vec::new(), 2);
+        assert_eq!(focused(), None, "a moment");
+        for _ in 0..40 {
+            p = pass(&ctx, true, Vec::new(), 2);
+        }
+        assert_eq!(focused(), Some(p.ids[0]), "then the first control");
     }
 
     /// A window opened by a click (the bar's Menu button) gives its first control the keyboard

@@ -319,30 +319,28 @@ fn confirm(
     pending: Res<PendingConfirm>,
     mut windows: ResMut<Windows>,
     mut requests: MessageWriter<Request>,
-    mut shown: Local<bool>,
 ) -> Result {
     windows.question = pending.0.is_some();
     if pending.0.is_none() {
-        *shown = false;
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
     // The question opens with Yes focused: Enter (or Space) answers it, Esc or Tab to No
     // declines (N then Enter deals anew by keyboard, as a click on Deal then Yes does).
-    let first = !std::mem::replace(&mut *shown, true);
     fixed_window(
         t("spider.abandon.title"),
         egui::Align2::CENTER_CENTER,
         egui::Vec2::ZERO,
     )
     .show(ctx, |ui| {
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            "spider-abandon",
+            crate::shell::window_keys::OnOpen::FirstControl,
+        );
         ui.label(t("spider.abandon.text"));
         ui.horizontal(|ui| {
-            let yes = ui.button(t("spider.abandon.yes"));
-            if first {
-                yes.request_focus();
-            }
-            if yes.clicked() {
+            if ui.button(t("spider.abandon.yes")).clicked() {
                 requests.write(Request::Confirm(true));
             }
             if ui.button(t("spider.abandon.no")).clicked() {

@@ -159,7 +159,10 @@ pub(crate) fn window(
         ui.horizontal(|ui| {
             let new_game = ui.button(t("spider.won.new_game"));
             // The obvious next step has the keyboard's focus: Enter or Space starts it.
-            if ui.memory(|m| m.focused().is_none()) {
+            // (Not while Enter or Space is held: its repeats would press it.)
+            if ui.memory(|m| m.focused().is_none())
+                && !crate::shell::window_keys::pressing_keys_held(ui.ctx(), f64::NEG_INFINITY)
+            {
                 new_game.request_focus();
             }
             if new_game.clicked() {

@@ -67,7 +67,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "p10.status.skip",
-        "Aussetzen: klicke den Spieler an, der seinen nächsten Zug verliert, oder drücke seine Nummer (Esc: jetzt nicht)",
+        "Aussetzen: Spieler anklicken oder seine Nummer drücken (Esc: jetzt nicht)",
     ),
     ("p10.round", "Durchgang {round}"),
     ("p10.bar.lay", "Phase auslegen"),

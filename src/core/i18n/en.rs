@@ -64,7 +64,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "p10.status.skip",
-        "Skip: click the seat that loses its next turn, or press its number (Esc: not now)",
+        "Skip: click the seat to skip, or press its number (Esc: not now)",
     ),
     ("p10.round", "round {round}"),
     ("p10.bar.lay", "Lay phase"),
