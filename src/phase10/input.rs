@@ -358,33 +358,24 @@ pub fn lays_for(table: &P10Table, chosen: &[Card]) -> Result<Vec<Action>, String
         .filter(|a| matches!(a, Action::Lay { .. }))
         .collect();
     let phase = table.game.next_text(PLAYER);
-    let cards_of = |a: &Action| match a {
-        Action::Lay { groups, .. } => Counts::of(
-            &groups
-                .iter()
-                .flat_map(|g| g.cards().to_vec())
-                .collect::<Vec<_>>(),
-        ),
-        _ => Counts::default(),
-    };
     let Some(first) = lays.first() else {
         return Err(tf("p10.note.no_phase_yet", &[("phase", &phase)]));
     };
     let want = if chosen.is_empty() {
-        cards_of(first)
+        lay_cards(first)
     } else {
         Counts::of(chosen)
     };
     // A phase among the chosen cards (any order: the lowest one), with its number and size.
     let inside = lays
         .iter()
-        .filter(|a| want.contains(&cards_of(a)))
+        .filter(|a| want.contains(&lay_cards(a)))
         .filter_map(|a| match a {
-            Action::Lay { phase, .. } => Some((*phase, cards_of(a).len())),
+            Action::Lay { phase, .. } => Some((*phase, lay_cards(a).len())),
             _ => None,
         })
         .min();
-    let ways: Vec<Action> = lays.into_iter().filter(|a| cards_of(a) == want).collect();
+    let ways: Vec<Action> = lays.into_iter().filter(|a| lay_cards(a) == want).collect();
     if ways.is_empty() {
         // More cards than the phase takes, the phase among them: a lay takes the phase's
         // cards alone, and the others are hits after it.
@@ -442,6 +433,19 @@ fn every_joker_declaration(way: &Action) -> Vec<Action> {
             groups,
         })
         .collect()
+}
+
+/// The cards a lay takes, as counts (none for another action).
+fn lay_cards(action: &Action) -> Counts {
+    match action {
+        Action::Lay { groups, .. } => Counts::of(
+            &groups
+                .iter()
+                .flat_map(|g| g.cards().to_vec())
+                .collect::<Vec<_>>(),
+        ),
+        _ => Counts::default(),
+    }
 }
 
 /// The ways that read differently to the player, in their order: two lays of the same groups
@@ -696,25 +700,16 @@ pub fn find_lay(
             _ => None,
         })
         .collect();
-    let cards_of = |a: &Action| match a {
-        Action::Lay { groups, .. } => Counts::of(
-            &groups
-                .iter()
-                .flat_map(|g| g.cards().to_vec())
-                .collect::<Vec<_>>(),
-        ),
-        _ => Counts::default(),
-    };
     let want = Counts::of(chosen);
     // The chosen cards may lay more than one phase (r1-r7 alone: a run of 7 and a red group):
     // those are asked when they are laid, and F goes on past the highest of them to other cards.
     let shown = lays
         .iter()
-        .filter(|(_, a)| !chosen.is_empty() && cards_of(a) == want)
+        .filter(|(_, a)| !chosen.is_empty() && lay_cards(a) == want)
         .map(|(p, _)| *p)
         .max();
     let next = shown.and_then(|p| {
-        let others = || lays.iter().filter(|(_, a)| cards_of(a) != want);
+        let others = || lays.iter().filter(|(_, a)| lay_cards(a) != want);
         others()
             .filter(|(q, _)| *q > p)
             .min_by_key(|(q, _)| *q)
