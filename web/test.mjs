@@ -148,6 +148,28 @@ try {
   }
   await page.screenshot({ path: join(shots, "3-resumed.png") });
 
+  // 3b. The game's module stopping (a WebAssembly trap, in which a Rust panic ends; WebKit's
+  // first WebAssembly compiler has made such stops at a load) reloads the page once by itself,
+  // and the game is back as it was; the page notes the reload, so that a stop at every load
+  // would not reload for ever.
+  expectedError = /a trap for the test/;
+  const reloaded = page.waitForNavigation({ timeout: 20_000 });
+  await page.evaluate(() =>
+    window.dispatchEvent(
+      new ErrorEvent("error", { error: new WebAssembly.RuntimeError("a trap for the test") }),
+    ),
+  );
+  await reloaded.catch((e) => problems.push(`a stop did not reload the page: ${e.message}`));
+  await waitReady("after the stop's reload");
+  const afterStop = Number(await attr("data-arachne-moves"));
+  if (afterStop !== before + 1) problems.push(`after the stop's reload: ${afterStop} moves, expected ${before + 1}`);
+  if (!(await page.evaluate(() => sessionStorage.getItem("arachne-reloaded-at")))) {
+    problems.push("the stop's reload was not noted");
+  }
+  if (expectedErrors < 1) problems.push("the stop was not shown");
+  expectedError = null;
+  expectedErrors = 0;
+
   // 4. A damaged entry is set aside and the game still starts. Five older copies set aside
   // are already there: only the newest three of them all stay (the page's storage is small).
   await page.evaluate(() => {
