@@ -961,15 +961,7 @@ fn more_cards_chosen_than_the_phase_takes_are_told_how_to_lay_it() {
 #[test]
 fn ways_that_read_alike_are_one_way() {
     use arachne::phase10::input::lays_for;
-    let (mut app, w) = dealt(
-        "pro-spider-10",
-        &[
-            "r7 r7 b7 g7 g7 y7 r4 b9 g11 y12",
-            "g1 g2 y5 y8 r9 r11 b12 b3 g6 y8",
-        ],
-        "r10",
-    );
-    draw_from_the_stock(&mut app, w);
+    let app = drawn_holding("pro-spider-10", "r7 r7 b7 g7 g7 y7 r4 b9 g11 y12", "r10");
     let table = app.world().resource::<P10Table>();
     let sevens = parse_cards("r7 r7 b7 g7 g7 y7").unwrap();
     let lays = table
@@ -989,15 +981,7 @@ fn ways_that_read_alike_are_one_way() {
 #[test]
 fn a_group_of_jokers_alone_may_be_laid_as_any_value() {
     use arachne::phase10::input::lays_for;
-    let (mut app, w) = dealt(
-        "pro-spider-10",
-        &[
-            "W W W r7 b7 g7 r5 b9 g11 y12",
-            "g1 g2 y5 y8 r9 r11 b12 b3 g6 y8",
-        ],
-        "r10",
-    );
-    draw_from_the_stock(&mut app, w);
+    let mut app = drawn_holding("pro-spider-10", "W W W r7 b7 g7 r5 b9 g11 y12", "r10");
     let table = app.world().resource::<P10Table>();
     let ways = lays_for(table, &parse_cards("W W W r7 b7 g7").unwrap()).unwrap();
     let sets: Vec<Declaration> = ways
@@ -1046,15 +1030,11 @@ fn in_any_order_find_goes_through_the_phases_the_hand_can_lay() {
     use arachne::phase10::input::{find_play, lay_for, lays_for};
     // Phase 2 (a set of 3 and a run of 4: 9s and 1-4), phase 4 (a run of 7: 1-7) and phase 8
     // (a colour group of 7: the same seven red cards).
-    let (mut app, w) = dealt(
+    let app = drawn_holding(
         "pro-spider-10-any-order",
-        &[
-            "r1 r2 r3 r4 r5 r6 r7 b9 g9 y9",
-            "g1 g2 y5 y8 r9 r11 b12 b3 g6 y8",
-        ],
+        "r1 r2 r3 r4 r5 r6 r7 b9 g9 y9",
         "r12",
     );
-    draw_from_the_stock(&mut app, w);
     let table = app.world().resource::<P10Table>();
     let piles = app.world().resource::<P10Piles>();
     let phase_of = |chosen: &[Entity]| {
@@ -1123,6 +1103,14 @@ fn a_double_click_whose_release_and_press_share_a_frame_discards() {
     assert_eq!(game(&app).hand(PLAYER).len(), 10, "discarded");
     assert_eq!(game(&app).discard_pile().last(), Some(&what));
     assert_matches_engine(&mut app);
+}
+
+/// Two seats in `variant`, the player holding `hand` (the other seat the same cards in every
+/// test that uses this), `up` the up-card, and the player's turn after a draw from the stock.
+fn drawn_holding(variant_id: &str, hand: &str, up: &str) -> App {
+    let (mut app, w) = dealt(variant_id, &[hand, "g1 g2 y5 y8 r9 r11 b12 b3 g6 y8"], up);
+    draw_from_the_stock(&mut app, w);
+    app
 }
 
 /// A table dealt by hand: `hands` (seat by seat) and the up-card, in `variant`.

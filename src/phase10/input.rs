@@ -5,6 +5,7 @@
 //! of it too: the arrows move to a card of the hand, Space chooses it, H hits with it, X
 //! discards it, a number names a skip's seat. During the computer seats' turns a click or a key
 //! hurries them to the player's turn.
+use arachne_engine::phase10::card::MAX_VALUE;
 use arachne_engine::phase10::{Action, Card, Colour, Counts, Declaration, Seat, Stage};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -369,11 +370,12 @@ pub fn lays_for(table: &P10Table, chosen: &[Card]) -> Result<Vec<Action>, String
     // A phase among the chosen cards (any order: the lowest one), with its number and size.
     let inside = lays
         .iter()
-        .filter(|a| want.contains(&lay_cards(a)))
         .filter_map(|a| match a {
-            Action::Lay { phase, .. } => Some((*phase, lay_cards(a).len())),
+            Action::Lay { phase, .. } => Some((*phase, lay_cards(a))),
             _ => None,
         })
+        .filter(|(_, cards)| want.contains(cards))
+        .map(|(phase, cards)| (phase, cards.len()))
         .min();
     let ways: Vec<Action> = lays.into_iter().filter(|a| lay_cards(a) == want).collect();
     if ways.is_empty() {
@@ -405,9 +407,9 @@ fn every_joker_declaration(way: &Action) -> Vec<Action> {
         }
         let k = group.cards().len() as u8;
         let declarations: Vec<Declaration> = match group.declaration() {
-            Declaration::Set(_) => (1..=12).map(Declaration::Set).collect(),
+            Declaration::Set(_) => (1..=MAX_VALUE).map(Declaration::Set).collect(),
             Declaration::Colour(_) => Colour::ALL.into_iter().map(Declaration::Colour).collect(),
-            Declaration::Run(..) => (1..=13u8.saturating_sub(k))
+            Declaration::Run(..) => (1..=(MAX_VALUE + 1).saturating_sub(k))
                 .map(|a| Declaration::Run(a, a + k - 1))
                 .collect(),
         };

@@ -16,6 +16,7 @@ use crate::phase10::round::{P10Changed, P10Request, P10Table, PLAYER};
 use crate::phase10::saves::{P10Statistics, STATS_KEY};
 use crate::phase10::viewer::P10Viewer;
 use crate::shell::widgets::fixed_window;
+use crate::shell::window_keys::OnOpen;
 use crate::shell::{Overlay, Windows};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -180,19 +181,12 @@ fn sheet_window(
         // (or as the game ends under it): Enter or Space deals a new game with the same players
         // and variant (taken once: the arrows scroll a long sheet when it leaves). Otherwise
         // the arrows scroll the sheet.
-        if game.is_over() && viewer.is_none() {
-            crate::shell::window_keys::keyboard_on_open(
-                ui,
-                "p10-score-sheet-at-the-end",
-                crate::shell::window_keys::OnOpen::FirstControl,
-            );
+        let (name, on_open) = if game.is_over() && viewer.is_none() {
+            ("p10-score-sheet-at-the-end", OnOpen::FirstControl)
         } else {
-            crate::shell::window_keys::keyboard_on_open(
-                ui,
-                "p10-score-sheet",
-                crate::shell::window_keys::OnOpen::Scroll,
-            );
-        }
+            ("p10-score-sheet", OnOpen::Scroll)
+        };
+        crate::shell::window_keys::keyboard_on_open(ui, name, on_open);
         ui.label(tf(
             "p10.sheet.about",
             &[
@@ -386,11 +380,7 @@ fn statistics(
     .max_width(width)
     .open(&mut open)
     .show(ctx, |ui| {
-        crate::shell::window_keys::keyboard_on_open(
-            ui,
-            "p10-statistics",
-            crate::shell::window_keys::OnOpen::Scroll,
-        );
+        crate::shell::window_keys::keyboard_on_open(ui, "p10-statistics", OnOpen::Scroll);
         egui::ScrollArea::both()
             .max_width(width)
             .max_height((screen.y - 160.0).max(120.0))

@@ -35,33 +35,24 @@ pub(crate) fn keyboard_on_open(ui: &egui::Ui, name: &str, on_open: OnOpen) {
         .map_or((None, None), |(l, o)| (Some(l), o));
     let opened = last.is_none_or(|l| l + 1 < pass);
     let owed = if opened { Some(now) } else { owed };
-    let give = match (on_open, owed) {
-        (OnOpen::Scroll, Some(_)) => {
-            ctx.memory_mut(|m| {
-                if let Some(focused) = m.focused() {
-                    m.surrender_focus(focused);
-                }
-            });
-            None
-        }
-        (OnOpen::FirstControl, Some(since)) => {
-            let held = pressing_keys_held(ctx, since)
-                || ctx.input(|i| i.pointer.any_pressed() || i.pointer.any_released());
-            if held {
-                Some(since)
-            } else {
-                ctx.memory_mut(|m| {
-                    if let Some(focused) = m.focused() {
-                        m.surrender_focus(focused);
-                    }
-                    m.move_focus(egui::FocusDirection::Next);
-                });
-                None
+    // The first control waits for the keys and the pointer to be still; a text takes the
+    // keyboard at once.
+    let waits = owed.filter(|&since| {
+        on_open == OnOpen::FirstControl
+            && (pressing_keys_held(ctx, since)
+                || ctx.input(|i| i.pointer.any_pressed() || i.pointer.any_released()))
+    });
+    if owed.is_some() && waits.is_none() {
+        ctx.memory_mut(|m| {
+            if let Some(focused) = m.focused() {
+                m.surrender_focus(focused);
             }
-        }
-        (_, None) => None,
-    };
-    ctx.data_mut(|d| d.insert_temp(id, (pass, give)));
+            if on_open == OnOpen::FirstControl {
+                m.move_focus(egui::FocusDirection::Next);
+            }
+        });
+    }
+    ctx.data_mut(|d| d.insert_temp(id, (pass, waits)));
 }
 
 /// How long (seconds) a key still down counts as held without a press (its own, or the
@@ -168,9 +159,23 @@ mod tests {
         }
     }
 
-    /// A window of `buttons` buttons in a scroll area `high` points high, opened with
-    /// [`keyboard_on_open`] when `show`; returns the buttons' ids, which were clicked, and
-    /// the scroll area's visible rectangle and the buttons' rectangles.
+    /// A pass's input: `events` on an 800 by 600 screen, a pass each 1/30 s (so that a scroll's
+    /// animation runs).
+    fn input(ctx: &egui::Context, events: Vec<egui::Event>) -> egui::RawInput {
+        egui::RawInput {
+            events,
+            time: Some(ctx.cumulative_pass_nr() as f64 / 30.0),
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(800.0, 600.0),
+            )),
+            ..Default::default()
+        }
+    }
+
+    /// What [`pass`] saw of its window of buttons (in a scroll area 200 points high, opened
+    /// with [`keyboard_on_open`]): the buttons' ids, which were clicked, the scroll area's
+    /// visible rectangle and the buttons' rectangles.
     struct Probe {
         ids: Vec<egui::Id>,
         clicked: Vec<usize>,
@@ -185,17 +190,7 @@ mod tests {
             visible: egui::Rect::NOTHING,
             rects: Vec::new(),
         };
-        let input = egui::RawInput {
-            events,
-            // A pass each 1/30 s, so that a scroll's animation runs.
-            time: Some(ctx.cumulative_pass_nr() as f64 / 30.0),
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(800.0, 600.0),
-            )),
-            ..Default::default()
-        };
-        let output = ctx.run_ui(input, |ui| {
+        let output = ctx.run_ui(input(ctx, events), |ui| {
             if !show {
                 return;
             }
@@ -371,16 +366,7 @@ mod tests {
         let menu_clicked = std::cell::RefCell::new(Vec::new());
         let line_top = std::cell::Cell::new(0.0_f32);
         let frame = |text: bool, events: Vec<egui::Event>| {
-            let input = egui::RawInput {
-                events,
-                time: Some(ctx.cumulative_pass_nr() as f64 / 30.0),
-                screen_rect: Some(egui::Rect::from_min_size(
-                    egui::Pos2::ZERO,
-                    egui::vec2(800.0, 600.0),
-                )),
-                ..Default::default()
-            };
-            let output = ctx.run_ui(input, |ui| {
+            let output = ctx.run_ui(input(&ctx, events), |ui| {
                 let ctx = ui.ctx().clone();
                 fixed_window("Menu", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(
                     &ctx,
