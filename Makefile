@@ -56,6 +56,8 @@ test-web: web
 	@# The desktop's solver, to compare the browser worker's answers with.
 	$(CARGO) build -p arachne-engine --bin arachne-cli
 	ARACHNE_CLI="$${CARGO_TARGET_DIR:-target}/debug/arachne-cli" node web/test.mjs dist
+	@# Two tabs on one storage, played by turns: each takes up the other's game.
+	node web/two-tabs.mjs dist
 	@$(MAKE) --no-print-directory test-webkit-only
 
 # dist/ played in WebKit, Safari's engine (web/webkit.mjs): WebKitGTK's MiniBrowser, driven

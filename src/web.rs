@@ -290,6 +290,38 @@ fn save_when_hidden(
     handler.forget();
 }
 
+/// When the page's tab is shown again or its window takes the focus, each game looks for a
+/// game another tab saved meanwhile and takes it up (`persist::Refocused`).
+fn look_again_when_shown() {
+    use js_sys::wasm_bindgen::closure::Closure;
+    let Ok(document) = global("document") else {
+        return;
+    };
+    let doc = document.clone();
+    let handler = Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
+        let visible = js_sys::Reflect::get(&doc, &JsValue::from_str("visibilityState"))
+            .ok()
+            .and_then(|v| v.as_string())
+            .is_none_or(|v| v == "visible");
+        if visible {
+            crate::core::persist::refocused();
+        }
+    });
+    let f: &JsValue = handler.as_ref();
+    let window: JsValue = js_sys::global().into();
+    for (target, event) in [(&document, "visibilitychange"), (&window, "focus")] {
+        if let Err(e) = call(
+            target,
+            "addEventListener",
+            &[JsValue::from_str(event), f.clone()],
+        ) {
+            tracing::warn!("cannot look for another tab's game when this one comes back: {e}");
+        }
+    }
+    // The page keeps the handler for its whole life.
+    handler.forget();
+}
+
 /// Each frame's gap to the workers' pacer (`core::worker::frame`).
 fn pace_workers(time: Res<Time<Real>>) {
     crate::core::worker::frame(time.delta());
@@ -305,6 +337,7 @@ pub fn plugin(app: &mut App) {
         world.get_resource::<crate::core::persist::Saves>(),
     ) {
         save_when_hidden(pending.unsaved(), saves.0.clone());
+        look_again_when_shown();
     }
     app.add_systems(Last, (publish, publish_studio, pace_workers))
         .add_systems(

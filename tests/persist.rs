@@ -892,7 +892,7 @@ fn the_player_is_told_when_another_copy_saved_its_game_over_this_one() {
             .resource::<arachne::core::focus::Notices>()
             .0
             .iter()
-            .filter(|(n, _)| n.contains("another tab or window"))
+            .filter(|(n, _)| n.contains("another game was saved there"))
             .count()
     };
     let play = |app: &mut App| {
@@ -912,4 +912,186 @@ fn the_player_is_told_when_another_copy_saved_its_game_over_this_one() {
     play(&mut app);
     play(&mut app);
     assert_eq!(told(&app), 1, "once a run");
+}
+
+/// What this run read or wrote of an entry is what another copy's game is told apart from:
+/// nothing before this run read or wrote it, nothing while it is as this run left it, nothing
+/// after this run's own write failed (its game is then the newer); the other copy's text once
+/// it saved its own, handed to `keep` before this copy's game is saved in its place.
+#[test]
+fn another_copys_game_is_found_and_handed_over_before_it_is_saved_over() {
+    use arachne::core::persist::{
+        note_read, other_copy_saved, other_copys_game, write_game, write_game_keeping,
+    };
+    let shared = Arc::new(MemoryStorage::default());
+    let (a, b) = (
+        Copy::new(&shared, "found tab a"),
+        Copy::new(&shared, "found tab b"),
+    );
+    write_game(&b, "game", "b1").unwrap();
+    // A has neither read nor written it: nothing to tell apart.
+    assert_eq!(other_copys_game(&a, "game"), None);
+    note_read(&a, "game", "b1");
+    assert_eq!(other_copys_game(&a, "game"), None);
+    write_game(&b, "game", "b2").unwrap();
+    assert_eq!(other_copys_game(&a, "game").as_deref(), Some("b2"));
+    let mut handed = Vec::new();
+    // A game handed over and not kept (this one plays on from it) is not told.
+    write_game_keeping(&a, "game", "a1", |theirs| {
+        handed.push(theirs.to_string());
+        false
+    })
+    .unwrap();
+    assert_eq!(handed, ["b2"]);
+    assert!(!other_copy_saved(&a));
+    assert_eq!(other_copys_game(&a, "game"), None);
+    // A's own next save hands nothing over.
+    write_game_keeping(&a, "game", "a2", |theirs| {
+        handed.push(theirs.to_string());
+        true
+    })
+    .unwrap();
+    assert_eq!(handed, ["b2"]);
+    // One kept is told.
+    write_game(&b, "game", "b3").unwrap();
+    write_game_keeping(&a, "game", "a3", |theirs| {
+        handed.push(theirs.to_string());
+        true
+    })
+    .unwrap();
+    assert_eq!(handed, ["b2", "b3"]);
+    assert!(other_copy_saved(&a));
+    // A save of A's that failed: A's game is the newer, B's later one is not A's to take up.
+    a.fail.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(write_game(&a, "game", "a4").is_err());
+    a.fail.store(false, std::sync::atomic::Ordering::Relaxed);
+    write_game(&b, "game", "b4").unwrap();
+    assert_eq!(other_copys_game(&a, "game"), None);
+}
+
+/// A Spider app on `storage` with deal 5 of one suit, its first frame run.
+fn spider_app(storage: Arc<Copy>) -> bevy::prelude::App {
+    use arachne::core::persist::Saves;
+    use arachne::spider::table::{GameSpec, Table};
+    use bevy::prelude::*;
+    let table = Table::new(
+        GameSpec::builtin("spider-1suit", 5, arachne_engine::Numbering::Arachne).unwrap(),
+    )
+    .unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::input::InputPlugin))
+        .insert_resource(Saves(storage))
+        .insert_resource(table)
+        .add_message::<AppExit>();
+    arachne::logic_plugin(&mut app);
+    app.update();
+    app
+}
+
+fn notices_with(app: &bevy::prelude::App, words: &str) -> usize {
+    app.world()
+        .resource::<arachne::core::focus::Notices>()
+        .0
+        .iter()
+        .filter(|(n, _)| n.contains(words))
+        .count()
+}
+
+/// The window (or tab) comes back to the player.
+fn refocus(app: &mut bevy::prelude::App) {
+    let window = app.world_mut().spawn_empty().id();
+    app.world_mut().write_message(bevy::window::WindowFocused {
+        window,
+        focused: true,
+    });
+    app.update();
+    app.update();
+}
+
+/// Spider played in two windows (or tabs) by turns loses nothing: a copy the player comes back
+/// to takes up the game played in the other, an idle copy's clock is not saved over it, and a
+/// game of the other's that a copy does save over (no focus came first) is kept among the
+/// replays.
+#[test]
+fn spider_played_in_two_copies_by_turns_loses_no_move() {
+    use arachne::spider::saves::{GAME_KEY, load_game, replay_keys};
+    use arachne::spider::table::{GameRecord, Request, Table};
+    let shared = Arc::new(MemoryStorage::default());
+    let mine = Arc::new(Copy::new(&shared, "turns window a"));
+    let other = Copy::new(&shared, "turns window b");
+    let mut app = spider_app(mine.clone());
+    let play = |app: &mut bevy::prelude::App| {
+        let mv = app.world().resource::<Table>().game.legal_moves()[0];
+        app.world_mut().write_message(Request::Move(mv));
+        app.update();
+        app.update();
+    };
+    play(&mut app);
+    play(&mut app);
+    // The other copy opens on the saved game; idle there, it saves its clock alone: coming
+    // back here takes up the newer clock, with nothing to show or tell.
+    let (Some((mut theirs, mut record)), None) = load_game(&other) else {
+        panic!("the other copy resumes the game")
+    };
+    record.elapsed += 30.0;
+    let idle = record.replay_of(&theirs).to_ron();
+    arachne::core::persist::write_game(&other, GAME_KEY, &idle).unwrap();
+    refocus(&mut app);
+    assert_eq!(notices_with(&app, "another tab or window"), 0);
+    assert_eq!(app.world().resource::<GameRecord>().clock(), record.clock());
+    // Then it plays three moves there.
+    // (It plays each position's last move, this copy its first.)
+    let their_save = |table: &mut Table, moves: usize| {
+        for _ in 0..moves {
+            let mv = *table.game.legal_moves().last().unwrap();
+            table.game.apply(mv).unwrap();
+        }
+        let text = record.replay_of(table).to_ron();
+        arachne::core::persist::write_game(&other, GAME_KEY, &text).unwrap();
+        text
+    };
+    their_save(&mut theirs, 3);
+    assert_eq!(theirs.game.steps().len(), 5);
+    // Idle, this copy's clock is not saved over the other's game.
+    app.world_mut().resource_mut::<GameRecord>().elapsed += 60.0;
+    app.update();
+    app.update();
+    let saved = || mine.read(GAME_KEY).unwrap().unwrap();
+    assert_eq!(
+        saved(),
+        record.replay_of(&theirs).to_ron(),
+        "the other copy's game stays saved"
+    );
+    // Back in this window: the other's game is here, and the player is told.
+    refocus(&mut app);
+    let table = app.world().resource::<Table>();
+    assert_eq!(table.game.steps(), theirs.game.steps());
+    assert_eq!(
+        notices_with(&app, "played last in another tab or window"),
+        1
+    );
+    // Playing on from it keeps nothing: every move of the other's is in this game.
+    play(&mut app);
+    assert!(replay_keys(mine.as_ref()).unwrap().is_empty());
+    // The other copy saves its game again as it had it: this one plays on from it, so nothing
+    // is kept or told when this one saves next.
+    let again = record.replay_of(&theirs).to_ron();
+    arachne::core::persist::write_game(&other, GAME_KEY, &again).unwrap();
+    play(&mut app);
+    assert!(replay_keys(mine.as_ref()).unwrap().is_empty());
+    assert_eq!(notices_with(&app, "another game was saved there"), 0);
+    // The other copy plays on from where it was (its window was not brought back), and this one
+    // too, with no focus in between: the other's game is kept among the replays.
+    their_save(&mut theirs, 1);
+    play(&mut app);
+    let kept = replay_keys(mine.as_ref()).unwrap();
+    assert_eq!(kept.len(), 1);
+    let kept = arachne_engine::Replay::from_ron(&mine.read(&kept[0]).unwrap().unwrap()).unwrap();
+    assert_eq!(kept.moves.len(), 6);
+    assert_eq!(notices_with(&app, "another game was saved there"), 1);
+    assert_eq!(
+        app.world().resource::<Table>().game.steps().len(),
+        8,
+        "this copy's game is the one saved"
+    );
 }

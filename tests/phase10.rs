@@ -2067,3 +2067,116 @@ fn a_held_card_laid_by_a_key_is_let_go_of_and_its_release_chooses_nothing() {
         assert_matches_engine(&mut app);
     }
 }
+
+/// One storage as a second running copy of the game sees it (another tab or window).
+struct CopyOf(std::sync::Arc<MemoryStorage>, &'static str);
+
+impl Storage for CopyOf {
+    fn read(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.0.read(key)
+    }
+    fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
+        self.0.write(key, text)
+    }
+    fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.0.set_aside(key)
+    }
+    fn keys(&self) -> std::io::Result<Vec<String>> {
+        self.0.keys()
+    }
+    fn remove(&self, key: &str) -> std::io::Result<()> {
+        self.0.remove(key)
+    }
+    fn identity(&self) -> String {
+        self.1.into()
+    }
+}
+
+/// Plays `table`'s game on from where it is, each seat taking its first choice, until the
+/// player has made `decisions` decisions more.
+fn play_on(table: &mut P10Table, decisions: u32) {
+    let until = table.player_decisions + decisions;
+    while table.player_decisions < until {
+        if table.game.stage() == Stage::RoundOver {
+            table.next_round().unwrap();
+            continue;
+        }
+        let choice = table.game.choices()[0].clone();
+        table.apply(choice).unwrap();
+    }
+}
+
+/// The player draws, or deals the next round when the round is over; the table settles.
+fn act(app: &mut App, w: Entity) {
+    if game(app).stage() == Stage::RoundOver {
+        app.world_mut().write_message(P10Request::NextRound);
+    } else {
+        key(app, w, KeyCode::KeyD);
+    }
+    settle(app);
+}
+
+/// Pro Spider 10 played in two windows (or tabs) by turns loses nothing: the copy the player
+/// comes back to takes up the game played in the other, and another game the other copy saved
+/// that this one saves over (no focus came first) is kept among the replays.
+#[test]
+fn pro_spider_10_played_in_two_copies_by_turns_loses_no_decision() {
+    use arachne::phase10::saves::replay_keys;
+    let shared = std::sync::Arc::new(MemoryStorage::default());
+    let mine = std::sync::Arc::new(CopyOf(shared.clone(), "p10 window a"));
+    let other = CopyOf(shared.clone(), "p10 window b");
+    let (mut app, w) = app(3, 17, "petra", GameKind::ProSpider10);
+    app.insert_resource(Saves(mine.clone()));
+    until_players_turn(&mut app);
+    key(&mut app, w, KeyCode::KeyD);
+    settle(&mut app);
+    // The other copy opens on the saved game and plays on there: the rest of the player's turn.
+    let (Some(mut theirs), None) = load_game(&other) else {
+        panic!("the other copy resumes the game")
+    };
+    play_on(&mut theirs, 2);
+    arachne::core::persist::write_game(&other, GAME_KEY, &save_text(&theirs)).unwrap();
+    // Back in this window: the other's game is here, the player is told, and it plays on.
+    let window = app.world_mut().spawn_empty().id();
+    app.world_mut().write_message(bevy::window::WindowFocused {
+        window,
+        focused: true,
+    });
+    app.update();
+    let table = app.world().resource::<P10Table>();
+    assert_eq!(table.log.text_so_far(), theirs.log.text_so_far());
+    assert_eq!(table.player_decisions, theirs.player_decisions);
+    let told = |app: &App, words: &str| {
+        app.world()
+            .resource::<arachne::core::focus::Notices>()
+            .0
+            .iter()
+            .filter(|(n, _)| n.contains(words))
+            .count()
+    };
+    assert_eq!(told(&app, "played last in another tab or window"), 1);
+    // Playing on from it keeps nothing: all of the other's game is in this one.
+    until_players_turn(&mut app);
+    assert_matches_engine(&mut app);
+    play_a_turn(&mut app, w);
+    until_players_turn(&mut app);
+    assert!(app.world().resource::<P10Table>().player_decisions > theirs.player_decisions);
+    assert!(replay_keys(mine.as_ref()).unwrap().is_empty());
+    // The other copy saves its game again as it had it (this one plays on from it): nothing
+    // is kept when this one saves next.
+    arachne::core::persist::write_game(&other, GAME_KEY, &save_text(&theirs)).unwrap();
+    act(&mut app, w);
+    until_players_turn(&mut app);
+    assert!(replay_keys(mine.as_ref()).unwrap().is_empty());
+    // The other copy starts another game and plays in it; this one, not brought back, plays on
+    // in its own: the other's game is kept among the replays, this one's saved in its place.
+    let (mut another, _) = P10Table::new(P10Spec::standard(2, 99, "petra").unwrap()).unwrap();
+    play_on(&mut another, 3);
+    arachne::core::persist::write_game(&other, GAME_KEY, &save_text(&another)).unwrap();
+    act(&mut app, w);
+    let kept = replay_keys(mine.as_ref()).unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(mine.read(&kept[0]).unwrap().unwrap(), save_text(&another));
+    assert_eq!(told(&app, "another game was saved there"), 1);
+    assert_eq!(saved(&app), save_text(app.world().resource::<P10Table>()));
+}

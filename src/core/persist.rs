@@ -676,18 +676,75 @@ pub fn other_copy_saved(storage: &dyn Storage) -> bool {
 /// the two take turns saving over each other, and the player is told so, once a run. (The
 /// first write of a run only notes what it wrote; a write that failed checks nothing next time.)
 pub fn write_game(storage: &dyn Storage, key: &str, text: &str) -> io::Result<()> {
-    if let Some(Some(known)) = noted(storage, key)
-        && let Ok(Some(now)) = storage.read(key)
-        && now != known
-    {
+    write_game_keeping(storage, key, text, |_| true)
+}
+
+/// [`write_game`], handing the other copy's game to `keep` first when another running copy
+/// saved its own game there since: the games keep it among their kept games, so that it is not
+/// lost when this one is saved in its place, unless this one plays on from it. Only a game
+/// kept (`keep` returns true) is told to the player.
+pub fn write_game_keeping(
+    storage: &dyn Storage,
+    key: &str,
+    text: &str,
+    keep: impl FnOnce(&str) -> bool,
+) -> io::Result<()> {
+    if let Some(theirs) = other_copys_game(storage, key) {
         tracing::warn!("another running copy saved its game under {key}");
-        let id = storage.identity();
-        let mut all = OTHER_COPY.lock().unwrap_or_else(|e| e.into_inner());
-        if !all.contains(&id) {
-            all.push(id);
+        if keep(&theirs) {
+            let id = storage.identity();
+            let mut all = OTHER_COPY.lock().unwrap_or_else(|e| e.into_inner());
+            if !all.contains(&id) {
+                all.push(id);
+            }
         }
     }
     noted_write(storage, key, text, write_before_kept_games)
+}
+
+/// The game another running copy of the game (a second tab or window) saved under `key` since
+/// this run last read or wrote it there; `None` when the entry is as this run left it, cannot
+/// be read, was never read or written by this run, or when this run's last write of it failed
+/// (its own game is then the newer).
+pub fn other_copys_game(storage: &dyn Storage, key: &str) -> Option<String> {
+    let Some(Some(known)) = noted(storage, key) else {
+        return None;
+    };
+    match storage.read(key) {
+        Ok(Some(now)) if now != known => Some(now),
+        _ => None,
+    }
+}
+
+/// Notes `text` as what this run read of `key` (a game in progress it resumed or took up):
+/// [`other_copys_game`] compares with it.
+pub fn note_read(storage: &dyn Storage, key: &str, text: &str) {
+    synced(storage, key, Some(text.to_string()));
+}
+
+/// How many times the game's window (or the page's tab) came back to the player: each game
+/// looks then for a game another running copy saved meanwhile ([`other_copys_game`]) and takes
+/// it up, so that playing in two tabs or windows by turns loses nothing.
+#[derive(bevy::prelude::Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Refocused(pub u64);
+
+/// Set by the page when its tab is shown again or its window takes the focus (`web`).
+static REFOCUSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The page's tab was shown again, or its window took the focus: counted in [`Refocused`] at
+/// the next frame.
+pub fn refocused() {
+    REFOCUSED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn count_refocus(
+    mut focused: bevy::prelude::MessageReader<bevy::window::WindowFocused>,
+    mut count: bevy::prelude::ResMut<Refocused>,
+) {
+    let page = REFOCUSED.swap(false, std::sync::atomic::Ordering::Relaxed);
+    if focused.read().filter(|f| f.focused).count() > 0 || page {
+        count.0 += 1;
+    }
 }
 
 /// [`save`], making room for it when the storage is full by dropping the oldest kept games
@@ -891,6 +948,9 @@ fn tell_save_failures(
 pub fn plugin(app: &mut bevy::prelude::App) {
     use bevy::prelude::*;
     app.init_resource::<SaveSettings>()
+        .init_resource::<Refocused>()
+        .add_message::<bevy::window::WindowFocused>()
+        .add_systems(PreUpdate, count_refocus)
         .add_systems(
             Update,
             (save_settings, tell_save_failures).in_set(crate::AppSystems::Plan),

@@ -29,6 +29,16 @@ pub(crate) fn plugin(app: &mut App) {
                 .in_set(AppSystems::Plan)
                 .in_set(P10Systems),
         )
+        .add_systems(
+            Update,
+            // Before the input: the click that brought the window back is not a decision in
+            // the game that was there before.
+            take_up_other_copys_game
+                .run_if(resource_exists::<Saves>)
+                .run_if(crate::phase10::viewer::not_watching)
+                .before(AppSystems::Input)
+                .in_set(P10Systems),
+        )
         .add_systems(OnEnter(GameKind::ProSpider10), remember_table(true))
         .add_systems(OnEnter(GameKind::Spider), remember_table(false));
 }
@@ -302,7 +312,10 @@ pub fn load_game(storage: &dyn Storage) -> (Option<P10Table>, Option<String>) {
         }
     };
     match table_from_text(&text) {
-        Ok(table) => (Some(table), None),
+        Ok(table) => {
+            crate::core::persist::note_read(storage, GAME_KEY, &text);
+            (Some(table), None)
+        }
         Err(e) => {
             let backup = storage.set_aside(GAME_KEY).ok().flatten();
             let message = match backup {
@@ -369,9 +382,83 @@ fn autosave(mut changes: MessageReader<P10Changed>, table: Res<P10Table>, saves:
     if changes.read().count() == 0 {
         return;
     }
-    if let Err(e) = crate::core::persist::write_game(saves.0.as_ref(), GAME_KEY, &save_text(&table))
-    {
+    let storage = saves.0.as_ref();
+    let ours = save_text(&table);
+    if let Err(e) = crate::core::persist::write_game_keeping(storage, GAME_KEY, &ours, |theirs| {
+        keep_other_copys_game(storage, theirs, &ours)
+    }) {
         crate::core::persist::save_failed("save.what.p10_game", &e);
+    }
+}
+
+/// The lines of a saved text that are the game's log (its comments left out).
+fn log_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// Keeps the game another running copy saved (`theirs`) among the kept games before this
+/// copy's game (`ours`) is saved in its place; not when the player made no decision in it, nor
+/// when ours plays on from it (its whole log begins ours). True when it was kept.
+fn keep_other_copys_game(storage: &dyn Storage, theirs: &str, ours: &str) -> bool {
+    let decided = comment(theirs, "decisions")
+        .and_then(|d| d.parse::<u32>().ok())
+        .is_none_or(|d| d > 0);
+    if !decided || log_lines(ours).starts_with(&log_lines(theirs)) {
+        return false;
+    }
+    if let Err(e) = save_replay(storage, theirs) {
+        crate::core::persist::save_failed("save.what.p10_log", &e);
+    }
+    true
+}
+
+/// Takes up the game another running copy (a second tab or window) saved since this one last
+/// read or wrote it, when the player comes back to this copy
+/// ([`Refocused`](crate::core::persist::Refocused)): the player plays on where they left off
+/// there, and nothing played there is lost when this copy saves. Not while a replay is watched
+/// (the player's game is put back when it closes).
+fn take_up_other_copys_game(
+    refocused: Res<crate::core::persist::Refocused>,
+    mut seen: Local<u64>,
+    saves: Res<Saves>,
+    mut table: ResMut<P10Table>,
+    mut changed: MessageWriter<P10Changed>,
+    mut notices: ResMut<crate::core::focus::Notices>,
+    buttons: Option<ResMut<ButtonInput<MouseButton>>>,
+) {
+    if refocused.0 == *seen {
+        return;
+    }
+    *seen = refocused.0;
+    let storage = saves.0.as_ref();
+    let Some(text) = crate::core::persist::other_copys_game(storage, GAME_KEY) else {
+        return;
+    };
+    if log_lines(&text) == log_lines(&save_text(&table)) {
+        // The same game at the same point (its comments aside): nothing to show or tell.
+        crate::core::persist::note_read(storage, GAME_KEY, &text);
+        return;
+    }
+    match table_from_text(&text) {
+        Ok(taken) => {
+            crate::core::persist::note_read(storage, GAME_KEY, &text);
+            *table = taken;
+            changed.write(P10Changed {
+                new_game: true,
+                events: Vec::new(),
+                rearranged: false,
+            });
+            notices.push(t("save.taken_up"));
+            // The press that brought the window back was aimed at the game that was there.
+            if let Some(mut buttons) = buttons {
+                buttons.reset_all();
+            }
+        }
+        // Left for this copy's next save to keep among the kept games.
+        Err(e) => tracing::warn!("the game another copy saved cannot be taken up: {e}"),
     }
 }
 

@@ -133,7 +133,15 @@ pub(super) fn plugin(app: &mut bevy::prelude::App) {
     use bevy::prelude::*;
     app.init_resource::<Statistics>().add_systems(
         Update,
-        ((autosave.run_if(resource_exists::<Saves>), count_games).in_set(crate::AppSystems::Plan))
+        (
+            (autosave.run_if(resource_exists::<Saves>), count_games)
+                .in_set(crate::AppSystems::Plan),
+            // Before the input: the click that brought the window back is not a move on the
+            // game that was there before.
+            take_up_other_copys_game
+                .run_if(resource_exists::<Saves>)
+                .before(crate::AppSystems::Input),
+        )
             .in_set(SpiderSystems),
     );
 }
@@ -202,12 +210,111 @@ fn autosave(
         return;
     }
     *saved_clock = clock;
-    if let Err(e) = crate::core::persist::write_game(
-        saves.0.as_ref(),
-        GAME_KEY,
-        &record.replay_of(&table).to_ron(),
-    ) {
+    let storage = saves.0.as_ref();
+    // The clock alone is not saved over another running copy's game: this copy is idle (a
+    // second window), and takes that game up when the player comes back to it.
+    if !changed && crate::core::persist::other_copys_game(storage, GAME_KEY).is_some() {
+        return;
+    }
+    let ours = record.replay_of(&table);
+    if let Err(e) =
+        crate::core::persist::write_game_keeping(storage, GAME_KEY, &ours.to_ron(), |theirs| {
+            keep_other_copys_game(storage, theirs, &ours)
+        })
+    {
         crate::core::persist::save_failed("save.what.game", &e);
+    }
+}
+
+/// Keeps the game another running copy saved (`theirs`, a replay's text) among the kept games
+/// before this copy's game (`ours`) is saved in its place; not when it had no move, nor when
+/// ours plays on from it (the same deal, everything it played played here too). True when it
+/// was kept.
+fn keep_other_copys_game(
+    storage: &dyn Storage,
+    theirs: &str,
+    ours: &arachne_engine::Replay,
+) -> bool {
+    let Ok(replay) = arachne_engine::Replay::from_ron(theirs) else {
+        // Not a game this copy can read (a newer version's): kept as it is.
+        if let Err(e) =
+            crate::core::persist::save_numbered(storage, REPLAY_PREFIX, theirs, REPLAYS_KEPT)
+        {
+            crate::core::persist::save_failed("save.what.replay", &e);
+        }
+        return true;
+    };
+    let played = |r: &arachne_engine::Replay| {
+        if r.steps.is_empty() {
+            r.moves.clone()
+        } else {
+            r.steps.clone()
+        }
+    };
+    let (their_steps, our_steps) = (played(&replay), played(ours));
+    let continued = replay.variant == ours.variant
+        && replay.seed == ours.seed
+        && replay.numbering == ours.numbering
+        && replay.options == ours.options
+        && our_steps.starts_with(&their_steps);
+    if their_steps.is_empty() || continued {
+        return false;
+    }
+    if let Err(e) = save_replay(storage, &replay) {
+        crate::core::persist::save_failed("save.what.replay", &e);
+    }
+    true
+}
+
+/// Takes up the game another running copy (a second tab or window) saved since this one last
+/// read or wrote it, when the player comes back to this copy ([`Refocused`]): the player plays
+/// on where they left off there, and nothing played there is lost when this copy saves. Waits
+/// while a replay or demo is shown (the player's game is put back when it closes).
+///
+/// [`Refocused`]: crate::core::persist::Refocused
+fn take_up_other_copys_game(
+    refocused: bevy::prelude::Res<crate::core::persist::Refocused>,
+    mut seen: bevy::prelude::Local<u64>,
+    saves: bevy::prelude::Res<Saves>,
+    watching: bevy::prelude::Res<crate::spider::table::Watching>,
+    table: bevy::prelude::Res<crate::spider::table::Table>,
+    mut record: bevy::prelude::ResMut<crate::spider::table::GameRecord>,
+    mut requests: bevy::prelude::MessageWriter<crate::spider::table::Request>,
+    mut notices: bevy::prelude::ResMut<crate::core::focus::Notices>,
+    buttons: Option<bevy::prelude::ResMut<bevy::prelude::ButtonInput<bevy::prelude::MouseButton>>>,
+) {
+    if refocused.0 == *seen || watching.0 {
+        return;
+    }
+    *seen = refocused.0;
+    let storage = saves.0.as_ref();
+    let Some(text) = crate::core::persist::other_copys_game(storage, GAME_KEY) else {
+        return;
+    };
+    match game_from_text(&text) {
+        // The same game, only its clock saved since (the other copy idle on it): the newer
+        // clock, and nothing to show or tell.
+        Ok((taken, clock))
+            if taken.spec == table.spec && taken.game.steps() == table.game.steps() =>
+        {
+            crate::core::persist::note_read(storage, GAME_KEY, &text);
+            *record = clock;
+        }
+        Ok((table, taken)) => {
+            crate::core::persist::note_read(storage, GAME_KEY, &text);
+            *record = taken;
+            requests.write(crate::spider::table::Request::Show {
+                table: Box::new(table),
+                deal: false,
+            });
+            notices.push(t("save.taken_up"));
+            // The press that brought the window back was aimed at the game that was there.
+            if let Some(mut buttons) = buttons {
+                buttons.reset_all();
+            }
+        }
+        // Left for this copy's next save to keep among the kept games.
+        Err(e) => tracing::warn!("the game another copy saved cannot be taken up: {e}"),
     }
 }
 
@@ -231,27 +338,10 @@ pub fn load_game(
             return (None, Some(tf("spider.save.unreadable", &[("why", &e)])));
         }
     };
-    let variants = arachne_engine::Variants::default();
-    let table = arachne_engine::Replay::from_ron(&text).and_then(|replay| {
-        let game = replay.verify(&variants)?;
-        let variant = variants
-            .get(&replay.variant)
-            .cloned()
-            .ok_or_else(|| arachne_engine::ReplayError::UnknownVariant(replay.variant.clone()))?;
-        let record = crate::spider::table::GameRecord::resumed(&game, &replay);
-        Ok((
-            crate::spider::table::Table {
-                game,
-                spec: crate::spider::table::GameSpec {
-                    variant,
-                    seed: replay.seed,
-                    numbering: replay.numbering,
-                    options: replay.options,
-                },
-            },
-            record,
-        ))
-    });
+    let table = game_from_text(&text);
+    if table.is_ok() {
+        crate::core::persist::note_read(storage, GAME_KEY, &text);
+    }
     match table {
         Ok(t) => (Some(t), None),
         Err(e) => {
@@ -263,6 +353,38 @@ pub fn load_game(
             (None, Some(message))
         }
     }
+}
+
+/// A saved game's table and record, from its text (an engine replay).
+fn game_from_text(
+    text: &str,
+) -> Result<
+    (
+        crate::spider::table::Table,
+        crate::spider::table::GameRecord,
+    ),
+    arachne_engine::ReplayError,
+> {
+    let variants = arachne_engine::Variants::default();
+    let replay = arachne_engine::Replay::from_ron(text)?;
+    let game = replay.verify(&variants)?;
+    let variant = variants
+        .get(&replay.variant)
+        .cloned()
+        .ok_or_else(|| arachne_engine::ReplayError::UnknownVariant(replay.variant.clone()))?;
+    let record = crate::spider::table::GameRecord::resumed(&game, &replay);
+    Ok((
+        crate::spider::table::Table {
+            game,
+            spec: crate::spider::table::GameSpec {
+                variant,
+                seed: replay.seed,
+                numbering: replay.numbering,
+                options: replay.options,
+            },
+        },
+        record,
+    ))
 }
 
 /// The saved game to resume at start: the one in progress, exactly as it was left. A finished

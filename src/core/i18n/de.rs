@@ -432,7 +432,11 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "save.other_copy",
-        "Arachne ist noch in einem anderen Tab oder Fenster offen, und beide speichern ihr Spiel übereinander: spiel nur in einem (gespeichert bleibt das zuletzt gespielte)",
+        "Arachne ist noch in einem anderen Tab oder Fenster offen, und dort wurde ein anderes Spiel gespeichert: es bleibt bei den Wiederholungen, und dieses Spiel ist an seiner Stelle gespeichert. Wer zu einem Tab oder Fenster zurückkehrt, spielt das zuletzt gespielte Spiel weiter.",
+    ),
+    (
+        "save.taken_up",
+        "Das zuletzt in einem anderen Tab oder Fenster gespielte Spiel ist hier: spiel weiter.",
     ),
     ("save.what.file", "eine Datei"),
     ("save.what.settings", "die Einstellungen"),

@@ -402,7 +402,11 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "save.other_copy",
-        "Arachne is open in another tab or window too, and each saves its game over the other's: play in one only (the game kept is the one played last)",
+        "Arachne is open in another tab or window too, and another game was saved there: it is kept among the replays, and this game is saved in its place. Coming back to a tab or window takes up the game played last.",
+    ),
+    (
+        "save.taken_up",
+        "The game played last in another tab or window is here: play on.",
     ),
     ("save.what.file", "a file"),
     ("save.what.settings", "the settings"),
