@@ -291,25 +291,35 @@ fn save_when_hidden(
 }
 
 /// When the page's tab is shown again or its window takes the focus, each game looks for a
-/// game another tab saved meanwhile and takes it up (`persist::Refocused`).
+/// game another tab saved meanwhile and takes it up (`persist::Refocused`); while it is hidden
+/// or its window has lost the focus, it waits once another tab saves (`persist::StandBy`).
 fn look_again_when_shown() {
     use js_sys::wasm_bindgen::closure::Closure;
     let Ok(document) = global("document") else {
         return;
     };
     let doc = document.clone();
-    let handler = Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
+    let handler = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+        let kind = js_sys::Reflect::get(&event, &JsValue::from_str("type"))
+            .ok()
+            .and_then(|t| t.as_string());
         let visible = js_sys::Reflect::get(&doc, &JsValue::from_str("visibilityState"))
             .ok()
             .and_then(|v| v.as_string())
             .is_none_or(|v| v == "visible");
-        if visible {
+        if kind.as_deref() == Some("blur") || !visible {
+            crate::core::persist::unfocused();
+        } else {
             crate::core::persist::refocused();
         }
     });
     let f: &JsValue = handler.as_ref();
     let window: JsValue = js_sys::global().into();
-    for (target, event) in [(&document, "visibilitychange"), (&window, "focus")] {
+    for (target, event) in [
+        (&document, "visibilitychange"),
+        (&window, "focus"),
+        (&window, "blur"),
+    ] {
         if let Err(e) = call(
             target,
             "addEventListener",

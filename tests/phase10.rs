@@ -2180,3 +2180,57 @@ fn pro_spider_10_played_in_two_copies_by_turns_loses_no_decision() {
     assert_eq!(told(&app, "another game was saved there"), 1);
     assert_eq!(saved(&app), save_text(app.world().resource::<P10Table>()));
 }
+
+/// A copy whose window lost the focus, once another copy has saved a game, changes nothing:
+/// its computer seats wait and it saves nothing (laying its table out again included), until
+/// the player comes back to it and it takes up the other's game.
+#[test]
+fn a_copy_away_from_the_player_waits_once_another_copy_saves() {
+    let shared = std::sync::Arc::new(MemoryStorage::default());
+    let mine = std::sync::Arc::new(CopyOf(shared.clone(), "p10 away a"));
+    let other = CopyOf(shared.clone(), "p10 away b");
+    let (mut app, w) = app(3, 17, "petra", GameKind::ProSpider10);
+    app.insert_resource(Saves(mine.clone()));
+    until_players_turn(&mut app);
+    play_a_turn(&mut app, w);
+    settle(&mut app);
+    // The computer seats' turns: the player goes to the other window, which saves its game.
+    let (mut theirs, _) = P10Table::new(P10Spec::standard(2, 99, "petra").unwrap()).unwrap();
+    play_on(&mut theirs, 3);
+    arachne::core::persist::write_game(&other, GAME_KEY, &save_text(&theirs)).unwrap();
+    let focus = |app: &mut App, focused: bool| {
+        app.world_mut()
+            .write_message(bevy::window::WindowFocused { window: w, focused });
+        app.update();
+    };
+    focus(&mut app, false);
+    assert!(!game(&app).is_over());
+    let position = app.world().resource::<P10Table>().position();
+    assert!(
+        !app.world().resource::<P10Table>().players_turn(),
+        "the computer seats' turn"
+    );
+    for _ in 0..600 {
+        app.update();
+    }
+    app.world_mut().write_message(P10Request::Relayout);
+    app.update();
+    assert_eq!(
+        app.world().resource::<P10Table>().position(),
+        position,
+        "nothing decided"
+    );
+    assert_eq!(saved(&app), save_text(&theirs), "nothing saved");
+    assert!(
+        arachne::phase10::saves::replay_keys(mine.as_ref())
+            .unwrap()
+            .is_empty()
+    );
+    // Back: the other's game is here.
+    focus(&mut app, true);
+    app.update();
+    assert_eq!(
+        app.world().resource::<P10Table>().log.text_so_far(),
+        theirs.log.text_so_far()
+    );
+}

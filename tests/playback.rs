@@ -783,3 +783,90 @@ fn new_games_take_the_settings_options() {
     assert_eq!(o.discard, arachne_engine::DiscardMode::Manual);
     assert_eq!(o.undo_limit, Some(2));
 }
+
+/// The storage as another running copy of the game sees it (another tab or window).
+struct OtherCopy(Arc<MemoryStorage>, &'static str);
+
+impl Storage for OtherCopy {
+    fn read(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.0.read(key)
+    }
+    fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
+        self.0.write(key, text)
+    }
+    fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.0.set_aside(key)
+    }
+    fn keys(&self) -> std::io::Result<Vec<String>> {
+        self.0.keys()
+    }
+    fn remove(&self, key: &str) -> std::io::Result<()> {
+        self.0.remove(key)
+    }
+    fn identity(&self) -> String {
+        self.1.into()
+    }
+}
+
+/// An auto-complete under way in a window the player left stops playing once another copy of
+/// the game saves its own game (nothing more played or saved here); coming back, this copy
+/// takes up that game and the auto-complete, meant for the game that was here, is over.
+#[test]
+fn auto_complete_waits_in_a_window_left_for_another_copy_and_ends_when_it_takes_its_game_up() {
+    let shared = Arc::new(MemoryStorage::default());
+    let mine = Arc::new(OtherCopy(shared.clone(), "auto-complete window a"));
+    let other = OtherCopy(shared.clone(), "auto-complete window b");
+    let mut app = auto_complete_under_way();
+    app.insert_resource(Saves(mine.clone()));
+    let n = table_of(&app).game.move_count();
+    run_until(&mut app, "a move saved", |a| {
+        a.world().resource::<Table>().game.move_count() > n
+    });
+    app.update();
+    assert!(mine.read(saves::GAME_KEY).unwrap().is_some());
+    // The player goes to the other window and plays another deal there.
+    let mut theirs = table("spider-1suit", 99);
+    for _ in 0..2 {
+        let mv = theirs.game.legal_moves()[0];
+        theirs.game.apply(mv).unwrap();
+    }
+    let text = arachne::spider::table::GameRecord::default()
+        .replay_of(&theirs)
+        .to_ron();
+    persist::write_game(&other, saves::GAME_KEY, &text).unwrap();
+    let window = app.world_mut().spawn_empty().id();
+    send(
+        &mut app,
+        bevy::window::WindowFocused {
+            window,
+            focused: false,
+        },
+    );
+    let n = table_of(&app).game.move_count();
+    for _ in 0..300 {
+        app.update();
+    }
+    assert!(app.world().contains_resource::<Playback>());
+    assert_eq!(table_of(&app).game.move_count(), n, "nothing more played");
+    assert_eq!(
+        mine.read(saves::GAME_KEY).unwrap().unwrap(),
+        text,
+        "nothing saved"
+    );
+    // Back in this window: the other's game, and no auto-complete.
+    send(
+        &mut app,
+        bevy::window::WindowFocused {
+            window,
+            focused: true,
+        },
+    );
+    app.update();
+    assert!(!app.world().contains_resource::<Playback>());
+    assert_eq!(table_of(&app).spec.seed, 99);
+    assert_eq!(table_of(&app).game.steps(), theirs.game.steps());
+    for _ in 0..100 {
+        app.update();
+    }
+    assert_eq!(table_of(&app).game.steps(), theirs.game.steps());
+}

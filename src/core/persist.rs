@@ -728,23 +728,92 @@ pub fn note_read(storage: &dyn Storage, key: &str, text: &str) {
 #[derive(bevy::prelude::Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Refocused(pub u64);
 
-/// Set by the page when its tab is shown again or its window takes the focus (`web`).
-static REFOCUSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// What the page said last of its focus (`web`): 0 nothing new, 1 its tab was shown again or
+/// its window took the focus, 2 it was hidden or its window lost the focus.
+static PAGE_FOCUS: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 
 /// The page's tab was shown again, or its window took the focus: counted in [`Refocused`] at
 /// the next frame.
 pub fn refocused() {
-    REFOCUSED.store(true, std::sync::atomic::Ordering::Relaxed);
+    PAGE_FOCUS.store(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The page was hidden, or its window lost the focus ([`StandBy`]).
+pub fn unfocused() {
+    PAGE_FOCUS.store(2, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether this copy of the game waits for the player to come back: its window lost the focus
+/// (or its page was hidden) and another running copy has saved a game in progress since. It
+/// then changes nothing in its games (the computer seats, an auto-complete and a deal found
+/// for later wait, nothing is saved), so that the games played in the other copy are not
+/// played on or saved over in the background; coming back, it takes them up.
+#[derive(bevy::prelude::Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct StandBy {
+    /// This copy's window lost the focus (or its page was hidden).
+    pub away: bool,
+    /// And another copy saved a game in progress since: this copy waits.
+    pub waiting: bool,
+    /// When the storage was last looked at while away (real seconds).
+    looked_at: f64,
+}
+
+/// The run condition of whatever changes a game by itself: not while this copy waits for the
+/// player to come back ([`StandBy`]).
+pub fn plays_on(stand_by: Option<bevy::prelude::Res<StandBy>>) -> bool {
+    stand_by.is_none_or(|s| !s.waiting)
+}
+
+/// The keys of both games' games in progress.
+pub fn games_in_progress() -> [&'static str; 2] {
+    [
+        crate::spider::saves::GAME_KEY,
+        crate::phase10::saves::GAME_KEY,
+    ]
 }
 
 fn count_refocus(
     mut focused: bevy::prelude::MessageReader<bevy::window::WindowFocused>,
     mut count: bevy::prelude::ResMut<Refocused>,
+    mut stand_by: bevy::prelude::ResMut<StandBy>,
 ) {
-    let page = REFOCUSED.swap(false, std::sync::atomic::Ordering::Relaxed);
-    if focused.read().filter(|f| f.focused).count() > 0 || page {
+    let mut back = false;
+    for f in focused.read() {
+        back |= f.focused;
+        stand_by.away = !f.focused;
+    }
+    match PAGE_FOCUS.swap(0, std::sync::atomic::Ordering::Relaxed) {
+        1 => {
+            back = true;
+            stand_by.away = false;
+        }
+        2 => stand_by.away = true,
+        _ => {}
+    }
+    if back {
         count.0 += 1;
     }
+    if !stand_by.away {
+        stand_by.waiting = false;
+    }
+}
+
+/// While this copy is away, looks twice a second whether another copy saved a game in
+/// progress ([`StandBy`]).
+fn look_while_away(
+    time: bevy::prelude::Res<bevy::prelude::Time<bevy::prelude::Real>>,
+    saves: Option<bevy::prelude::Res<Saves>>,
+    mut stand_by: bevy::prelude::ResMut<StandBy>,
+) {
+    let now = time.elapsed_secs_f64();
+    if !stand_by.away || stand_by.waiting || now - stand_by.looked_at < 0.5 {
+        return;
+    }
+    stand_by.looked_at = now;
+    let Some(saves) = saves else { return };
+    stand_by.waiting = games_in_progress()
+        .iter()
+        .any(|key| other_copys_game(saves.0.as_ref(), key).is_some());
 }
 
 /// [`save`], making room for it when the storage is full by dropping the oldest kept games
@@ -949,8 +1018,9 @@ pub fn plugin(app: &mut bevy::prelude::App) {
     use bevy::prelude::*;
     app.init_resource::<SaveSettings>()
         .init_resource::<Refocused>()
+        .init_resource::<StandBy>()
         .add_message::<bevy::window::WindowFocused>()
-        .add_systems(PreUpdate, count_refocus)
+        .add_systems(PreUpdate, (count_refocus, look_while_away).chain())
         .add_systems(
             Update,
             (save_settings, tell_save_failures).in_set(crate::AppSystems::Plan),

@@ -23,7 +23,8 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 autosave
                     .run_if(resource_exists::<Saves>)
-                    .run_if(crate::phase10::viewer::not_watching),
+                    .run_if(crate::phase10::viewer::not_watching)
+                    .run_if(crate::core::persist::plays_on),
                 count_games,
             )
                 .in_set(AppSystems::Plan)
@@ -379,7 +380,9 @@ pub fn startup(
 
 /// Saves the game after every change.
 fn autosave(mut changes: MessageReader<P10Changed>, table: Res<P10Table>, saves: Res<Saves>) {
-    if changes.read().count() == 0 {
+    // (A table only laid out again, a resize or the hand sorted, is no change to save: an idle
+    // copy's resize would save its game over another copy's.)
+    if !changes.read().any(P10Changed::changes_game) {
         return;
     }
     let storage = saves.0.as_ref();
@@ -428,6 +431,7 @@ fn take_up_other_copys_game(
     mut changed: MessageWriter<P10Changed>,
     mut notices: ResMut<crate::core::focus::Notices>,
     buttons: Option<ResMut<ButtonInput<MouseButton>>>,
+    form: Option<ResMut<crate::phase10::menu::P10Form>>,
 ) {
     if refocused.0 == *seen {
         return;
@@ -437,8 +441,10 @@ fn take_up_other_copys_game(
     let Some(text) = crate::core::persist::other_copys_game(storage, GAME_KEY) else {
         return;
     };
-    if log_lines(&text) == log_lines(&save_text(&table)) {
-        // The same game at the same point (its comments aside): nothing to show or tell.
+    let ours = save_text(&table);
+    if log_lines(&text) == log_lines(&ours) && comment(&text, "passes") == comment(&ours, "passes")
+    {
+        // The same game at the same point (its other comments aside): nothing to show or tell.
         crate::core::persist::note_read(storage, GAME_KEY, &text);
         return;
     }
@@ -452,9 +458,13 @@ fn take_up_other_copys_game(
                 rearranged: false,
             });
             notices.push(t("save.taken_up"));
-            // The press that brought the window back was aimed at the game that was there.
+            // The press that brought the window back was aimed at the game that was there; so
+            // was a question about leaving it.
             if let Some(mut buttons) = buttons {
                 buttons.reset_all();
+            }
+            if let Some(mut form) = form {
+                form.leaving = None;
             }
         }
         // Left for this copy's next save to keep among the kept games.

@@ -25,6 +25,8 @@ pub(crate) fn plugin(app: &mut App) {
         Update,
         think
             .run_if(crate::phase10::viewer::not_watching)
+            // Not while this copy waits for the player to come back from another.
+            .run_if(crate::core::persist::plays_on)
             .in_set(AppSystems::Input)
             .in_set(P10Systems),
     );

@@ -40,6 +40,7 @@ pub(super) fn plugin(app: &mut App) {
                     .in_set(AppSystems::Plan)
                     .in_set(AssistSystems),
                 deal_when_back
+                    .run_if(crate::core::persist::plays_on)
                     .after(crate::spider::playback::PlaybackSystems)
                     .before(AppSystems::Input),
             )
@@ -381,7 +382,7 @@ pub struct FoundDeal {
 /// then, it would replace the table under the viewer). Runs after the viewer's controls of the
 /// frame and before the moves are applied, so a viewer opened in the frame the deal is found
 /// sees it wait too.
-fn deal_when_back(
+pub(crate) fn deal_when_back(
     mut found: ResMut<FoundDeal>,
     watching: Res<Watching>,
     mut requests: MessageWriter<Request>,

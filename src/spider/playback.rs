@@ -20,7 +20,13 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<StoppedByKey>()
         .add_systems(
             Update,
-            ((stop_on_player_input, viewer_keys, control, advance)
+            ((
+                stop_on_player_input,
+                viewer_keys,
+                control,
+                // Not while this copy waits for the player to come back from another.
+                advance.run_if(crate::core::persist::plays_on),
+            )
                 .chain()
                 .in_set(PlaybackSystems)
                 .before(AppSystems::Input))

@@ -134,12 +134,21 @@ pub(super) fn plugin(app: &mut bevy::prelude::App) {
     app.init_resource::<Statistics>().add_systems(
         Update,
         (
-            (autosave.run_if(resource_exists::<Saves>), count_games)
+            (
+                autosave
+                    .run_if(resource_exists::<Saves>)
+                    .run_if(crate::core::persist::plays_on),
+                count_games,
+            )
                 .in_set(crate::AppSystems::Plan),
             // Before the input: the click that brought the window back is not a move on the
             // game that was there before.
+            // After the viewer's controls (a replay opened in this frame waits) and a deal
+            // found for later.
             take_up_other_copys_game
                 .run_if(resource_exists::<Saves>)
+                .after(crate::spider::playback::PlaybackSystems)
+                .after(crate::spider::assist::deal_when_back)
                 .before(crate::AppSystems::Input),
         )
             .in_set(SpiderSystems),
@@ -282,6 +291,12 @@ fn take_up_other_copys_game(
     mut requests: bevy::prelude::MessageWriter<crate::spider::table::Request>,
     mut notices: bevy::prelude::ResMut<crate::core::focus::Notices>,
     buttons: Option<bevy::prelude::ResMut<bevy::prelude::ButtonInput<bevy::prelude::MouseButton>>>,
+    (mut commands, playback, confirm, scale): (
+        bevy::prelude::Commands,
+        Option<bevy::prelude::Res<crate::spider::playback::Playback>>,
+        Option<bevy::prelude::ResMut<crate::spider::table::PendingConfirm>>,
+        Option<bevy::prelude::ResMut<crate::cards::motion::MotionScale>>,
+    ),
 ) {
     if refocused.0 == *seen || watching.0 {
         return;
@@ -308,9 +323,19 @@ fn take_up_other_copys_game(
                 deal: false,
             });
             notices.push(t("save.taken_up"));
-            // The press that brought the window back was aimed at the game that was there.
+            // The press that brought the window back was aimed at the game that was there; so
+            // were an auto-complete under way and a question about leaving it.
             if let Some(mut buttons) = buttons {
                 buttons.reset_all();
+            }
+            if playback.is_some_and(|p| p.kind == crate::spider::playback::Kind::AutoComplete) {
+                commands.remove_resource::<crate::spider::playback::Playback>();
+                if let Some(mut scale) = scale {
+                    scale.0 = 1.0;
+                }
+            }
+            if let Some(mut confirm) = confirm {
+                confirm.0 = None;
             }
         }
         // Left for this copy's next save to keep among the kept games.
