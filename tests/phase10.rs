@@ -2181,46 +2181,76 @@ fn pro_spider_10_played_in_two_copies_by_turns_loses_no_decision() {
     assert_eq!(saved(&app), save_text(app.world().resource::<P10Table>()));
 }
 
-/// A copy whose window lost the focus, once another copy has saved a game, changes nothing:
-/// its computer seats wait and it saves nothing (laying its table out again included), until
-/// the player comes back to it and it takes up the other's game.
+/// A copy whose window lost the focus changes nothing once the player has gone to another copy
+/// (that copy took the focus) or another copy has saved a game: its computer seats wait and it
+/// saves nothing (laying its table out again included), until the player comes back to it and
+/// it takes up the other's game.
 #[test]
-fn a_copy_away_from_the_player_waits_once_another_copy_saves() {
+fn a_copy_away_from_the_player_waits_once_another_copy_has_the_player_or_saves() {
+    use arachne::core::persist::{PLAYER_HERE_KEY, copy_id};
     let shared = std::sync::Arc::new(MemoryStorage::default());
     let mine = std::sync::Arc::new(CopyOf(shared.clone(), "p10 away a"));
     let other = CopyOf(shared.clone(), "p10 away b");
     let (mut app, w) = app(3, 17, "petra", GameKind::ProSpider10);
     app.insert_resource(Saves(mine.clone()));
-    until_players_turn(&mut app);
-    play_a_turn(&mut app, w);
-    settle(&mut app);
-    // The computer seats' turns: the player goes to the other window, which saves its game.
-    let (mut theirs, _) = P10Table::new(P10Spec::standard(2, 99, "petra").unwrap()).unwrap();
-    play_on(&mut theirs, 3);
-    arachne::core::persist::write_game(&other, GAME_KEY, &save_text(&theirs)).unwrap();
     let focus = |app: &mut App, focused: bool| {
         app.world_mut()
             .write_message(bevy::window::WindowFocused { window: w, focused });
         app.update();
     };
-    focus(&mut app, false);
-    assert!(!game(&app).is_over());
-    let position = app.world().resource::<P10Table>().position();
-    assert!(
-        !app.world().resource::<P10Table>().players_turn(),
-        "the computer seats' turn"
+    focus(&mut app, true);
+    assert_eq!(
+        mine.read(PLAYER_HERE_KEY).unwrap().as_deref(),
+        Some(copy_id())
     );
+    until_players_turn(&mut app);
+    play_a_turn(&mut app, w);
+    settle(&mut app);
+    let waits = |app: &mut App, what: &str| {
+        let position = app.world().resource::<P10Table>().position();
+        let text = saved(app);
+        assert!(
+            !app.world().resource::<P10Table>().players_turn(),
+            "{what}: the computers' turn"
+        );
+        for _ in 0..600 {
+            app.update();
+        }
+        app.world_mut().write_message(P10Request::Relayout);
+        app.update();
+        let table = app.world().resource::<P10Table>();
+        assert_eq!(table.position(), position, "{what}: nothing decided");
+        assert_eq!(saved(app), text, "{what}: nothing saved");
+    };
+    // The computer seats' turns: the player goes to the other window, which takes the focus.
+    focus(&mut app, false);
+    other.write(PLAYER_HERE_KEY, "the other copy").unwrap();
+    waits(&mut app, "the player at the other copy");
+    // Back here, the computer seats go on; away again, the other copy saves its game.
+    focus(&mut app, true);
+    assert_eq!(
+        mine.read(PLAYER_HERE_KEY).unwrap().as_deref(),
+        Some(copy_id())
+    );
+    let position = app.world().resource::<P10Table>().position();
     for _ in 0..600 {
         app.update();
     }
-    app.world_mut().write_message(P10Request::Relayout);
-    app.update();
-    assert_eq!(
+    assert_ne!(
         app.world().resource::<P10Table>().position(),
         position,
-        "nothing decided"
+        "played on"
     );
-    assert_eq!(saved(&app), save_text(&theirs), "nothing saved");
+    if app.world().resource::<P10Table>().players_turn() {
+        play_a_turn(&mut app, w);
+        settle(&mut app);
+    }
+    let (mut theirs, _) = P10Table::new(P10Spec::standard(2, 99, "petra").unwrap()).unwrap();
+    play_on(&mut theirs, 3);
+    arachne::core::persist::write_game(&other, GAME_KEY, &save_text(&theirs)).unwrap();
+    focus(&mut app, false);
+    waits(&mut app, "another game saved");
+    assert_eq!(saved(&app), save_text(&theirs));
     assert!(
         arachne::phase10::saves::replay_keys(mine.as_ref())
             .unwrap()

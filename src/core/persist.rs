@@ -743,8 +743,30 @@ pub fn unfocused() {
     PAGE_FOCUS.store(2, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// The entry naming the running copy of the game the player came to last (the last whose
+/// window took the focus, or whose tab was shown): a copy away from the player waits while it
+/// names another ([`StandBy`]).
+pub const PLAYER_HERE_KEY: &str = "player-here";
+
+/// This running copy's name in [`PLAYER_HERE_KEY`]: random, so that two copies (two tabs of one
+/// browser, two processes) never share it.
+pub fn copy_id() -> &'static str {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        #[cfg(target_arch = "wasm32")]
+        let n = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
+        #[cfg(not(target_arch = "wasm32"))]
+        let n = (u64::from(std::process::id()) << 32)
+            ^ std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+        format!("{n:016x}")
+    })
+}
+
 /// Whether this copy of the game waits for the player to come back: its window lost the focus
-/// (or its page was hidden) and another running copy has saved a game in progress since. It
+/// (or its page was hidden) and the player went to another running copy (it took the focus
+/// since: [`PLAYER_HERE_KEY`]), or another copy saved a game in progress since. It
 /// then changes nothing in its games (the computer seats, an auto-complete and a deal found
 /// for later wait, nothing is saved), so that the games played in the other copy are not
 /// played on or saved over in the background; coming back, it takes them up.
@@ -752,7 +774,8 @@ pub fn unfocused() {
 pub struct StandBy {
     /// This copy's window lost the focus (or its page was hidden).
     pub away: bool,
-    /// And another copy saved a game in progress since: this copy waits.
+    /// And the player went to another copy, or another copy saved a game in progress since:
+    /// this copy waits.
     pub waiting: bool,
     /// When the storage was last looked at while away (real seconds).
     looked_at: f64,
@@ -776,6 +799,7 @@ fn count_refocus(
     mut focused: bevy::prelude::MessageReader<bevy::window::WindowFocused>,
     mut count: bevy::prelude::ResMut<Refocused>,
     mut stand_by: bevy::prelude::ResMut<StandBy>,
+    saves: Option<bevy::prelude::Res<Saves>>,
 ) {
     let mut back = false;
     for f in focused.read() {
@@ -792,28 +816,44 @@ fn count_refocus(
     }
     if back {
         count.0 += 1;
+        if let Some(saves) = saves
+            && let Err(e) = saves.0.write(PLAYER_HERE_KEY, copy_id())
+        {
+            tracing::warn!("cannot note that the player is at this copy: {e}");
+        }
     }
     if !stand_by.away {
         stand_by.waiting = false;
     }
 }
 
-/// While this copy is away, looks twice a second whether another copy saved a game in
-/// progress ([`StandBy`]).
+/// How often a copy away from the player looks whether it should wait ([`StandBy`]): a computer
+/// seat's decision is seldom sooner after the player leaves.
+const LOOK_EVERY_SECS: f64 = 0.1;
+
+/// While this copy is away, looks now and then ([`LOOK_EVERY_SECS`]) whether the player went
+/// to another copy or another copy saved a game in progress ([`StandBy`]).
 fn look_while_away(
     time: bevy::prelude::Res<bevy::prelude::Time<bevy::prelude::Real>>,
     saves: Option<bevy::prelude::Res<Saves>>,
     mut stand_by: bevy::prelude::ResMut<StandBy>,
 ) {
     let now = time.elapsed_secs_f64();
-    if !stand_by.away || stand_by.waiting || now - stand_by.looked_at < 0.5 {
+    if !stand_by.away || stand_by.waiting || now - stand_by.looked_at < LOOK_EVERY_SECS {
         return;
     }
     stand_by.looked_at = now;
     let Some(saves) = saves else { return };
-    stand_by.waiting = games_in_progress()
-        .iter()
-        .any(|key| other_copys_game(saves.0.as_ref(), key).is_some());
+    let storage = saves.0.as_ref();
+    let elsewhere = storage
+        .read(PLAYER_HERE_KEY)
+        .ok()
+        .flatten()
+        .is_some_and(|id| id.trim() != copy_id());
+    stand_by.waiting = elsewhere
+        || games_in_progress()
+            .iter()
+            .any(|key| other_copys_game(storage, key).is_some());
 }
 
 /// [`save`], making room for it when the storage is full by dropping the oldest kept games
