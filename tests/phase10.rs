@@ -2192,7 +2192,11 @@ fn a_copy_away_from_the_player_waits_once_another_copy_has_the_player_or_saves()
     let mine = std::sync::Arc::new(CopyOf(shared.clone(), "p10 away a"));
     let other = CopyOf(shared.clone(), "p10 away b");
     let (mut app, w) = app(3, 17, "petra", GameKind::ProSpider10);
-    app.insert_resource(Saves(mine.clone()));
+    // The computer seats decide in the frames, as the virtual clock goes (16 ms a frame): a
+    // decision comes after a pause of about 0.7 s, longer than this copy's first 0.4 s away,
+    // when it waits before it looks whether it should go on.
+    app.insert_resource(Saves(mine.clone()))
+        .insert_resource(arachne::phase10::seats::DecideInFrame);
     let focus = |app: &mut App, focused: bool| {
         app.world_mut()
             .write_message(bevy::window::WindowFocused { window: w, focused });
@@ -2222,6 +2226,25 @@ fn a_copy_away_from_the_player_waits_once_another_copy_has_the_player_or_saves()
         assert_eq!(table.position(), position, "{what}: nothing decided");
         assert_eq!(saved(app), text, "{what}: nothing saved");
     };
+    // Away with no other copy about (another program took the focus): the game goes on.
+    let on_turn = |app: &mut App| {
+        if app.world().resource::<P10Table>().players_turn() {
+            play_a_turn(app, w);
+            settle(app);
+        }
+    };
+    focus(&mut app, false);
+    let position = app.world().resource::<P10Table>().position();
+    for _ in 0..600 {
+        app.update();
+    }
+    assert_ne!(
+        app.world().resource::<P10Table>().position(),
+        position,
+        "alone, played on"
+    );
+    focus(&mut app, true);
+    on_turn(&mut app);
     // The computer seats' turns: the player goes to the other window, which takes the focus.
     focus(&mut app, false);
     other.write(PLAYER_HERE_KEY, "the other copy").unwrap();
@@ -2241,10 +2264,7 @@ fn a_copy_away_from_the_player_waits_once_another_copy_has_the_player_or_saves()
         position,
         "played on"
     );
-    if app.world().resource::<P10Table>().players_turn() {
-        play_a_turn(&mut app, w);
-        settle(&mut app);
-    }
+    on_turn(&mut app);
     let (mut theirs, _) = P10Table::new(P10Spec::standard(2, 99, "petra").unwrap()).unwrap();
     play_on(&mut theirs, 3);
     arachne::core::persist::write_game(&other, GAME_KEY, &save_text(&theirs)).unwrap();
@@ -2263,4 +2283,44 @@ fn a_copy_away_from_the_player_waits_once_another_copy_has_the_player_or_saves()
         app.world().resource::<P10Table>().log.text_so_far(),
         theirs.log.text_so_far()
     );
+}
+
+/// A pass on an offer to knock is saved (it changes only the saved text's comments: a resumed
+/// game asks the next seat, not the player again); a table only laid out again is not saved.
+#[test]
+fn a_pass_is_saved_and_a_table_laid_out_again_is_not() {
+    let (mut app, w) = knocking_game();
+    let storage = std::sync::Arc::new(MemoryStorage::default());
+    app.insert_resource(Saves(storage.clone()));
+    for _ in 0..60 {
+        if matches!(game(&app).stage(), Stage::Knock { .. }) && game(&app).to_move() == Some(PLAYER)
+        {
+            settle(&mut app);
+            let before = saved(&app);
+            // Laid out again: nothing to save (another copy's save stays).
+            storage.write(GAME_KEY, "another copy's game").unwrap();
+            app.world_mut().write_message(P10Request::Relayout);
+            app.update();
+            assert_eq!(saved(&app), "another copy's game");
+            storage.write(GAME_KEY, &before).unwrap();
+            let passes = app.world().resource::<P10Table>().passes;
+            app.world_mut().write_message(P10Request::Act(Action::Pass));
+            app.update();
+            let table = app.world().resource::<P10Table>();
+            if table.passes == passes + 1 {
+                assert_eq!(saved(&app), save_text(table), "the pass is saved");
+                assert_eq!(table_from_text(&saved(&app)).unwrap().passes, passes + 1);
+                return;
+            }
+            until_players_turn(&mut app);
+            continue;
+        }
+        if matches!(game(&app).stage(), Stage::RoundOver | Stage::Over) {
+            key(&mut app, w, KeyCode::Enter);
+        } else {
+            play_a_turn(&mut app, w);
+        }
+        until_players_turn(&mut app);
+    }
+    panic!("the player never passed an offer that stayed open");
 }

@@ -769,14 +769,20 @@ pub fn copy_id() -> &'static str {
 /// since: [`PLAYER_HERE_KEY`]), or another copy saved a game in progress since. It
 /// then changes nothing in its games (the computer seats, an auto-complete and a deal found
 /// for later wait, nothing is saved), so that the games played in the other copy are not
-/// played on or saved over in the background; coming back, it takes them up.
+/// played on or saved over in the background; coming back, it takes them up. It also waits
+/// for a moment whenever it loses the focus (the other copy's note may take that long to
+/// show), and in the frame it comes back (its games take up the other's first).
 #[derive(bevy::prelude::Resource, Debug, Default, Clone, Copy, PartialEq)]
 pub struct StandBy {
     /// This copy's window lost the focus (or its page was hidden).
     pub away: bool,
-    /// And the player went to another copy, or another copy saved a game in progress since:
-    /// this copy waits.
+    /// This copy waits: away, and the player went to another copy or another copy saved a
+    /// game in progress since (or it is too soon to tell); or it came back this frame.
     pub waiting: bool,
+    /// The player went to another copy, or another copy saved a game: seen while away.
+    seen_other: bool,
+    /// When this copy lost the focus (real seconds).
+    away_since: f64,
     /// When the storage was last looked at while away (real seconds).
     looked_at: f64,
 }
@@ -795,12 +801,56 @@ pub fn games_in_progress() -> [&'static str; 2] {
     ]
 }
 
+/// The storages (by identity) where this copy's last note that the player is here
+/// ([`PLAYER_HERE_KEY`]) was written: elsewhere the entry may name a copy long gone, and is not
+/// read.
+static CLAIMED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Notes that the player is at this copy ([`PLAYER_HERE_KEY`]).
+fn player_here(storage: &dyn Storage) {
+    let written = storage.write(PLAYER_HERE_KEY, copy_id());
+    if let Err(e) = &written {
+        tracing::warn!("cannot note that the player is at this copy: {e}");
+    }
+    let id = storage.identity();
+    let mut claimed = CLAIMED.lock().unwrap_or_else(|e| e.into_inner());
+    claimed.retain(|c| *c != id);
+    if written.is_ok() {
+        claimed.push(id);
+    }
+}
+
+/// Whether this copy's last note that the player is here was written to `storage`.
+fn claimed(storage: &dyn Storage) -> bool {
+    let id = storage.identity();
+    CLAIMED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&id)
+}
+
+/// A copy that starts is where the player is (its window may take the focus before the game
+/// hears of it).
+fn player_here_at_start(saves: bevy::prelude::Res<Saves>) {
+    player_here(saves.0.as_ref());
+}
+
+/// How long a copy that lost the focus waits before it looks whether it should go on: the
+/// copy taking the focus notes it at once, but on the desktop the note reaches the disk a
+/// moment later; a computer seat's decision is seldom sooner after the player leaves.
+const SETTLE_SECS: f64 = 0.4;
+
+/// How often a copy away from the player looks again whether it should wait ([`StandBy`]).
+const LOOK_EVERY_SECS: f64 = 0.1;
+
 fn count_refocus(
     mut focused: bevy::prelude::MessageReader<bevy::window::WindowFocused>,
     mut count: bevy::prelude::ResMut<Refocused>,
     mut stand_by: bevy::prelude::ResMut<StandBy>,
     saves: Option<bevy::prelude::Res<Saves>>,
+    time: bevy::prelude::Res<bevy::prelude::Time<bevy::prelude::Real>>,
 ) {
+    let was_away = stand_by.away;
     let mut back = false;
     for f in focused.read() {
         back |= f.focused;
@@ -814,46 +864,52 @@ fn count_refocus(
         2 => stand_by.away = true,
         _ => {}
     }
+    if stand_by.away && !was_away {
+        stand_by.away_since = time.elapsed_secs_f64();
+        stand_by.seen_other = false;
+    }
     if back {
         count.0 += 1;
-        if let Some(saves) = saves
-            && let Err(e) = saves.0.write(PLAYER_HERE_KEY, copy_id())
-        {
-            tracing::warn!("cannot note that the player is at this copy: {e}");
+        if let Some(saves) = saves {
+            player_here(saves.0.as_ref());
         }
     }
-    if !stand_by.away {
-        stand_by.waiting = false;
-    }
+    // Back this frame: the games take up the other copy's first, and play on from the next.
+    stand_by.waiting = back || stand_by.away;
 }
 
-/// How often a copy away from the player looks whether it should wait ([`StandBy`]): a computer
-/// seat's decision is seldom sooner after the player leaves.
-const LOOK_EVERY_SECS: f64 = 0.1;
-
-/// While this copy is away, looks now and then ([`LOOK_EVERY_SECS`]) whether the player went
-/// to another copy or another copy saved a game in progress ([`StandBy`]).
+/// While this copy is away, looks now and then whether the player went to another copy or
+/// another copy saved a game in progress ([`StandBy`]); once either is seen, it waits until the
+/// player comes back.
 fn look_while_away(
     time: bevy::prelude::Res<bevy::prelude::Time<bevy::prelude::Real>>,
     saves: Option<bevy::prelude::Res<Saves>>,
     mut stand_by: bevy::prelude::ResMut<StandBy>,
 ) {
-    let now = time.elapsed_secs_f64();
-    if !stand_by.away || stand_by.waiting || now - stand_by.looked_at < LOOK_EVERY_SECS {
+    if !stand_by.away {
         return;
     }
-    stand_by.looked_at = now;
-    let Some(saves) = saves else { return };
-    let storage = saves.0.as_ref();
-    let elsewhere = storage
-        .read(PLAYER_HERE_KEY)
-        .ok()
-        .flatten()
-        .is_some_and(|id| id.trim() != copy_id());
-    stand_by.waiting = elsewhere
-        || games_in_progress()
-            .iter()
-            .any(|key| other_copys_game(storage, key).is_some());
+    let now = time.elapsed_secs_f64();
+    if stand_by.seen_other || now - stand_by.away_since < SETTLE_SECS {
+        return;
+    }
+    if now - stand_by.looked_at >= LOOK_EVERY_SECS {
+        stand_by.looked_at = now;
+        stand_by.seen_other = saves.is_some_and(|saves| {
+            let storage = saves.0.as_ref();
+            let elsewhere = claimed(storage)
+                && storage
+                    .read(PLAYER_HERE_KEY)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|id| id.trim() != copy_id());
+            elsewhere
+                || games_in_progress()
+                    .iter()
+                    .any(|key| other_copys_game(storage, key).is_some())
+        });
+    }
+    stand_by.waiting = stand_by.seen_other;
 }
 
 /// [`save`], making room for it when the storage is full by dropping the oldest kept games
@@ -1060,7 +1116,15 @@ pub fn plugin(app: &mut bevy::prelude::App) {
         .init_resource::<Refocused>()
         .init_resource::<StandBy>()
         .add_message::<bevy::window::WindowFocused>()
-        .add_systems(PreUpdate, (count_refocus, look_while_away).chain())
+        .add_systems(
+            PreUpdate,
+            (
+                player_here_at_start.run_if(bevy::prelude::resource_added::<Saves>),
+                count_refocus,
+                look_while_away,
+            )
+                .chain(),
+        )
         .add_systems(
             Update,
             (save_settings, tell_save_failures).in_set(crate::AppSystems::Plan),

@@ -379,18 +379,31 @@ pub fn startup(
 }
 
 /// Saves the game after every change.
-fn autosave(mut changes: MessageReader<P10Changed>, table: Res<P10Table>, saves: Res<Saves>) {
-    // (A table only laid out again, a resize or the hand sorted, is no change to save: an idle
-    // copy's resize would save its game over another copy's.)
-    if !changes.read().any(P10Changed::changes_game) {
+fn autosave(
+    mut changes: MessageReader<P10Changed>,
+    table: Res<P10Table>,
+    saves: Res<Saves>,
+    mut last: Local<Option<String>>,
+) {
+    if changes.read().count() == 0 {
+        return;
+    }
+    // Only what changes the saved text is saved: a table laid out again (a resize, the hand
+    // sorted) is not, so an idle copy's resize saves nothing over another copy's game; a pass
+    // is (it changes only the text's comments).
+    let ours = save_text(&table);
+    if last.as_deref() == Some(ours.as_str()) {
         return;
     }
     let storage = saves.0.as_ref();
-    let ours = save_text(&table);
-    if let Err(e) = crate::core::persist::write_game_keeping(storage, GAME_KEY, &ours, |theirs| {
+    match crate::core::persist::write_game_keeping(storage, GAME_KEY, &ours, |theirs| {
         keep_other_copys_game(storage, theirs, &ours)
     }) {
-        crate::core::persist::save_failed("save.what.p10_game", &e);
+        Ok(()) => *last = Some(ours),
+        Err(e) => {
+            *last = None;
+            crate::core::persist::save_failed("save.what.p10_game", &e);
+        }
     }
 }
 
