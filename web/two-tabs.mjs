@@ -1,10 +1,13 @@
 // Two tabs of one page on one storage: each deals a row in turn. Coming back to a tab takes up
 // the game played in the other (it is told so), so no row dealt is lost and no game is saved
-// over another. Usage: node web/two-tabs.mjs dist
+// over another. Then a tab left for another (its window's blur, the other named in
+// player-here) waits: Pro Spider 10's computer seats decide nothing until it is back.
+// Usage: node web/two-tabs.mjs dist
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { p10Ready, playP10Turn, waitForHook } from "./p10-turn.mjs";
 import { serve } from "./serve.mjs";
 
 const root = resolve(process.argv[2] ?? "dist");
@@ -58,6 +61,28 @@ try {
   await a.page.screenshot({ path: join(shots, "a.png") });
   // Five rows dealt in all, each on the game the other tab left.
   if (ma !== 5 || took[0] < 2 || took[1] < 2 || over[0] + over[1] !== 0) failed = true;
+
+  // A tab the player left (its window's blur) for another tab (named in player-here) waits:
+  // Pro Spider 10's computer seats decide nothing and nothing is saved, until it is back.
+  await a.page.bringToFront();
+  await a.page.goto(`${url}?game=pro-spider-10&players=4&ai=petra&seed=5`);
+  const wait = (what, test, arg) => waitForHook(a.page, `Pro Spider 10, ${what}`, test, arg);
+  await p10Ready(wait, "draw");
+  await playP10Turn(a.page, (x, y) => a.page.mouse.click(x, y), wait);
+  const saved = () => a.page.evaluate(() => localStorage.getItem("arachne/p10-game"));
+  await a.page.evaluate(() => {
+    localStorage.setItem("arachne/player-here", "another tab");
+    window.dispatchEvent(new Event("blur"));
+  });
+  const left = await saved();
+  await a.page.waitForTimeout(4000);
+  const waited = (await saved()) === left;
+  await a.page.evaluate(() => window.dispatchEvent(new Event("focus")));
+  let playedOn = true;
+  await p10Ready(wait, "draw").catch(() => (playedOn = false));
+  const changed = (await saved()) !== left;
+  console.log(`left for another tab: waited ${waited}; back: played on ${playedOn && changed}`);
+  if (!waited || !playedOn || !changed) failed = true;
 } finally {
   await browser.close();
   server.close();
