@@ -251,12 +251,13 @@ impl Storage for LocalStorage {
     }
 }
 
-/// Settings still waiting for a moment of calm are saved when the page is hidden or closed:
-/// a hidden page draws no more frames, and a closed one never will
-/// (`persist::UnsavedSettings`), into the storage the game saves to.
-fn save_when_hidden(
-    unsaved: crate::core::persist::UnsavedSettings,
-    storage: std::sync::Arc<dyn Storage>,
+/// Calls `handle(event's type, whether the page is visible)` for each of the page's events
+/// `events` (of the document or the window, as named); `what` says what would be missing if
+/// they cannot be listened to. The page keeps the handler for its whole life.
+fn on_page_events(
+    events: &[(&str, &str)],
+    what: &str,
+    mut handle: impl FnMut(&str, bool) + 'static,
 ) {
     use js_sys::wasm_bindgen::closure::Closure;
     let Ok(document) = global("document") else {
@@ -266,70 +267,67 @@ fn save_when_hidden(
     let handler = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
         let kind = js_sys::Reflect::get(&event, &JsValue::from_str("type"))
             .ok()
-            .and_then(|t| t.as_string());
-        let hidden = js_sys::Reflect::get(&doc, &JsValue::from_str("visibilityState"))
+            .and_then(|t| t.as_string())
+            .unwrap_or_default();
+        let visible = js_sys::Reflect::get(&doc, &JsValue::from_str("visibilityState"))
             .ok()
             .and_then(|v| v.as_string())
-            .is_some_and(|v| v == "hidden");
-        if kind.as_deref() == Some("pagehide") || hidden {
-            unsaved.save_now(storage.as_ref());
-        }
+            .is_none_or(|v| v != "hidden");
+        handle(&kind, visible);
     });
     let f: &JsValue = handler.as_ref();
     let window: JsValue = js_sys::global().into();
-    for (target, event) in [(&document, "visibilitychange"), (&window, "pagehide")] {
+    for &(on, event) in events {
+        let target = if on == "document" { &document } else { &window };
         if let Err(e) = call(
             target,
             "addEventListener",
             &[JsValue::from_str(event), f.clone()],
         ) {
-            tracing::warn!("cannot save the settings when the page closes: {e}");
+            tracing::warn!("cannot {what}: {e}");
         }
     }
-    // The page keeps the handler for its whole life.
     handler.forget();
+}
+
+/// Settings still waiting for a moment of calm are saved when the page is hidden or closed:
+/// a hidden page draws no more frames, and a closed one never will
+/// (`persist::UnsavedSettings`), into the storage the game saves to.
+fn save_when_hidden(
+    unsaved: crate::core::persist::UnsavedSettings,
+    storage: std::sync::Arc<dyn Storage>,
+) {
+    on_page_events(
+        &[("document", "visibilitychange"), ("window", "pagehide")],
+        "save the settings when the page closes",
+        move |kind, visible| {
+            if kind == "pagehide" || !visible {
+                unsaved.save_now(storage.as_ref());
+            }
+        },
+    );
 }
 
 /// When the page's tab is shown again or its window takes the focus, each game looks for a
 /// game another tab saved meanwhile and takes it up (`persist::Refocused`); while it is hidden
-/// or its window has lost the focus, it waits once another tab saves (`persist::StandBy`).
+/// or its window has lost the focus, it waits once the player is at another tab or another tab
+/// saves (`persist::StandBy`).
 fn look_again_when_shown() {
-    use js_sys::wasm_bindgen::closure::Closure;
-    let Ok(document) = global("document") else {
-        return;
-    };
-    let doc = document.clone();
-    let handler = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
-        let kind = js_sys::Reflect::get(&event, &JsValue::from_str("type"))
-            .ok()
-            .and_then(|t| t.as_string());
-        let visible = js_sys::Reflect::get(&doc, &JsValue::from_str("visibilityState"))
-            .ok()
-            .and_then(|v| v.as_string())
-            .is_none_or(|v| v == "visible");
-        if kind.as_deref() == Some("blur") || !visible {
-            crate::core::persist::unfocused();
-        } else {
-            crate::core::persist::refocused();
-        }
-    });
-    let f: &JsValue = handler.as_ref();
-    let window: JsValue = js_sys::global().into();
-    for (target, event) in [
-        (&document, "visibilitychange"),
-        (&window, "focus"),
-        (&window, "blur"),
-    ] {
-        if let Err(e) = call(
-            target,
-            "addEventListener",
-            &[JsValue::from_str(event), f.clone()],
-        ) {
-            tracing::warn!("cannot look for another tab's game when this one comes back: {e}");
-        }
-    }
-    // The page keeps the handler for its whole life.
-    handler.forget();
+    on_page_events(
+        &[
+            ("document", "visibilitychange"),
+            ("window", "focus"),
+            ("window", "blur"),
+        ],
+        "look for another tab's game when this one comes back",
+        |kind, visible| {
+            if kind == "blur" || !visible {
+                crate::core::persist::unfocused();
+            } else {
+                crate::core::persist::refocused();
+            }
+        },
+    );
 }
 
 /// Each frame's gap to the workers' pacer (`core::worker::frame`).

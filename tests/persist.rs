@@ -870,31 +870,14 @@ fn a_game_saved_over_by_another_running_copy_is_noticed() {
 /// another copy saves its own game in between.
 #[test]
 fn the_player_is_told_when_another_copy_saved_its_game_over_this_one() {
-    use arachne::core::persist::{Saves, write_game};
-    use arachne::spider::table::{GameSpec, Request, Table};
+    use arachne::core::persist::write_game;
+    use arachne::spider::table::{Request, Table};
     use bevy::prelude::*;
     let shared = Arc::new(MemoryStorage::default());
     let mine = Arc::new(Copy::new(&shared, "told tab a"));
     let other = Copy::new(&shared, "told tab b");
-    let table = Table::new(
-        GameSpec::builtin("spider-1suit", 5, arachne_engine::Numbering::Arachne).unwrap(),
-    )
-    .unwrap();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, bevy::input::InputPlugin))
-        .insert_resource(Saves(mine.clone()))
-        .insert_resource(table)
-        .add_message::<AppExit>();
-    arachne::logic_plugin(&mut app);
-    app.update();
-    let told = |app: &App| {
-        app.world()
-            .resource::<arachne::core::focus::Notices>()
-            .0
-            .iter()
-            .filter(|(n, _)| n.contains("another game was saved there"))
-            .count()
-    };
+    let mut app = spider_app(mine.clone());
+    let told = |app: &App| notices_with(app, "another game was saved there");
     let play = |app: &mut App| {
         let mv = app.world().resource::<Table>().game.legal_moves()[0];
         app.world_mut().write_message(Request::Move(mv));

@@ -28,7 +28,7 @@ use bevy_tweening::TweenAnim;
 
 mod common;
 use common::p10::{assert_matches_engine, moving, one_decision_from_the_end, settle};
-use common::{key, resize};
+use common::{OtherCopy, key, resize};
 
 fn app(players: usize, seed: u64, level: &str, state: GameKind) -> (App, Entity) {
     app_for(P10Spec::standard(players, seed, level).unwrap(), state)
@@ -1213,6 +1213,21 @@ fn count_raps(mut heard: MessageReader<PlaySfx>, mut raps: ResMut<Raps>) {
 
 /// A three-seat knocking game against two random seats, its knock sounds counted, at the
 /// player's first turn.
+/// The next round when the round is over (Enter), else one of the player's turns.
+fn round_on(app: &mut App, w: Entity) {
+    if matches!(game(app).stage(), Stage::RoundOver | Stage::Over) {
+        key(app, w, KeyCode::Enter);
+    } else {
+        play_a_turn(app, w);
+    }
+}
+
+/// [`round_on`], then on to the player's next decision.
+fn next_turn(app: &mut App, w: Entity) {
+    round_on(app, w);
+    until_players_turn(app);
+}
+
 fn knocking_game() -> (App, Entity) {
     let v = variant::by_id("pro-spider-10-knocking").unwrap().clone();
     let spec = P10Spec::new(v, 3, 21, vec!["random".into(); 2]).unwrap();
@@ -1231,11 +1246,7 @@ fn an_offer_to_knock_raps_also_when_the_player_hurried_the_computer_seats() {
             assert_eq!(app.world().resource::<Raps>().0, 1, "two raps, hurried");
             return;
         }
-        if matches!(game(&app).stage(), Stage::RoundOver | Stage::Over) {
-            key(&mut app, w, KeyCode::Enter);
-        } else {
-            play_a_turn(&mut app, w);
-        }
+        round_on(&mut app, w);
         // The player hurries the computer seats: their turns play at once, without motion.
         app.insert_resource(Hurry(true));
         until_players_turn(&mut app);
@@ -1285,12 +1296,7 @@ fn in_the_knocking_variant_the_player_claims_a_discard_out_of_turn() {
             assert_matches_engine(&mut app);
             return;
         }
-        if matches!(game(&app).stage(), Stage::RoundOver | Stage::Over) {
-            key(&mut app, w, KeyCode::Enter);
-        } else {
-            play_a_turn(&mut app, w);
-        }
-        until_players_turn(&mut app);
+        next_turn(&mut app, w);
     }
     panic!("the player was never offered a discard");
 }
@@ -2068,30 +2074,6 @@ fn a_held_card_laid_by_a_key_is_let_go_of_and_its_release_chooses_nothing() {
     }
 }
 
-/// One storage as a second running copy of the game sees it (another tab or window).
-struct CopyOf(std::sync::Arc<MemoryStorage>, &'static str);
-
-impl Storage for CopyOf {
-    fn read(&self, key: &str) -> std::io::Result<Option<String>> {
-        self.0.read(key)
-    }
-    fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
-        self.0.write(key, text)
-    }
-    fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
-        self.0.set_aside(key)
-    }
-    fn keys(&self) -> std::io::Result<Vec<String>> {
-        self.0.keys()
-    }
-    fn remove(&self, key: &str) -> std::io::Result<()> {
-        self.0.remove(key)
-    }
-    fn identity(&self) -> String {
-        self.1.into()
-    }
-}
-
 /// Plays `table`'s game on from where it is, each seat taking its first choice, until the
 /// player has made `decisions` decisions more.
 fn play_on(table: &mut P10Table, decisions: u32) {
@@ -2123,8 +2105,8 @@ fn act(app: &mut App, w: Entity) {
 fn pro_spider_10_played_in_two_copies_by_turns_loses_no_decision() {
     use arachne::phase10::saves::replay_keys;
     let shared = std::sync::Arc::new(MemoryStorage::default());
-    let mine = std::sync::Arc::new(CopyOf(shared.clone(), "p10 window a"));
-    let other = CopyOf(shared.clone(), "p10 window b");
+    let mine = std::sync::Arc::new(OtherCopy(shared.clone(), "p10 window a"));
+    let other = OtherCopy(shared.clone(), "p10 window b");
     let (mut app, w) = app(3, 17, "petra", GameKind::ProSpider10);
     app.insert_resource(Saves(mine.clone()));
     until_players_turn(&mut app);
@@ -2189,8 +2171,8 @@ fn pro_spider_10_played_in_two_copies_by_turns_loses_no_decision() {
 fn a_copy_away_from_the_player_waits_once_another_copy_has_the_player_or_saves() {
     use arachne::core::persist::{PLAYER_HERE_KEY, copy_id};
     let shared = std::sync::Arc::new(MemoryStorage::default());
-    let mine = std::sync::Arc::new(CopyOf(shared.clone(), "p10 away a"));
-    let other = CopyOf(shared.clone(), "p10 away b");
+    let mine = std::sync::Arc::new(OtherCopy(shared.clone(), "p10 away a"));
+    let other = OtherCopy(shared.clone(), "p10 away b");
     let (mut app, w) = app(3, 17, "petra", GameKind::ProSpider10);
     // The computer seats decide in the frames, as the virtual clock goes (16 ms a frame): a
     // decision comes after a pause of about 0.7 s, longer than this copy's first 0.4 s away,
@@ -2315,12 +2297,7 @@ fn a_pass_is_saved_and_a_table_laid_out_again_is_not() {
             until_players_turn(&mut app);
             continue;
         }
-        if matches!(game(&app).stage(), Stage::RoundOver | Stage::Over) {
-            key(&mut app, w, KeyCode::Enter);
-        } else {
-            play_a_turn(&mut app, w);
-        }
-        until_players_turn(&mut app);
+        next_turn(&mut app, w);
     }
     panic!("the player never passed an offer that stayed open");
 }

@@ -21,7 +21,7 @@ use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 
 mod common;
-use common::animating;
+use common::{OtherCopy, animating};
 
 fn table(variant: &str, seed: u64) -> Table {
     Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap()
@@ -782,30 +782,6 @@ fn new_games_take_the_settings_options() {
     let o = table_of(&app).game.options();
     assert_eq!(o.discard, arachne_engine::DiscardMode::Manual);
     assert_eq!(o.undo_limit, Some(2));
-}
-
-/// The storage as another running copy of the game sees it (another tab or window).
-struct OtherCopy(Arc<MemoryStorage>, &'static str);
-
-impl Storage for OtherCopy {
-    fn read(&self, key: &str) -> std::io::Result<Option<String>> {
-        self.0.read(key)
-    }
-    fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
-        self.0.write(key, text)
-    }
-    fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
-        self.0.set_aside(key)
-    }
-    fn keys(&self) -> std::io::Result<Vec<String>> {
-        self.0.keys()
-    }
-    fn remove(&self, key: &str) -> std::io::Result<()> {
-        self.0.remove(key)
-    }
-    fn identity(&self) -> String {
-        self.1.into()
-    }
 }
 
 /// An auto-complete under way in a window the player left stops playing once another copy of

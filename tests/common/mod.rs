@@ -147,3 +147,31 @@ pub fn resize(app: &mut App, w: Entity, x: f32, y: f32) {
         height: y,
     });
 }
+
+/// One storage as another running copy of the game sees it (another tab or window): the same
+/// entries, another identity.
+pub struct OtherCopy(
+    pub std::sync::Arc<arachne::core::persist::MemoryStorage>,
+    pub &'static str,
+);
+
+impl arachne::core::persist::Storage for OtherCopy {
+    fn read(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.0.read(key)
+    }
+    fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
+        self.0.write(key, text)
+    }
+    fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.0.set_aside(key)
+    }
+    fn keys(&self) -> std::io::Result<Vec<String>> {
+        self.0.keys()
+    }
+    fn remove(&self, key: &str) -> std::io::Result<()> {
+        self.0.remove(key)
+    }
+    fn identity(&self) -> String {
+        self.1.into()
+    }
+}
