@@ -1078,3 +1078,39 @@ fn spider_played_in_two_copies_by_turns_loses_no_move() {
         "this copy's game is the one saved"
     );
 }
+
+/// Coming back to a copy takes up the settings the other copy saved meanwhile (they apply as
+/// when changed in the settings window), unless a change of this copy's own waits to be saved.
+#[test]
+fn a_copy_the_player_comes_back_to_takes_up_the_others_settings() {
+    use arachne::core::persist::SaveSettings;
+    use arachne::core::settings::{SETTINGS_KEY, Settings};
+    let shared = Arc::new(MemoryStorage::default());
+    let mine = Arc::new(Copy::new(&shared, "settings window a"));
+    let other = Copy::new(&shared, "settings window b");
+    let mut app = spider_app(mine.clone());
+    save(mine.as_ref(), SETTINGS_KEY, &Settings::default()).unwrap();
+    // The other copy turns the sound down and the animation up.
+    let mut theirs = Settings::default();
+    theirs.animation.speed = 3.0;
+    theirs.sound.effects_volume_db = -12.0;
+    assert_ne!(theirs, Settings::default());
+    save(&other, SETTINGS_KEY, &theirs).unwrap();
+    refocus(&mut app);
+    assert_eq!(*app.world().resource::<Settings>(), theirs);
+    // A change of this copy's own waiting to be saved is the newer.
+    let mut again = theirs.clone();
+    again.animation.speed = 0.5;
+    save(&other, SETTINGS_KEY, &again).unwrap();
+    app.world_mut()
+        .resource_mut::<Settings>()
+        .sound
+        .effects_volume_db = -3.0;
+    app.world_mut().resource_mut::<SaveSettings>().soon();
+    refocus(&mut app);
+    let now = app.world().resource::<Settings>().clone();
+    assert_eq!(
+        (now.animation.speed, now.sound.effects_volume_db),
+        (3.0, -3.0)
+    );
+}

@@ -878,6 +878,37 @@ fn count_refocus(
     stand_by.waiting = back || stand_by.away;
 }
 
+/// Takes up the settings another running copy saved since this one last read or wrote them,
+/// when the player comes back to this copy ([`Refocused`]): each copy saves its whole settings,
+/// so a setting changed in the other copy would otherwise be saved over by this one's next
+/// change. Not while a change of this copy's own waits to be saved (it is the newer). The
+/// settings apply live, as when the settings window changes them.
+fn take_up_other_copys_settings(
+    refocused: bevy::prelude::Res<Refocused>,
+    mut seen: bevy::prelude::Local<u64>,
+    saves: Option<bevy::prelude::Res<Saves>>,
+    pending: bevy::prelude::Res<SaveSettings>,
+    mut settings: bevy::prelude::ResMut<crate::core::settings::Settings>,
+) {
+    if refocused.0 == *seen {
+        return;
+    }
+    *seen = refocused.0;
+    let Some(saves) = saves else { return };
+    if pending.pending() {
+        return;
+    }
+    let mut newer = settings.clone();
+    if take_newer(
+        saves.0.as_ref(),
+        crate::core::settings::SETTINGS_KEY,
+        &mut newer,
+    ) && newer != *settings
+    {
+        *settings = newer;
+    }
+}
+
 /// While this copy is away, looks now and then whether the player went to another copy or
 /// another copy saved a game in progress ([`StandBy`]); once either is seen, it waits until the
 /// player comes back.
@@ -1127,7 +1158,10 @@ pub fn plugin(app: &mut bevy::prelude::App) {
         )
         .add_systems(
             Update,
-            (save_settings, tell_save_failures).in_set(crate::AppSystems::Plan),
+            (
+                (save_settings, tell_save_failures).in_set(crate::AppSystems::Plan),
+                take_up_other_copys_settings.before(crate::AppSystems::Input),
+            ),
         )
         .add_systems(PreUpdate, arm_save_on_drop.run_if(resource_added::<Saves>))
         .add_systems(
