@@ -251,13 +251,14 @@ impl Storage for LocalStorage {
     }
 }
 
-/// Calls `handle(event's type, whether the page is visible)` for each of the page's events
+/// Calls `handle(event's type, whether the page is visible, whether it has the focus)` for
+/// each of the page's events
 /// `events` (of the document or the window, as named); `what` says what would be missing if
 /// they cannot be listened to. The page keeps the handler for its whole life.
 fn on_page_events(
     events: &[(&str, &str)],
     what: &str,
-    mut handle: impl FnMut(&str, bool) + 'static,
+    mut handle: impl FnMut(&str, bool, bool) + 'static,
 ) {
     use js_sys::wasm_bindgen::closure::Closure;
     let Ok(document) = global("document") else {
@@ -273,7 +274,11 @@ fn on_page_events(
             .ok()
             .and_then(|v| v.as_string())
             .is_none_or(|v| v != "hidden");
-        handle(&kind, visible);
+        let focused = call(&doc, "hasFocus", &[])
+            .ok()
+            .and_then(|f| f.as_bool())
+            .unwrap_or(true);
+        handle(&kind, visible, focused);
     });
     let f: &JsValue = handler.as_ref();
     let window: JsValue = js_sys::global().into();
@@ -300,7 +305,7 @@ fn save_when_hidden(
     on_page_events(
         &[("document", "visibilitychange"), ("window", "pagehide")],
         "save the settings when the page closes",
-        move |kind, visible| {
+        move |kind, visible, _| {
             if kind == "pagehide" || !visible {
                 unsaved.save_now(storage.as_ref());
             }
@@ -320,10 +325,12 @@ fn look_again_when_shown() {
             ("window", "blur"),
         ],
         "look for another tab's game when this one comes back",
-        |kind, visible| {
+        |kind, visible, focused| {
             if kind == "blur" || !visible {
                 crate::core::persist::unfocused();
-            } else {
+            } else if kind == "focus" || focused {
+                // (A tab shown again in a window without the focus, say one uncovered by
+                // another window, is not where the player is: its focus will say so.)
                 crate::core::persist::refocused();
             }
         },

@@ -1113,4 +1113,21 @@ fn a_copy_the_player_comes_back_to_takes_up_the_others_settings() {
         (now.animation.speed, now.sound.effects_volume_db),
         (3.0, -3.0)
     );
+    // That change written as the page was hidden (no frame since), then the other copy's save:
+    // the other's is the newer, and this copy's waiting save is dropped, not written over it.
+    let unsaved = app.world().resource::<SaveSettings>().unsaved();
+    unsaved.save_now(mine.as_ref());
+    save(&other, SETTINGS_KEY, &again).unwrap();
+    refocus(&mut app);
+    assert_eq!(*app.world().resource::<Settings>(), again);
+    assert!(!app.world().resource::<SaveSettings>().pending());
+    // (Past the half second a waiting save waits, on the real clock these frames run by.)
+    for _ in 0..80 {
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(
+        load::<Settings>(mine.as_ref(), SETTINGS_KEY),
+        Loaded::Ok(again)
+    );
 }

@@ -870,7 +870,10 @@ fn count_refocus(
     }
     if back {
         count.0 += 1;
-        if let Some(saves) = saves {
+        // (Not when the same frame took the focus away again: a quick switch through.)
+        if !stand_by.away
+            && let Some(saves) = saves
+        {
             player_here(saves.0.as_ref());
         }
     }
@@ -887,26 +890,38 @@ fn take_up_other_copys_settings(
     refocused: bevy::prelude::Res<Refocused>,
     mut seen: bevy::prelude::Local<u64>,
     saves: Option<bevy::prelude::Res<Saves>>,
-    pending: bevy::prelude::Res<SaveSettings>,
+    mut pending: bevy::prelude::ResMut<SaveSettings>,
     mut settings: bevy::prelude::ResMut<crate::core::settings::Settings>,
+    themes: Option<bevy::prelude::ResMut<crate::core::theme::Themes>>,
 ) {
     if refocused.0 == *seen {
         return;
     }
     *seen = refocused.0;
     let Some(saves) = saves else { return };
-    if pending.pending() {
+    let storage = saves.0.as_ref();
+    // A change of this copy's own still to be written is the newer; one written as the page
+    // was hidden is older than what the other copy saved after it.
+    if pending.pending() && !pending.unsaved.written() {
         return;
     }
     let mut newer = settings.clone();
-    if take_newer(
-        saves.0.as_ref(),
-        crate::core::settings::SETTINGS_KEY,
-        &mut newer,
-    ) && newer != *settings
-    {
-        *settings = newer;
+    if !take_newer(storage, crate::core::settings::SETTINGS_KEY, &mut newer) {
+        return;
     }
+    pending.wait = None;
+    if newer == *settings {
+        return;
+    }
+    // A theme the other copy saved (its "Save as") is not listed here yet.
+    if let Some(mut themes) = themes
+        && themes.get(&newer.theme).is_none()
+    {
+        for message in themes.load_saved(storage) {
+            tracing::warn!("{message}");
+        }
+    }
+    *settings = newer;
 }
 
 /// While this copy is away, looks now and then whether the player went to another copy or
@@ -983,6 +998,9 @@ impl SaveSettings {
     /// Saves the settings shortly.
     pub fn soon(&mut self) {
         self.wait = Some(0.5);
+        self.unsaved
+            .1
+            .store(false, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Whether a save is waiting.
@@ -999,7 +1017,11 @@ impl SaveSettings {
 /// The settings' text while their save waits for calm (shared: the browser's page is closed or
 /// hidden outside the game's frames, so the text is kept ready for that moment).
 #[derive(Debug, Default, Clone)]
-pub struct UnsavedSettings(std::sync::Arc<Mutex<Option<String>>>);
+pub struct UnsavedSettings(
+    std::sync::Arc<Mutex<Option<String>>>,
+    /// Written by [`UnsavedSettings::save_now`] since the save began to wait (a hidden page).
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+);
 
 impl UnsavedSettings {
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<String>> {
@@ -1007,14 +1029,22 @@ impl UnsavedSettings {
     }
 
     /// Writes the settings now if their save is waiting (the game closing): when the desktop
-    /// app exits, and when the browser's page is hidden or closed.
+    /// app exits, and when the browser's page is hidden or closed. What it writes is noted as
+    /// this run's ([`take_newer`]).
     pub fn save_now(&self, storage: &dyn Storage) {
         let text = self.lock().take();
-        if let Some(text) = text
-            && let Err(e) = storage.write(crate::core::settings::SETTINGS_KEY, &text)
-        {
-            save_failed("save.what.settings", &e);
+        if let Some(text) = text {
+            let key = crate::core::settings::SETTINGS_KEY;
+            match noted_write(storage, key, &text, |s, k, t| s.write(k, t)) {
+                Ok(()) => self.1.store(true, std::sync::atomic::Ordering::Relaxed),
+                Err(e) => save_failed("save.what.settings", &e),
+            }
         }
+    }
+
+    /// Whether the waiting save was written already by [`UnsavedSettings::save_now`].
+    fn written(&self) -> bool {
+        self.1.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
