@@ -9,6 +9,9 @@ use arachne::core::persist::{
 };
 use arachne::spider::saves::{STATS_KEY, Statistics, VariantStats};
 
+mod common;
+use common::OtherCopy;
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arachne-persist-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -685,49 +688,6 @@ fn a_game_in_progress_that_cannot_be_read_is_never_saved_over_that_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// One storage seen by two running copies of the game (two browser tabs on one page's
-/// storage, two windows on one directory): each copy is known by its own name, and writes can
-/// be made to fail.
-struct Copy {
-    shared: Arc<MemoryStorage>,
-    name: &'static str,
-    fail: std::sync::atomic::AtomicBool,
-}
-
-impl Copy {
-    fn new(shared: &Arc<MemoryStorage>, name: &'static str) -> Copy {
-        Copy {
-            shared: shared.clone(),
-            name,
-            fail: Default::default(),
-        }
-    }
-}
-
-impl Storage for Copy {
-    fn read(&self, key: &str) -> std::io::Result<Option<String>> {
-        self.shared.read(key)
-    }
-    fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
-        if self.fail.load(std::sync::atomic::Ordering::Relaxed) {
-            return Err(std::io::Error::from(std::io::ErrorKind::StorageFull));
-        }
-        self.shared.write(key, text)
-    }
-    fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
-        self.shared.set_aside(key)
-    }
-    fn keys(&self) -> std::io::Result<Vec<String>> {
-        self.shared.keys()
-    }
-    fn remove(&self, key: &str) -> std::io::Result<()> {
-        self.shared.remove(key)
-    }
-    fn identity(&self) -> String {
-        self.name.into()
-    }
-}
-
 /// Two copies of the game running on one storage each count their games on the newest saved
 /// statistics, so neither saves over the other's games; a copy whose last save failed keeps
 /// its own (newer) count.
@@ -735,7 +695,10 @@ impl Storage for Copy {
 fn two_running_copies_count_their_games_on_the_newest_statistics() {
     use arachne::core::persist::take_newer;
     let shared = Arc::new(MemoryStorage::default());
-    let (a, b) = (Copy::new(&shared, "tab a"), Copy::new(&shared, "tab b"));
+    let (a, b) = (
+        OtherCopy::new(&shared, "tab a"),
+        OtherCopy::new(&shared, "tab b"),
+    );
     save(&a, STATS_KEY, &stats(1)).unwrap();
     let Loaded::Ok(mut in_a) = load::<Statistics>(&a, STATS_KEY) else {
         panic!()
@@ -837,8 +800,8 @@ fn a_game_saved_over_by_another_running_copy_is_noticed() {
     use arachne::core::persist::{other_copy_saved, write_game};
     let shared = Arc::new(MemoryStorage::default());
     let (a, b) = (
-        Copy::new(&shared, "game tab a"),
-        Copy::new(&shared, "game tab b"),
+        OtherCopy::new(&shared, "game tab a"),
+        OtherCopy::new(&shared, "game tab b"),
     );
     // A alone: its own saves, one failing in between.
     write_game(&a, "game", "a1").unwrap();
@@ -856,7 +819,7 @@ fn a_game_saved_over_by_another_running_copy_is_noticed() {
     write_game(&b, "game", "b2").unwrap();
     assert!(other_copy_saved(&b));
     // The desktop's background writer: a save still queued is this copy's own.
-    let inner = Arc::new(Copy::new(&shared, "game window c"));
+    let inner = Arc::new(OtherCopy::new(&shared, "game window c"));
     let bg = BackgroundWrites::new(inner.clone());
     for n in 0..50 {
         write_game(&bg, "game-c", &format!("c{n}")).unwrap();
@@ -871,29 +834,22 @@ fn a_game_saved_over_by_another_running_copy_is_noticed() {
 #[test]
 fn the_player_is_told_when_another_copy_saved_its_game_over_this_one() {
     use arachne::core::persist::write_game;
-    use arachne::spider::table::{Request, Table};
     use bevy::prelude::*;
     let shared = Arc::new(MemoryStorage::default());
-    let mine = Arc::new(Copy::new(&shared, "told tab a"));
-    let other = Copy::new(&shared, "told tab b");
+    let mine = Arc::new(OtherCopy::new(&shared, "told tab a"));
+    let other = OtherCopy::new(&shared, "told tab b");
     let mut app = spider_app(mine.clone());
     let told = |app: &App| notices_with(app, "another game was saved there");
-    let play = |app: &mut App| {
-        let mv = app.world().resource::<Table>().game.legal_moves()[0];
-        app.world_mut().write_message(Request::Move(mv));
-        app.update();
-        app.update();
-    };
-    play(&mut app);
-    play(&mut app);
+    play_first_move(&mut app);
+    play_first_move(&mut app);
     assert!(mine.read("game").unwrap().is_some(), "the game is saved");
     assert_eq!(told(&app), 0);
     write_game(&other, "game", "theirs").unwrap();
-    play(&mut app);
+    play_first_move(&mut app);
     assert_eq!(told(&app), 1);
     write_game(&other, "game", "theirs again").unwrap();
-    play(&mut app);
-    play(&mut app);
+    play_first_move(&mut app);
+    play_first_move(&mut app);
     assert_eq!(told(&app), 1, "once a run");
 }
 
@@ -908,8 +864,8 @@ fn another_copys_game_is_found_and_handed_over_before_it_is_saved_over() {
     };
     let shared = Arc::new(MemoryStorage::default());
     let (a, b) = (
-        Copy::new(&shared, "found tab a"),
-        Copy::new(&shared, "found tab b"),
+        OtherCopy::new(&shared, "found tab a"),
+        OtherCopy::new(&shared, "found tab b"),
     );
     write_game(&b, "game", "b1").unwrap();
     // A has neither read nor written it: nothing to tell apart.
@@ -952,8 +908,17 @@ fn another_copys_game_is_found_and_handed_over_before_it_is_saved_over() {
     assert_eq!(other_copys_game(&a, "game"), None);
 }
 
+/// The Spider table's first legal move, played and saved.
+fn play_first_move(app: &mut bevy::prelude::App) {
+    use arachne::spider::table::{Request, Table};
+    let mv = app.world().resource::<Table>().game.legal_moves()[0];
+    app.world_mut().write_message(Request::Move(mv));
+    app.update();
+    app.update();
+}
+
 /// A Spider app on `storage` with deal 5 of one suit, its first frame run.
-fn spider_app(storage: Arc<Copy>) -> bevy::prelude::App {
+fn spider_app(storage: Arc<OtherCopy>) -> bevy::prelude::App {
     use arachne::core::persist::Saves;
     use arachne::spider::table::{GameSpec, Table};
     use bevy::prelude::*;
@@ -998,19 +963,13 @@ fn refocus(app: &mut bevy::prelude::App) {
 #[test]
 fn spider_played_in_two_copies_by_turns_loses_no_move() {
     use arachne::spider::saves::{GAME_KEY, load_game, replay_keys};
-    use arachne::spider::table::{GameRecord, Request, Table};
+    use arachne::spider::table::{GameRecord, Table};
     let shared = Arc::new(MemoryStorage::default());
-    let mine = Arc::new(Copy::new(&shared, "turns window a"));
-    let other = Copy::new(&shared, "turns window b");
+    let mine = Arc::new(OtherCopy::new(&shared, "turns window a"));
+    let other = OtherCopy::new(&shared, "turns window b");
     let mut app = spider_app(mine.clone());
-    let play = |app: &mut bevy::prelude::App| {
-        let mv = app.world().resource::<Table>().game.legal_moves()[0];
-        app.world_mut().write_message(Request::Move(mv));
-        app.update();
-        app.update();
-    };
-    play(&mut app);
-    play(&mut app);
+    play_first_move(&mut app);
+    play_first_move(&mut app);
     // The other copy opens on the saved game; idle there, it saves its clock alone: coming
     // back here takes up the newer clock, with nothing to show or tell.
     let (Some((mut theirs, mut record)), None) = load_game(&other) else {
@@ -1054,19 +1013,19 @@ fn spider_played_in_two_copies_by_turns_loses_no_move() {
         1
     );
     // Playing on from it keeps nothing: every move of the other's is in this game.
-    play(&mut app);
+    play_first_move(&mut app);
     assert!(replay_keys(mine.as_ref()).unwrap().is_empty());
     // The other copy saves its game again as it had it: this one plays on from it, so nothing
     // is kept or told when this one saves next.
     let again = record.replay_of(&theirs).to_ron();
     arachne::core::persist::write_game(&other, GAME_KEY, &again).unwrap();
-    play(&mut app);
+    play_first_move(&mut app);
     assert!(replay_keys(mine.as_ref()).unwrap().is_empty());
     assert_eq!(notices_with(&app, "another game was saved there"), 0);
     // The other copy plays on from where it was (its window was not brought back), and this one
     // too, with no focus in between: the other's game is kept among the replays.
     their_save(&mut theirs, 1);
-    play(&mut app);
+    play_first_move(&mut app);
     let kept = replay_keys(mine.as_ref()).unwrap();
     assert_eq!(kept.len(), 1);
     let kept = arachne_engine::Replay::from_ron(&mine.read(&kept[0]).unwrap().unwrap()).unwrap();
@@ -1086,8 +1045,8 @@ fn a_copy_the_player_comes_back_to_takes_up_the_others_settings() {
     use arachne::core::persist::SaveSettings;
     use arachne::core::settings::{SETTINGS_KEY, Settings};
     let shared = Arc::new(MemoryStorage::default());
-    let mine = Arc::new(Copy::new(&shared, "settings window a"));
-    let other = Copy::new(&shared, "settings window b");
+    let mine = Arc::new(OtherCopy::new(&shared, "settings window a"));
+    let other = OtherCopy::new(&shared, "settings window b");
     let mut app = spider_app(mine.clone());
     save(mine.as_ref(), SETTINGS_KEY, &Settings::default()).unwrap();
     // The other copy turns the sound down and the animation up.

@@ -2105,8 +2105,8 @@ fn act(app: &mut App, w: Entity) {
 fn pro_spider_10_played_in_two_copies_by_turns_loses_no_decision() {
     use arachne::phase10::saves::replay_keys;
     let shared = std::sync::Arc::new(MemoryStorage::default());
-    let mine = std::sync::Arc::new(OtherCopy(shared.clone(), "p10 window a"));
-    let other = OtherCopy(shared.clone(), "p10 window b");
+    let mine = std::sync::Arc::new(OtherCopy::new(&shared, "p10 window a"));
+    let other = OtherCopy::new(&shared, "p10 window b");
     let (mut app, w) = app(3, 17, "petra", GameKind::ProSpider10);
     app.insert_resource(Saves(mine.clone()));
     until_players_turn(&mut app);
@@ -2171,8 +2171,8 @@ fn pro_spider_10_played_in_two_copies_by_turns_loses_no_decision() {
 fn a_copy_away_from_the_player_waits_once_another_copy_has_the_player_or_saves() {
     use arachne::core::persist::{PLAYER_HERE_KEY, copy_id};
     let shared = std::sync::Arc::new(MemoryStorage::default());
-    let mine = std::sync::Arc::new(OtherCopy(shared.clone(), "p10 away a"));
-    let other = OtherCopy(shared.clone(), "p10 away b");
+    let mine = std::sync::Arc::new(OtherCopy::new(&shared, "p10 away a"));
+    let other = OtherCopy::new(&shared, "p10 away b");
     let (mut app, w) = app(3, 17, "petra", GameKind::ProSpider10);
     // The computer seats decide in the frames, as the virtual clock goes (16 ms a frame): a
     // decision comes after a pause of about 0.7 s, longer than this copy's first 0.4 s away,
@@ -2209,6 +2209,14 @@ fn a_copy_away_from_the_player_waits_once_another_copy_has_the_player_or_saves()
         assert_eq!(saved(app), text, "{what}: nothing saved");
     };
     // Away with no other copy about (another program took the focus): the game goes on.
+    let plays_on = |app: &mut App, what: &str| {
+        let position = app.world().resource::<P10Table>().position();
+        for _ in 0..600 {
+            app.update();
+        }
+        let now = app.world().resource::<P10Table>().position();
+        assert_ne!(now, position, "{what}");
+    };
     let on_turn = |app: &mut App| {
         if app.world().resource::<P10Table>().players_turn() {
             play_a_turn(app, w);
@@ -2216,15 +2224,7 @@ fn a_copy_away_from_the_player_waits_once_another_copy_has_the_player_or_saves()
         }
     };
     focus(&mut app, false);
-    let position = app.world().resource::<P10Table>().position();
-    for _ in 0..600 {
-        app.update();
-    }
-    assert_ne!(
-        app.world().resource::<P10Table>().position(),
-        position,
-        "alone, played on"
-    );
+    plays_on(&mut app, "alone, played on");
     focus(&mut app, true);
     on_turn(&mut app);
     // The computer seats' turns: the player goes to the other window, which takes the focus.
@@ -2237,15 +2237,7 @@ fn a_copy_away_from_the_player_waits_once_another_copy_has_the_player_or_saves()
         mine.read(PLAYER_HERE_KEY).unwrap().as_deref(),
         Some(copy_id())
     );
-    let position = app.world().resource::<P10Table>().position();
-    for _ in 0..600 {
-        app.update();
-    }
-    assert_ne!(
-        app.world().resource::<P10Table>().position(),
-        position,
-        "played on"
-    );
+    plays_on(&mut app, "played on");
     on_turn(&mut app);
     let (mut theirs, _) = P10Table::new(P10Spec::standard(2, 99, "petra").unwrap()).unwrap();
     play_on(&mut theirs, 3);

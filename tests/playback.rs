@@ -790,8 +790,8 @@ fn new_games_take_the_settings_options() {
 #[test]
 fn auto_complete_waits_in_a_window_left_for_another_copy_and_ends_when_it_takes_its_game_up() {
     let shared = Arc::new(MemoryStorage::default());
-    let mine = Arc::new(OtherCopy(shared.clone(), "auto-complete window a"));
-    let other = OtherCopy(shared.clone(), "auto-complete window b");
+    let mine = Arc::new(OtherCopy::new(&shared, "auto-complete window a"));
+    let other = OtherCopy::new(&shared, "auto-complete window b");
     let mut app = auto_complete_under_way();
     app.insert_resource(Saves(mine.clone()));
     let n = table_of(&app).game.move_count();

@@ -244,32 +244,28 @@ fn keep_other_copys_game(
     theirs: &str,
     ours: &arachne_engine::Replay,
 ) -> bool {
-    let Ok(replay) = arachne_engine::Replay::from_ron(theirs) else {
-        // Not a game this copy can read (a newer version's): kept as it is.
-        if let Err(e) =
-            crate::core::persist::save_numbered(storage, REPLAY_PREFIX, theirs, REPLAYS_KEPT)
-        {
-            crate::core::persist::save_failed("save.what.replay", &e);
+    // (Kept as it is, also when this copy cannot read it: a newer version's game.)
+    if let Ok(replay) = arachne_engine::Replay::from_ron(theirs) {
+        fn played(r: &arachne_engine::Replay) -> &[String] {
+            if r.steps.is_empty() {
+                &r.moves
+            } else {
+                &r.steps
+            }
         }
-        return true;
-    };
-    let played = |r: &arachne_engine::Replay| {
-        if r.steps.is_empty() {
-            r.moves.clone()
-        } else {
-            r.steps.clone()
+        let their_steps = played(&replay);
+        let continued = replay.variant == ours.variant
+            && replay.seed == ours.seed
+            && replay.numbering == ours.numbering
+            && replay.options == ours.options
+            && played(ours).starts_with(their_steps);
+        if their_steps.is_empty() || continued {
+            return false;
         }
-    };
-    let (their_steps, our_steps) = (played(&replay), played(ours));
-    let continued = replay.variant == ours.variant
-        && replay.seed == ours.seed
-        && replay.numbering == ours.numbering
-        && replay.options == ours.options
-        && our_steps.starts_with(&their_steps);
-    if their_steps.is_empty() || continued {
-        return false;
     }
-    if let Err(e) = save_replay(storage, &replay) {
+    if let Err(e) =
+        crate::core::persist::save_numbered(storage, REPLAY_PREFIX, theirs, REPLAYS_KEPT)
+    {
         crate::core::persist::save_failed("save.what.replay", &e);
     }
     true

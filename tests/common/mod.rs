@@ -148,30 +148,50 @@ pub fn resize(app: &mut App, w: Entity, x: f32, y: f32) {
     });
 }
 
-/// One storage as another running copy of the game sees it (another tab or window): the same
-/// entries, another identity.
-pub struct OtherCopy(
-    pub std::sync::Arc<arachne::core::persist::MemoryStorage>,
-    pub &'static str,
-);
+/// One storage seen by two running copies of the game (two browser tabs on one page's
+/// storage, two windows on one directory): each copy is known by its own name, and its writes
+/// can be made to fail.
+pub struct OtherCopy {
+    shared: std::sync::Arc<arachne::core::persist::MemoryStorage>,
+    name: &'static str,
+    /// Writes fail while set (a full storage).
+    pub fail: std::sync::atomic::AtomicBool,
+}
+
+impl OtherCopy {
+    /// The copy called `name` of `shared`.
+    pub fn new(
+        shared: &std::sync::Arc<arachne::core::persist::MemoryStorage>,
+        name: &'static str,
+    ) -> OtherCopy {
+        OtherCopy {
+            shared: shared.clone(),
+            name,
+            fail: Default::default(),
+        }
+    }
+}
 
 impl arachne::core::persist::Storage for OtherCopy {
     fn read(&self, key: &str) -> std::io::Result<Option<String>> {
-        self.0.read(key)
+        self.shared.read(key)
     }
     fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
-        self.0.write(key, text)
+        if self.fail.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(std::io::Error::from(std::io::ErrorKind::StorageFull));
+        }
+        self.shared.write(key, text)
     }
     fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
-        self.0.set_aside(key)
+        self.shared.set_aside(key)
     }
     fn keys(&self) -> std::io::Result<Vec<String>> {
-        self.0.keys()
+        self.shared.keys()
     }
     fn remove(&self, key: &str) -> std::io::Result<()> {
-        self.0.remove(key)
+        self.shared.remove(key)
     }
     fn identity(&self) -> String {
-        self.1.into()
+        self.name.into()
     }
 }
