@@ -221,35 +221,61 @@ fn foundation_runs(
                 .map(|&s| missing[Card::new(r, s).index()])
                 .sum()
         };
-        let king_runs = count_of(Rank::King);
-        for r in Rank::ALL {
-            let m = count_of(r);
-            if m != king_runs {
-                let card = Card::new(r, group[0]);
-                let deck: usize = group
-                    .iter()
-                    .map(|&s| variant.copies_of(Card::new(r, s)))
-                    .sum();
-                let what = if group.len() == 1 {
-                    format!("card {card}")
-                } else {
-                    format!(
-                        "{}-coloured {}s",
-                        if card.color() == crate::card::Color::Red {
-                            "red"
-                        } else {
-                            "black"
-                        },
-                        r.letter()
-                    )
-                };
-                return Err(PositionError::Invalid(format!(
-                    "cards do not add up: {what}: {} on the table and in the stock, but {} expected ({deck} in the deck, {king_runs} in completed runs going by the Kings)",
-                    deck - m,
-                    deck - king_runs
-                )));
-            }
+        // The group's completed runs: the number of missing cards most ranks agree on (a
+        // lost or extra card changes one rank's count, whichever rank it is).
+        let counts = Rank::ALL.map(count_of);
+        let runs_here = counts
+            .iter()
+            .copied()
+            .max_by_key(|&c| {
+                (
+                    counts.iter().filter(|&&d| d == c).count(),
+                    std::cmp::Reverse(c),
+                )
+            })
+            .unwrap_or(0);
+        if let Some((r, m)) = Rank::ALL.iter().zip(counts).find(|&(_, m)| m != runs_here) {
+            let r = *r;
+            let deck: usize = group
+                .iter()
+                .map(|&s| variant.copies_of(Card::new(r, s)))
+                .sum();
+            // The cards of this rank that can be the odd one: one of those missing if too
+            // many are missing, one of those present if too few are.
+            let odd: Vec<Card> = group
+                .iter()
+                .map(|&s| Card::new(r, s))
+                .filter(|c| {
+                    if m > runs_here {
+                        missing[c.index()] > 0
+                    } else {
+                        missing[c.index()] < variant.copies_of(*c)
+                    }
+                })
+                .collect();
+            let what = match odd.as_slice() {
+                [card] => format!("card {card}"),
+                _ => format!(
+                    "{} {} ({})",
+                    if group[0].color() == crate::card::Color::Red {
+                        "red"
+                    } else {
+                        "black"
+                    },
+                    r.letter(),
+                    odd.iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+            };
+            return Err(PositionError::Invalid(format!(
+                "cards do not add up: {what}: {} on the table and in the stock, but {} expected ({deck} in the deck, {runs_here} in completed runs going by the other ranks)",
+                deck - m,
+                deck - runs_here
+            )));
         }
+        let king_runs = runs_here;
         for _ in 0..king_runs {
             let mut run = [Card::new(Rank::King, group[0]); 13];
             for (slot, r) in Rank::ALL.iter().rev().enumerate() {

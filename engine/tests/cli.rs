@@ -129,6 +129,12 @@ fn apply_names_the_illegal_move() {
         err,
         "arachne-cli: move 3 (`1>2:1`) is illegal: Kc cannot go onto Qc in column 2: it needs a card one rank higher\n"
     );
+    // The move is named as it was given.
+    let err = bad(&["apply", "-", "9>5:1", "deal", "01>02:01"], Some(KPAT_1));
+    assert!(
+        err.starts_with("arachne-cli: move 3 (`01>02:01`) is illegal: "),
+        "{err}"
+    );
     let err = bad(&["apply", "-", "9>5:1", "1>2"], Some(KPAT_1));
     assert_eq!(err, "arachne-cli: move 2 (`1>2`): missing `:COUNT`\n");
 }
@@ -175,7 +181,16 @@ fn bad_input_exits_2_with_a_message() {
     let err = bad(&["moves", "-"], Some(&KPAT_1.replace("3: 3h 2d", "3: 2d")));
     assert_eq!(
         err,
-        "arachne-cli: -: cards do not add up: card 3h: 1 on the table and in the stock, but 2 expected (2 in the deck, 0 in completed runs going by the Kings)\n"
+        "arachne-cli: -: cards do not add up: card 3h: 1 on the table and in the stock, but 2 expected (2 in the deck, 0 in completed runs going by the other ranks)\n"
+    );
+    // A lost King is named, not taken for a completed run (which would blame an Ace).
+    let err = bad(
+        &["moves", "-"],
+        Some(&KPAT_1.replace("3: 3h 2d Kc", "3: 3h 2d")),
+    );
+    assert_eq!(
+        err,
+        "arachne-cli: -: cards do not add up: card Kc: 1 on the table and in the stock, but 2 expected (2 in the deck, 0 in completed runs going by the other ranks)\n"
     );
     let err = bad(
         &["moves", "-"],
@@ -304,6 +319,31 @@ fn discarding_by_hand_in_a_manual_game() {
         "variant: red-black-spider\nstock:\nfoundation: 8\n1:\n2:\n3:\n4:\n5:\n6:\n7:\n8:\n9:\n10:\n"
     );
     assert_eq!(ok(&["moves", "-"], Some(&won)), "");
+}
+
+#[test]
+fn a_card_lost_from_a_colour_grouped_position_is_named_by_its_colour_and_rank() {
+    // Red-Black Spider groups completed runs by colour: with no red 5 left, either could be lost.
+    let pos = "variant: red-black-spider\nstock:\nfoundation: 7\n1: Kh Qd Jh Td 9h 8d 7h 6d 5h 4d 3h 2d\n2: Ah\n3:\n4:\n5:\n6:\n7:\n8:\n9:\n10:\n";
+    assert_eq!(
+        bad(&["moves", "-"], Some(&pos.replace(" 5h", ""))),
+        "arachne-cli: -: cards do not add up: red 5 (5h or 5d): 0 on the table and in the stock, but 1 expected (4 in the deck, 3 in completed runs going by the other ranks)\n"
+    );
+    // In a fresh deal only one red 4 can be the lost one.
+    let deal = ok(&["deal", "red-black-spider", "7"], None);
+    let (head, rest) = deal.split_once("\n1:").unwrap();
+    let lost = ["4h", "4d"]
+        .into_iter()
+        .find(|c| head.contains(&format!(" {c}")))
+        .unwrap();
+    let head = head.replacen(&format!(" {lost}"), "", 1);
+    let err = bad(&["moves", "-"], Some(&format!("{head}\n1:{rest}")));
+    assert!(
+        err.contains(&format!(
+            "cards do not add up: card {lost}: 3 on the table and in the stock, but 4 expected"
+        )),
+        "{err}"
+    );
 }
 
 #[test]

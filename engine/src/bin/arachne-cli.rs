@@ -304,7 +304,7 @@ fn run(mut args: Vec<String>) -> Outcome {
                     input(format!("move {} (`{text}`): {}", i + 1, e.reason))
                 })?;
                 game.apply(mv)
-                    .map_err(|e| input(format!("move {} (`{mv}`) is illegal: {e}", i + 1)))?;
+                    .map_err(|e| input(format!("move {} (`{text}`) is illegal: {e}", i + 1)))?;
             }
             Ok(game.position().to_string())
         }
