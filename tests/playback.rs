@@ -371,6 +371,40 @@ fn a_lost_game_is_reported_lost_and_auto_complete_says_so() {
     );
 }
 
+/// A review found it: a hint where the solver knows no win (here none is left) showed a move
+/// like one of a winning line. It still shows the move its ordering likes best, and says so.
+#[test]
+fn a_hint_in_a_lost_game_says_it_is_no_winning_lines_move() {
+    use arachne::spider::highlights::Highlights;
+    use arachne::spider::hint::{AskHint, HintTask};
+    // The only moves take the 5 to one 6 or the other, and back: it is lost.
+    let position = arachne_engine::Position::parse(
+        "variant: spider-1suit\nstock:\nfoundation: 6\n1: Ks 5s\n2: Qs 6s\n3: Qs 6s\n4: 7s 9s\n5: 7s 9s\n6: 8s As Js\n7: 8s As Js\n8: 3s Ts 2s\n9: 3s Ts 4s 2s\n10: 4s 5s Ks\n",
+        &arachne_engine::Variants::default(),
+    )
+    .unwrap();
+    let spec = GameSpec::builtin("spider-1suit", 1, Numbering::Arachne).unwrap();
+    let game = arachne_engine::Game::from_position(position, spec.options);
+    let mut app = app(Table { game, spec }, false);
+    run_to_rest(&mut app);
+    send(&mut app, AskHint);
+    run_until(&mut app, "the hint's search", |a| {
+        !a.world().contains_resource::<HintTask>()
+    });
+    app.update();
+    let Some((hinted, _)) = app.world().resource::<Highlights>().hint else {
+        panic!("no hint")
+    };
+    assert!(table_of(&app).game.legal_moves().contains(&hinted));
+    let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
+    assert!(
+        notices
+            .iter()
+            .any(|(n, _)| n.contains("no winning line is known")),
+        "{notices:?}"
+    );
+}
+
 #[test]
 fn the_demo_plays_the_deal_and_closing_it_brings_the_game_back() {
     let t = table("spider-1suit", 31);
@@ -580,6 +614,74 @@ fn a_deal_found_while_a_replay_is_watched_is_dealt_after_it() {
     let stats = app.world().resource::<Statistics>();
     assert_eq!(stats.variants["spider-1suit"].played, 1);
     assert_eq!(stats.variants["spider-1suit"].won, 0);
+}
+
+/// A review found it: "Completed runs" changed while a winnable deal was sought dealt it with
+/// the new discard mode and the line found for the old one, which the hint, the bar and
+/// auto-complete then used. Now a deal winnable with the new mode is sought.
+#[test]
+fn a_deal_sought_before_completed_runs_changed_is_sought_again_with_the_new_setting() {
+    let mut app = app(table("spider-1suit", 1), true);
+    app.world_mut()
+        .resource_mut::<Settings>()
+        .game
+        .confirm_new_game = false;
+    let spec = table_of(&app).spec.clone();
+    assert_eq!(spec.options.discard, arachne_engine::DiscardMode::Automatic);
+    app.world_mut().write_message(Ask::WinnableDeal(spec));
+    app.world_mut().resource_mut::<Settings>().game.discard =
+        Some(arachne_engine::DiscardMode::Manual);
+    run_until(&mut app, "a deal dealt", |a| {
+        table_of(a).spec.seed != 1 && !a.world().contains_resource::<Thinking>()
+    });
+    app.update();
+    let t = table_of(&app).clone();
+    assert_eq!(t.spec.options.discard, arachne_engine::DiscardMode::Manual);
+    let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
+    assert!(
+        notices.iter().any(|(n, _)| n.contains("changed meanwhile")),
+        "{notices:?}"
+    );
+    // The line the outlook knows wins this game, completed runs removed by hand.
+    assert_outlook_wins(&app, &t);
+}
+
+/// A review found it: of two changes in one frame, the second a move of the known line, the
+/// line was kept (less that move) for a position never searched.
+#[test]
+fn a_line_move_after_another_change_in_one_frame_does_not_keep_the_line() {
+    let t = table("spider-1suit", 21);
+    let mut app = app(t, true);
+    run_until(&mut app, "a verdict", |a| {
+        matches!(a.world().resource::<Outlook>(), Outlook::Winnable(_))
+    });
+    let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
+        unreachable!()
+    };
+    // Another move that leaves the line's first still playable after it.
+    let game = table_of(&app).game.clone();
+    let other = game
+        .legal_moves()
+        .into_iter()
+        .find(|&m| {
+            m != line[0] && {
+                let mut g = game.clone();
+                g.apply(m).is_ok() && g.legal_moves().contains(&line[0])
+            }
+        })
+        .expect("another move");
+    app.world_mut().write_message(Request::Move(other));
+    app.world_mut().write_message(Request::Move(line[0]));
+    app.update();
+    assert_eq!(table_of(&app).game.move_count(), 2);
+    assert_ne!(
+        app.world().resource::<Outlook>(),
+        &Outlook::Winnable(line[1..].to_vec())
+    );
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Outlook>(), &Outlook::Checking);
 }
 
 #[test]

@@ -143,8 +143,9 @@ enum Pending {
 pub struct OutlookSearch {
     task: Option<Search>,
     start_in: Option<f32>,
-    /// A line known for the next new game (from a winnable-deal search): (seed, line).
-    preset: Option<(u64, Vec<Move>)>,
+    /// A line known for the next new game (from a winnable-deal search): the deal it wins, and
+    /// the line.
+    preset: Option<(GameSpec, Vec<Move>)>,
 }
 
 impl OutlookSearch {
@@ -233,7 +234,11 @@ fn start_jobs(
                     continue;
                 }
                 if *outlook == Outlook::Lost {
-                    notices.push(t("spider.solver.lost"));
+                    notices.push(t(if table.game.can_undo() {
+                        "spider.solver.lost"
+                    } else {
+                        "spider.solver.lost_no_undo"
+                    }));
                     continue;
                 }
                 (
@@ -385,7 +390,9 @@ pub struct FoundDeal {
 pub(crate) fn deal_when_back(
     mut found: ResMut<FoundDeal>,
     watching: Res<Watching>,
+    settings: Res<Settings>,
     mut requests: MessageWriter<Request>,
+    mut asks: MessageWriter<Ask>,
     mut notices: ResMut<Notices>,
     mut search: ResMut<OutlookSearch>,
 ) {
@@ -395,11 +402,30 @@ pub(crate) fn deal_when_back(
         }
         return;
     }
-    let Some((spec, line)) = found.deal.take() else {
+    let Some((mut spec, line)) = found.deal.take() else {
         return;
     };
-    search.preset = Some((spec.seed, line));
+    // The deal is dealt with the settings' options of now. A discard mode changed while it was
+    // sought changes the moves (and with automatic discard, maybe whether it can be won): a
+    // deal won with the new one is sought instead.
+    let options = settings.game.options_for(&spec.variant);
+    if options.discard != spec.options.discard {
+        spec.options = options;
+        notices.push(t("spider.solver.deal_again"));
+        asks.write(Ask::WinnableDeal(spec));
+        return;
+    }
+    search.preset = Some((spec.clone(), line));
     requests.write(Request::NewGame(spec));
+}
+
+/// Whether a line the solver found for `won` wins the game dealt as `dealt`: the same cards
+/// and the same discard mode (the undo limit and the scoring change no move).
+fn same_deal(won: &GameSpec, dealt: &GameSpec) -> bool {
+    won.seed == dealt.seed
+        && won.variant.id == dealt.variant.id
+        && won.numbering == dealt.numbering
+        && won.options.discard == dealt.options.discard
 }
 
 /// Keeps [`Outlook`] in step with the table: the line is kept while the player follows it,
@@ -425,24 +451,34 @@ fn follow_table(
         changes.clear();
         return;
     }
+    // Once a change of the frame leaves the known line, a later one cannot follow it.
+    let mut left_line = false;
     for change in changes.read() {
         let kept = match &change.cause {
             // Following the known line (auto-complete does) keeps the rest of it.
             Cause::Move(mv) => match &mut *outlook {
-                Outlook::Winnable(line) if line.first() == Some(mv) => {
+                Outlook::Winnable(line) if !left_line && line.first() == Some(mv) => {
                     line.remove(0);
                     true
                 }
                 _ => false,
             },
             Cause::NewGame => match search.preset.take() {
-                Some((seed, line)) if seed == table.spec.seed && table.game.move_count() == 0 => {
+                Some((won, line))
+                    if same_deal(&won, &table.spec) && table.game.move_count() == 0 =>
+                {
                     *outlook = Outlook::Winnable(line);
                     true
                 }
                 _ => false,
             },
             _ => false,
+        };
+        // (A new game starts afresh.)
+        left_line = if change.cause == Cause::NewGame {
+            !kept
+        } else {
+            left_line || !kept
         };
         // A search still running is about a position that is gone.
         cancel(&mut search);

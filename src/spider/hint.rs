@@ -122,7 +122,14 @@ fn poll_hint(
         }
         let result = solver::hint_from(&report.verdict, table.game.position());
         match result {
-            Some(mv) => show_hint(&mut highlights, &mut notices, mv),
+            Some(mv) => {
+                show_hint(&mut highlights, &mut notices, mv);
+                // Not a winning line's move: the search found none in its time, or there is
+                // none.
+                if !matches!(report.verdict, solver::Verdict::Solved(_)) {
+                    notices.push(t("spider.hint.guess"));
+                }
+            }
             None => {
                 sfx.write(PlaySfx::plain(Sfx::Invalid));
             }

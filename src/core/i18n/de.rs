@@ -507,12 +507,12 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("spider.outlook.winnable", "gewinnbar"),
     (
         "spider.outlook.winnable_hover",
-        "Der Löser hat von hier einen Weg zum Sieg gefunden",
+        "Der Löser hat von hier einen Weg zum Sieg gefunden (er sieht die verdeckten Karten und den Talon)",
     ),
     ("spider.outlook.lost", "nicht mehr gewinnbar"),
     (
         "spider.outlook.lost_hover",
-        "Jeder Weg von hier wurde durchsucht: nimm Züge zurück, um einen anderen zu finden",
+        "Der Löser hat jeden Weg von hier versucht, und keiner gewinnt (er sieht die verdeckten Karten und den Talon)",
     ),
     ("spider.outlook.unknown", "unbekannt"),
     (

@@ -113,6 +113,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Tipp: klicke die fertige Folge in Stapel {column} doppelt an (oder wähle den Stapel und drücke Enter), um sie abzulegen",
     ),
     (
+        "spider.hint.guess",
+        "Tipp: Von hier ist kein Weg zum Sieg bekannt; dieser Zug sieht am besten aus",
+    ),
+    (
         "spider.hint.deal",
         "Tipp: teile eine Reihe vom Talon aus (klicke ihn an oder drücke D)",
     ),
@@ -218,7 +222,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("settings.solver", "Löser"),
     (
         "settings.still_winnable",
-        "mir sagen, ob das Spiel noch gewinnbar ist",
+        "mir sagen, ob das Spiel noch gewinnbar ist (der Löser sieht die verdeckten Karten)",
     ),
     (
         "settings.next_game",
@@ -235,6 +239,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Dieses Spiel ist nicht mehr zu gewinnen: mach Züge rückgängig und such einen Weg",
     ),
     (
+        "spider.solver.lost_no_undo",
+        "Dieses Spiel ist nicht mehr zu gewinnen, und kein Zug lässt sich zurücknehmen: beginne ein neues Spiel",
+    ),
+    (
         "spider.solver.deal_found_one",
         "Spiel {seed} ist gewinnbar (gleich beim ersten Versuch gefunden)",
     ),
@@ -245,6 +253,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     (
         "spider.solver.deal_after_replay",
         "Es wird ausgeteilt, sobald du die Wiedergabe schließt (Esc)",
+    ),
+    (
+        "spider.solver.deal_again",
+        "„Fertige Folgen“ wurde inzwischen geändert: Suche ein Spiel, das damit gewinnbar ist",
     ),
     ("spider.solver.cancelled", "Abgebrochen"),
     ("spider.solver.no_deal", "Kein gewinnbares Spiel gefunden"),

@@ -468,12 +468,12 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("spider.outlook.winnable", "winnable"),
     (
         "spider.outlook.winnable_hover",
-        "The solver found a way to win from here",
+        "The solver found a way to win from here (it sees the face-down cards and the stock)",
     ),
     ("spider.outlook.lost", "not winnable any more"),
     (
         "spider.outlook.lost_hover",
-        "Every line from here was searched: undo to find another way",
+        "The solver tried every line from here, and none wins (it sees the face-down cards and the stock)",
     ),
     ("spider.outlook.unknown", "unknown"),
     (

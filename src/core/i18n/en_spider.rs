@@ -99,6 +99,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Hint: double-click the completed run in column {column} (or choose the column and press Enter) to discard it",
     ),
     (
+        "spider.hint.guess",
+        "Hint: no winning line is known from here; this move looks best",
+    ),
+    (
         "spider.hint.deal",
         "Hint: deal a row from the stock (click it or press D)",
     ),
@@ -189,7 +193,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("settings.solver", "Solver"),
     (
         "settings.still_winnable",
-        "tell me whether the game is still winnable",
+        "tell me whether the game is still winnable (the solver sees the face-down cards)",
     ),
     (
         "settings.next_game",
@@ -206,6 +210,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "This game cannot be won any more: undo to look for a way",
     ),
     (
+        "spider.solver.lost_no_undo",
+        "This game cannot be won any more, and no move can be taken back: start a new deal",
+    ),
+    (
         "spider.solver.deal_found_one",
         "Deal {seed} is winnable (found at the first try)",
     ),
@@ -216,6 +224,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     (
         "spider.solver.deal_after_replay",
         "It is dealt when you close the replay (Esc)",
+    ),
+    (
+        "spider.solver.deal_again",
+        "“Completed runs” changed meanwhile: looking for a deal winnable with it",
     ),
     ("spider.solver.cancelled", "Cancelled"),
     ("spider.solver.no_deal", "No winnable deal found"),
