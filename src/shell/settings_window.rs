@@ -229,6 +229,7 @@ pub(crate) fn settings_window(
                 ui.end_row();
             });
             ui.label(egui::RichText::new(t("settings.next_game")).small());
+            ui.label(egui::RichText::new(t("settings.solver_sees")).small());
             if ui.button(t("settings.defaults")).clicked() {
                 // Which game is on the table is not a setting to reset: it stays.
                 let on_table = s.phase10.on_table;

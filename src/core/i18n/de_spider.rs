@@ -222,7 +222,11 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("settings.solver", "Löser"),
     (
         "settings.still_winnable",
-        "mir sagen, ob das Spiel noch gewinnbar ist (der Löser sieht die verdeckten Karten)",
+        "mir sagen, ob das Spiel noch gewinnbar ist",
+    ),
+    (
+        "settings.solver_sees",
+        "Der Löser (gewinnbar, Tipps, Automatisch beenden) sieht die verdeckten Karten und den Talon.",
     ),
     (
         "settings.next_game",

@@ -193,7 +193,11 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("settings.solver", "Solver"),
     (
         "settings.still_winnable",
-        "tell me whether the game is still winnable (the solver sees the face-down cards)",
+        "tell me whether the game is still winnable",
+    ),
+    (
+        "settings.solver_sees",
+        "The solver (winnable, hints, auto-complete) sees the face-down cards and the stock.",
     ),
     (
         "settings.next_game",
