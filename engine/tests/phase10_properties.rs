@@ -218,7 +218,7 @@ fn the_round_record_in_every_view_is_what_an_onlooker_saw() {
     use rand_core::SeedableRng;
     let mut decisions = 0usize;
     let mut knocks = 0usize;
-    for (v, variant) in builtin().into_iter().enumerate() {
+    for (v, variant) in builtin().iter().enumerate() {
         for (players, round) in (2..=6).flat_map(|p| (0..3).map(move |k| (p, k))) {
             let seed = (v * 100 + players * 10 + round) as u64;
             let (mut game, mut events) = Game::new(variant.clone(), players, seed).unwrap();
