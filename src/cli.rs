@@ -39,8 +39,11 @@ pub struct Launch {
     pub open: Option<String>,
     /// The window's size in logical pixels (`--window 800x600`; 1280x720 by default).
     pub window: (u32, u32),
-    /// Pro Spider 10 on the table at start (`--game pro-spider-10`, or `--log FILE.p10`), with
-    /// its game.
+    /// Pro Spider 10 on the table at start (`--game pro-spider-10`, or `--log FILE.p10`).
+    pub phase10_on_table: bool,
+    /// The Pro Spider 10 game asked for (`--log FILE.p10`, or `--game pro-spider-10` with a
+    /// deal's options: `--seed`, `--players`, `--ai`, `--variant`); without one, the game in
+    /// progress is resumed, as with Spider.
     pub phase10: Option<crate::phase10::round::P10Table>,
     /// A Pro Spider 10 log to watch in the viewer (`--replay FILE.p10 [--at N]`; the log names
     /// its game): what to open, then the step to show (paused there).
@@ -197,14 +200,22 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
                             .into(),
                     );
                 }
-                phase10_from_log(path, levels)?
+                Some(phase10_from_log(path, levels)?)
             }
-            None => phase10_table(
+            // Pro Spider 10 asked for alone (a link, a shortcut) is the game in progress.
+            None if !variant_given
+                && players.is_none()
+                && levels.is_none()
+                && !args.iter().any(|a| a == "--seed") =>
+            {
+                None
+            }
+            None => Some(phase10_table(
                 variant_given.then_some(variant_id.as_str()),
                 players,
                 levels,
                 seed,
-            )?,
+            )?),
         }),
         other => {
             return Err(format!(
@@ -287,7 +298,8 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         replay,
         open,
         window,
-        phase10,
+        phase10_on_table: phase10.is_some(),
+        phase10: phase10.flatten(),
         phase10_replay,
     })
 }
@@ -376,7 +388,11 @@ pub fn args_from_query(query: &str, decode: impl Fn(&str) -> String) -> (Vec<Str
         .filter(|p| !p.is_empty())
     {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let (key, value) = (decode(key), decode(value));
+        // (`+` is a space in a query, as forms and `URLSearchParams` write one.)
+        let (key, value) = (
+            decode(&key.replace('+', " ")),
+            decode(&value.replace('+', " ")),
+        );
         if key == "mute" {
             if !matches!(value.as_str(), "0" | "false" | "no") {
                 args.push("--mute".to_string());
@@ -416,6 +432,9 @@ mod tests {
         let (a, ignored) = args_from_query("game=pro-spider-10&mute=0", same);
         assert_eq!(a, args("--game pro-spider-10"));
         assert!(ignored.is_empty());
+        // A form's (or `URLSearchParams`') spaces.
+        let (a, _) = args_from_query("moves=1%3E9:1+2%3E4:1", |s| s.replace("%3E", ">"));
+        assert_eq!(a, ["--moves", "1>9:1 2>4:1"]);
     }
 
     fn args(s: &str) -> Vec<String> {
@@ -539,6 +558,23 @@ mod tests {
         assert_eq!(t.spec.levels, ["petra", "random"]);
         let all = parse(&args("--game pro-spider-10 --players 6 --ai petra"), 1).unwrap();
         assert_eq!(all.phase10.unwrap().spec.levels, vec!["petra"; 5]);
+        // Asked for alone (a link or a shortcut), it is the game in progress: none is dealt to
+        // replace it (every visit of a link left the saved game before).
+        let alone = parse(&args("--game pro-spider-10"), 1).unwrap();
+        assert!(alone.phase10_on_table && alone.phase10.is_none() && !alone.chose_deal);
+        for deal in [
+            "--seed 4",
+            "--players 3",
+            "--ai petra",
+            "--variant pro-spider-10-knocking",
+        ] {
+            let launch = parse(&args(&format!("--game pro-spider-10 {deal}")), 1).unwrap();
+            assert!(
+                launch.phase10_on_table && launch.phase10.is_some(),
+                "{deal}"
+            );
+        }
+        assert!(!parse(&args("--seed 4"), 1).unwrap().phase10_on_table);
         for bad in [
             "--game pro-spider-10 --players 7",
             "--game pro-spider-10 --ai petra,petra --players 4",

@@ -162,7 +162,7 @@ fn main() -> AppExit {
         }
     }
     // Pro Spider 10's statistics and its game: the one asked for, else the one in progress.
-    let p10_launched = launch.phase10.is_some();
+    let p10_launched = launch.phase10_on_table;
     let (phase10, p10_stats, messages) =
         arachne::phase10::saves::startup(saves.as_ref().map(|s| s.0.as_ref()), launch.phase10);
     messages.into_iter().for_each(|m| tell(Some(m)));

@@ -267,6 +267,26 @@ try {
     problems.push(`the clipboard could not be written for the paste check: ${pasted}`);
   }
 
+  // 7c. The browser's own keys are the browser's: the game's window handler cancelled every
+  // key, so Ctrl+D (bookmark), Ctrl+F (find), F11 (full screen) and the like did nothing on the
+  // page. Each press is looked at once its handling is over; Ctrl+Z, the game's undo, is still
+  // the game's (cancelled for the browser).
+  await page.evaluate(() => {
+    window.__keys = [];
+    window.addEventListener("keydown", (e) => {
+      if (e.key !== "Control") setTimeout(() => window.__keys.push(`${e.key.length === 1 ? e.key.toLowerCase() : e.key}:${e.defaultPrevented}`), 0);
+    }, { capture: true });
+  });
+  await page.focus("canvas#bevy");
+  for (const k of ["Control+D", "Control+F", "F11", "Control+Equal", "Control+Z"]) {
+    await page.keyboard.press(k);
+  }
+  await page.waitForTimeout(300);
+  const browserKeys = await page.evaluate(() => window.__keys.join(" "));
+  if (browserKeys !== "d:false f:false F11:false =:false z:true") {
+    problems.push(`the browser's keys (d, f, F11, = not cancelled; z cancelled for the game): ${browserKeys}`);
+  }
+
   // 8. The tuning studio (issue 20) in the browser: a theme saved in the page's localStorage,
   // as the editor's "save as" writes it, is in the theme list after a reload and shows on the
   // table; the theme editor and the animation tuner are drawn (screenshots to look at).

@@ -234,7 +234,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "p10.save.left_for_cli",
-        "das gespeicherte Pro-Spider-10-Spiel (Durchgang {round}) zählt als verlassen: die Befehlszeile verlangte ein anderes",
+        "das gespeicherte Pro-Spider-10-Spiel (Durchgang {round}) zählt als verlassen: die Befehlszeile oder der Link verlangte ein anderes",
     ),
     ("p10.form.no_list", "keine Phasenliste `{list}`"),
     (

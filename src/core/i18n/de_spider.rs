@@ -135,7 +135,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "spider.save.given_up",
-        "das gespeicherte Spiel ({variant}, Spiel {deal}, {moves}) zählt als aufgegeben: die Befehlszeile verlangte ein anderes Spiel",
+        "das gespeicherte Spiel ({variant}, Spiel {deal}, {moves}) zählt als aufgegeben: die Befehlszeile oder der Link verlangte ein anderes Spiel",
     ),
     // Gespeicherte Daten beider Spiele (Einstellungen, Statistik).
     (

@@ -219,7 +219,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "p10.save.left_for_cli",
-        "the saved Pro Spider 10 game (round {round}) counts as left: the command line asked for another",
+        "the saved Pro Spider 10 game (round {round}) counts as left: the command line or the link asked for another",
     ),
     ("p10.form.no_list", "no phase list `{list}`"),
     (

@@ -121,7 +121,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "spider.save.given_up",
-        "the saved game ({variant}, deal {deal}, {moves}) counts as given up: the command line asked for another deal",
+        "the saved game ({variant}, deal {deal}, {moves}) counts as given up: the command line or the link asked for another deal",
     ),
     // Saved files of both games (settings, statistics).
     ("persist.unreadable", "could not read saved {key}: {why}"),
