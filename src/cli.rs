@@ -41,6 +41,9 @@ pub struct Launch {
     pub window: (u32, u32),
     /// Pro Spider 10 on the table at start (`--game pro-spider-10`, or `--log FILE.p10`).
     pub phase10_on_table: bool,
+    /// Spider on the table at start (`--game spider`, or a Spider deal asked for), whichever
+    /// game was on the table when the player left.
+    pub spider_on_table: bool,
     /// The Pro Spider 10 game asked for (`--log FILE.p10`, or `--game pro-spider-10` with a
     /// deal's options: `--seed`, `--players`, `--ai`, `--variant`); without one, the game in
     /// progress is resumed, as with Spider.
@@ -299,6 +302,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         open,
         window,
         phase10_on_table: phase10.is_some(),
+        spider_on_table: phase10.is_none() && (args.iter().any(|a| a == "--game") || chose_deal),
         phase10: phase10.flatten(),
         phase10_replay,
     })
@@ -575,6 +579,12 @@ mod tests {
             );
         }
         assert!(!parse(&args("--seed 4"), 1).unwrap().phase10_on_table);
+        // Spider asked for is on the table, whichever game the player left there.
+        for spider in ["--game spider", "--seed 4", "--variant spider-1suit"] {
+            assert!(parse(&args(spider), 1).unwrap().spider_on_table, "{spider}");
+        }
+        assert!(!parse(&args("--mute"), 1).unwrap().spider_on_table);
+        assert!(!alone.spider_on_table);
         for bad in [
             "--game pro-spider-10 --players 7",
             "--game pro-spider-10 --ai petra,petra --players 4",

@@ -43,11 +43,16 @@ fn main() -> AppExit {
             arachne::core::persist::BackgroundWrites::new(std::sync::Arc::new(d)),
         ))
     });
-    // In the browser: the page's localStorage.
+    // In the browser: the page's localStorage. Where the browser keeps nothing for the page,
+    // the game keeps what it saves until the page is closed, and says so once (not once for
+    // each thing it could not read).
     #[cfg(target_arch = "wasm32")]
-    let saves = Some(arachne::core::persist::Saves(std::sync::Arc::new(
-        arachne::web::LocalStorage,
-    )));
+    let no_storage = arachne::web::LocalStorage::works().err();
+    #[cfg(target_arch = "wasm32")]
+    let saves = Some(arachne::core::persist::Saves(match no_storage {
+        None => std::sync::Arc::new(arachne::web::LocalStorage),
+        Some(_) => std::sync::Arc::new(arachne::core::persist::MemoryStorage::default()),
+    }));
     // A capture never reads or writes the player's files; a test may give it a data directory
     // of its own in $ARACHNE_DATA (to draw the lists of kept games and the statistics filled).
     let saves = saves.filter(|_| launch.capture.is_none());
@@ -100,6 +105,14 @@ fn main() -> AppExit {
         tell(Some(arachne::core::i18n::tf(
             "web.bad_link",
             &[("why", &e)],
+        )));
+    }
+    #[cfg(target_arch = "wasm32")]
+    if let Some(why) = &no_storage {
+        let why = why.trim_end_matches('.');
+        tell(Some(arachne::core::i18n::tf(
+            "web.no_storage",
+            &[("why", &why)],
         )));
     }
     #[cfg(target_arch = "wasm32")]
@@ -168,7 +181,7 @@ fn main() -> AppExit {
     messages.into_iter().for_each(|m| tell(Some(m)));
     // Back to the game that was on the table when the player left, unless told otherwise.
     let p10_on_table =
-        p10_launched || (settings.phase10.on_table && !launch.chose_deal && phase10.is_some());
+        p10_launched || (settings.phase10.on_table && !launch.spider_on_table && phase10.is_some());
     // With no game to resume, the one the menu switches to is a new deal of each start too
     // (the game's own default is deal 1, for the headless tests).
     let phase10 = phase10.or_else(|| {

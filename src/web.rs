@@ -56,6 +56,41 @@ fn global(name: &str) -> io::Result<JsValue> {
     Ok(v)
 }
 
+/// Saves `text` as the file `name` through the browser's download (a player in the browser
+/// has no data directory to take a kept game or a theme from).
+pub fn download(name: &str, text: &str) -> io::Result<()> {
+    let document = global("document")?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(
+        &options,
+        &JsValue::from_str("type"),
+        &JsValue::from_str("text/plain;charset=utf-8"),
+    )
+    .map_err(js_error)?;
+    let blob = js_sys::Reflect::construct(
+        global("Blob")?.unchecked_ref::<js_sys::Function>(),
+        &js_sys::Array::of2(&parts, &options),
+    )
+    .map_err(js_error)?;
+    let urls = global("URL")?;
+    let url = call(&urls, "createObjectURL", &[blob])?;
+    let link = call(&document, "createElement", &[JsValue::from_str("a")])?;
+    js_sys::Reflect::set(&link, &JsValue::from_str("href"), &url).map_err(js_error)?;
+    js_sys::Reflect::set(
+        &link,
+        &JsValue::from_str("download"),
+        &JsValue::from_str(name),
+    )
+    .map_err(js_error)?;
+    call(&link, "click", &[])?;
+    // The download has its own copy of the text once it started.
+    let revoke =
+        js_sys::Function::new_with_args("u", "setTimeout(() => URL.revokeObjectURL(u), 60000)");
+    revoke.call1(&JsValue::NULL, &url).map_err(js_error)?;
+    Ok(())
+}
+
 /// Log lines go to the page's console (`console.error`, `.warn`, `.info`, `.debug`), in place
 /// of Bevy's log plugin (see [`crate::lines`]). Call once, first thing.
 pub fn log_to_console() {
@@ -142,6 +177,20 @@ const KEEP_BAD: usize = 3;
 impl LocalStorage {
     fn store() -> io::Result<JsValue> {
         global("localStorage")
+    }
+
+    /// Whether the page's storage can be read: a browser set to keep no site data (cookies
+    /// blocked) refuses it, and then nothing the game saves is kept. (Writing is not tried: a
+    /// full storage still gives back what it holds.)
+    pub fn works() -> Result<(), String> {
+        let store = Self::store().map_err(|e| e.to_string())?;
+        call(
+            &store,
+            "getItem",
+            &[JsValue::from_str(&format!("{PREFIX}settings"))],
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
     }
 
     /// Every key of the page's storage (with the prefix).

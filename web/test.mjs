@@ -327,6 +327,88 @@ try {
   const wasm = join(root, "arachne_bg.wasm");
   const raw = (await stat(wasm)).size;
   const gz = gzipSync(await readFile(wasm), { level: 9 }).length;
+  // 10. A browser that keeps nothing for the page (cookies blocked: reading localStorage
+  // throws): the game starts, plays, and says once that nothing is kept (looked at in the
+  // screenshot); before, each thing it could not read was a notice of its own.
+  const blocked = await browser.newPage({ viewport: { width, height } });
+  blocked.on("console", (m) => {
+    if (m.type() === "error" || /panicked at/.test(m.text())) {
+      problems.push(`storage blocked: console ${m.type()}: ${m.text()}`);
+    }
+  });
+  blocked.on("pageerror", (e) => problems.push(`storage blocked: page error: ${e.message}`));
+  await blocked.addInitScript(() =>
+    Object.defineProperty(window, "localStorage", {
+      get() {
+        throw new DOMException("The operation is insecure.", "SecurityError");
+      },
+    }),
+  );
+  await blocked.goto(url);
+  const blockedThere = await blocked.evaluate(() => {
+    try {
+      return typeof window.localStorage;
+    } catch (e) {
+      return e.name;
+    }
+  });
+  if (blockedThere !== "SecurityError") problems.push(`localStorage was not blocked: ${blockedThere}`);
+  const blockedReady = await blocked
+    .waitForFunction(() => document.body.getAttribute("data-arachne-click"), null, {
+      timeout: 120_000,
+      polling: 100,
+    })
+    .then((h) => h.jsonValue())
+    .catch(() => null);
+  if (!blockedReady) {
+    problems.push("with storage blocked, the game published no clickable move");
+  } else {
+    await blocked.screenshot({ path: join(shots, "10-storage-blocked.png") });
+    const [bx, by] = blockedReady.split(" ")[0].split(",").map(Number);
+    await blocked.mouse.click(bx, by);
+    await blocked
+      .waitForFunction(() => Number(document.body.getAttribute("data-arachne-moves")) === 1, null, {
+        timeout: 10_000,
+      })
+      .catch(() => problems.push("with storage blocked, a click played no move"));
+  }
+  await blocked.close();
+
+  // 11. A kept game leaves the browser as a file too (Download beside Copy in the replays
+  // window; the page has no data directory to take it from), reached with the keyboard. In a
+  // storage of its own, holding that one kept game.
+  const keptReplay = 'Replay(\n    version: 1,\n    variant: "spider-4suit",\n    numbering: Kpat,\n    seed: 1,\n    options: (discard: Automatic, undo_limit: None, scoring: Microsoft),\n    moves: ["9>5:1", "3>8:1"],\n)\n';
+  const own = await browser.newContext({ viewport: { width, height } });
+  const keeper = await own.newPage();
+  const keeperReady = () =>
+    keeper.waitForFunction(() => document.body.getAttribute("data-arachne-ready") === "1", null, {
+      timeout: 120_000,
+      polling: 100,
+    });
+  await keeper.goto(url);
+  await keeperReady();
+  await keeper.evaluate((r) => localStorage.setItem("arachne/replay-000001", r), keptReplay);
+  await keeper.goto(url + "?open=replays");
+  await keeperReady();
+  await keeper.waitForTimeout(2000);
+  await keeper.screenshot({ path: join(shots, "11-replays-download.png") });
+  await keeper.focus("canvas#bevy");
+  const downloaded = await Promise.all([
+    keeper.waitForEvent("download", { timeout: 30_000 }),
+    (async () => {
+      // Watch has the keyboard; Copy, then Download.
+      await keeper.keyboard.press("Tab");
+      await keeper.keyboard.press("Tab");
+      await keeper.keyboard.press("Enter");
+    })(),
+  ])
+    .then(async ([d]) => [d.suggestedFilename(), await readFile(await d.path(), "utf8")])
+    .catch((e) => [`no download: ${e.message}`, ""]);
+  if (downloaded[0] !== "spider-4suit-1-lost.ron" || !downloaded[1].includes('"3>8:1"')) {
+    problems.push(`the kept game's Download: ${downloaded[0]} ${JSON.stringify(downloaded[1])}`);
+  }
+  await own.close();
+
   const solverWasm = join(root, "arachne_solver.wasm");
   const solverRaw = (await stat(solverWasm)).size;
   const solverGz = gzipSync(await readFile(solverWasm), { level: 9 }).length;

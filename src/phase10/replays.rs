@@ -97,6 +97,12 @@ fn replay_list(
                             windows.replays = false;
                         }
                         copy_button(ui, &mut notices, || game.text.clone());
+                        crate::shell::widgets::download_button(
+                            ui,
+                            &mut notices,
+                            || format!("{}.p10", game.key),
+                            || game.text.clone(),
+                        );
                         ui.add(egui::Label::new(&game.summary).wrap());
                     });
                 }

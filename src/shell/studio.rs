@@ -301,6 +301,17 @@ pub(crate) fn theme_editor(
                             ui.ctx().copy_text(studio.text.clone());
                             studio.message = Some((t("studio.themes.exported").to_string(), false));
                         }
+                        // In the browser, as a file too (no data directory to take it from).
+                        #[cfg(target_arch = "wasm32")]
+                        if ui.button(t("replays.download")).clicked() {
+                            studio.text = edited.to_ron();
+                            if let Err(e) =
+                                crate::web::download(&format!("{}.ron", edited.id), &studio.text)
+                            {
+                                studio.message =
+                                    Some((tf("replays.download_failed", &[("why", &e)]), true));
+                            }
+                        }
                         if ui.button(t("studio.themes.import")).clicked() {
                             studio.message = Some(match import_theme(&studio.text) {
                                 Ok(theme) => {

@@ -238,6 +238,31 @@ pub(crate) fn copy_button(
     }
 }
 
+/// In the browser, a button that saves a kept game's (or a theme's) text as the file `name`
+/// through the browser's download; nothing on the desktop, where the files are the player's
+/// (the data directory) and Copy serves.
+pub(crate) fn download_button(
+    ui: &mut egui::Ui,
+    notices: &mut crate::core::focus::Notices,
+    name: impl FnOnce() -> String,
+    text: impl FnOnce() -> String,
+) {
+    #[cfg(target_arch = "wasm32")]
+    if ui
+        .button(crate::core::i18n::t("replays.download"))
+        .on_hover_text(crate::core::i18n::t("replays.download_hover"))
+        .clicked()
+        && let Err(e) = crate::web::download(&name(), &text())
+    {
+        notices.push(crate::core::i18n::tf(
+            "replays.download_failed",
+            &[("why", &e)],
+        ));
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (ui, notices, name, text);
+}
+
 /// A box to paste a kept game's text into (one copied with [`copy_button`], a file's), and a
 /// button to watch it; true when the button is pressed.
 pub(crate) fn paste_to_watch(ui: &mut egui::Ui, text: &mut String) -> bool {

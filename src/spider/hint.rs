@@ -124,9 +124,11 @@ fn poll_hint(
         match result {
             Some(mv) => {
                 show_hint(&mut highlights, &mut notices, mv);
-                // Not a winning line's move: the search found none in its time, or there is
-                // none.
-                if !matches!(report.verdict, solver::Verdict::Solved(_)) {
+                // Not a winning line's move: the search could not run (in the browser, its
+                // worker failed), found none in its time, or there is none.
+                if let Some(why) = task.0.failure() {
+                    notices.push(tf("spider.solver.failed", &[("why", &why)]));
+                } else if !matches!(report.verdict, solver::Verdict::Solved(_)) {
                     notices.push(t("spider.hint.guess"));
                 }
             }

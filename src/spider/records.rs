@@ -242,6 +242,19 @@ fn replays(
                                 crate::shell::widgets::copy_button(ui, &mut notices, || {
                                     r.replay.to_ron()
                                 });
+                                crate::shell::widgets::download_button(
+                                    ui,
+                                    &mut notices,
+                                    || {
+                                        format!(
+                                            "{}-{}-{}.ron",
+                                            r.replay.variant,
+                                            r.replay.seed,
+                                            if r.won { "won" } else { "lost" }
+                                        )
+                                    },
+                                    || r.replay.to_ron(),
+                                );
                             });
                             ui.end_row();
                         }

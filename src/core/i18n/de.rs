@@ -361,6 +361,15 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Den Text dieses Spiels kopieren: als Datei aufheben oder in die Wiederholungen eines anderen Arachne einfügen (auch eines im Browser)",
     ),
     ("replays.copied", "Der Text des Spiels ist kopiert."),
+    ("replays.download", "Herunterladen"),
+    (
+        "replays.download_hover",
+        "Diesen Text als Datei speichern (die Downloads des Browsers): `arachne-cli` liest ein aufbewahrtes Spiel",
+    ),
+    (
+        "replays.download_failed",
+        "Der Browser hat die Datei nicht gespeichert: {why}",
+    ),
     ("replays.pasted", "Den Text eines Spiels ansehen"),
     (
         "replays.paste_here",
@@ -417,6 +426,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     (
         "p10.rules.keys.text",
         "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · K eine angeklopfte Karte nehmen, P passen · 1-9 eine Frage beantworten (oder die Pfeiltasten und Enter) · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
+    ),
+    (
+        "web.no_storage",
+        "Dieser Browser speichert nichts für diese Seite ({why}): Spiel, Statistik und Einstellungen bleiben nur, bis sie geschlossen wird",
     ),
     (
         "web.link_ignored",

@@ -334,6 +334,15 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Copy this game's text: keep it as a file, or paste it into the replays of another Arachne (a browser's too)",
     ),
     ("replays.copied", "The game's text is copied."),
+    ("replays.download", "Download"),
+    (
+        "replays.download_hover",
+        "Save this text as a file (the browser's downloads): `arachne-cli` reads a kept game's",
+    ),
+    (
+        "replays.download_failed",
+        "The browser did not save the file: {why}",
+    ),
     ("replays.pasted", "Watch a game's text"),
     ("replays.paste_here", "Paste a kept game's text here"),
     ("replays.watch_pasted", "Watch it"),
@@ -387,6 +396,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     (
         "p10.rules.keys.text",
         "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay (once laid: a card that hits) · H hit with it · X, Delete or Backspace discard it (a skip: then the seat's number) · K take a knocked card, P pass · 1-9 answer a question (or the arrows and Enter) · Esc clear the choice, or the menu · O sort the hand the other way · S score sheet · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
+    ),
+    (
+        "web.no_storage",
+        "This browser keeps nothing for this page ({why}): the game, the statistics and the settings last only until it is closed",
     ),
     (
         "web.link_ignored",
