@@ -41,8 +41,8 @@ pub struct Launch {
     pub window: (u32, u32),
     /// Pro Spider 10 on the table at start (`--game pro-spider-10`, or `--log FILE.p10`).
     pub phase10_on_table: bool,
-    /// Spider on the table at start (`--game spider`, or a Spider deal asked for), whichever
-    /// game was on the table when the player left.
+    /// Spider on the table at start (`--game spider`, a Spider deal or a Spider replay asked
+    /// for), whichever game was on the table when the player left.
     pub spider_on_table: bool,
     /// The Pro Spider 10 game asked for (`--log FILE.p10`, or `--game pro-spider-10` with a
     /// deal's options: `--seed`, `--players`, `--ai`, `--variant`); without one, the game in
@@ -291,6 +291,8 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         }
         None => None,
     };
+    let spider_on_table =
+        phase10.is_none() && (args.iter().any(|a| a == "--game") || chose_deal || replay.is_some());
     Ok(Launch {
         table,
         capture,
@@ -302,7 +304,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
         open,
         window,
         phase10_on_table: phase10.is_some(),
-        spider_on_table: phase10.is_none() && (args.iter().any(|a| a == "--game") || chose_deal),
+        spider_on_table,
         phase10: phase10.flatten(),
         phase10_replay,
     })
@@ -392,11 +394,14 @@ pub fn args_from_query(query: &str, decode: impl Fn(&str) -> String) -> (Vec<Str
         .filter(|p| !p.is_empty())
     {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        // (`+` is a space in a query, as forms and `URLSearchParams` write one.)
-        let (key, value) = (
-            decode(&key.replace('+', " ")),
-            decode(&value.replace('+', " ")),
-        );
+        let key = decode(key);
+        // (In the moves, `+` is a space, as forms and `URLSearchParams` write one; elsewhere
+        // it stays: a variant may be `pro-spider-10-first-five+knocking`.)
+        let value = if key == "moves" {
+            decode(&value.replace('+', " "))
+        } else {
+            decode(value)
+        };
         if key == "mute" {
             if !matches!(value.as_str(), "0" | "false" | "no") {
                 args.push("--mute".to_string());
@@ -439,6 +444,8 @@ mod tests {
         // A form's (or `URLSearchParams`') spaces.
         let (a, _) = args_from_query("moves=1%3E9:1+2%3E4:1", |s| s.replace("%3E", ">"));
         assert_eq!(a, ["--moves", "1>9:1 2>4:1"]);
+        let (a, _) = args_from_query("variant=pro-spider-10-first-five+knocking", same);
+        assert_eq!(a, ["--variant", "pro-spider-10-first-five+knocking"]);
     }
 
     fn args(s: &str) -> Vec<String> {
@@ -535,6 +542,8 @@ mod tests {
         let good = dir.join("good.ron");
         std::fs::write(&good, replay.to_ron()).unwrap();
         let l = parse(&args(&format!("--replay {} --at 1", good.display())), 1).unwrap();
+        // Spider's replay is watched on Spider's table, whichever game was left there.
+        assert!(l.spider_on_table && !l.phase10_on_table);
         match l.replay {
             Some(Control::Open { moves, at, .. }) => assert_eq!((moves, at), (vec![mv], 1)),
             other => panic!("{other:?}"),

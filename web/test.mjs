@@ -286,6 +286,22 @@ try {
   if (browserKeys !== "d:false f:false F11:false =:false z:true") {
     problems.push(`the browser's keys (d, f, F11, = not cancelled; z cancelled for the game): ${browserKeys}`);
   }
+  // On a layout without Latin letters the game's Ctrl+Z goes by the key's place (a Russian
+  // keyboard's Ctrl+Z is "я" on KeyZ), and the browser's Ctrl+R ("к" on KeyR) is the browser's.
+  // Which reach the canvas, where the game hears keys:
+  const reached = await page.evaluate(() => {
+    const canvas = document.getElementById("bevy");
+    const heard = [];
+    const hear = (e) => heard.push(e.key);
+    canvas.addEventListener("keydown", hear);
+    for (const [key, code] of [["я", "KeyZ"], ["к", "KeyR"], ["ф", "KeyA"], ["d", "KeyD"]]) {
+      canvas.dispatchEvent(new KeyboardEvent("keydown", { key, code, ctrlKey: true, bubbles: true }));
+      canvas.dispatchEvent(new KeyboardEvent("keyup", { key, code, ctrlKey: true, bubbles: true }));
+    }
+    canvas.removeEventListener("keydown", hear);
+    return heard.join(" ");
+  });
+  if (reached !== "я ф") problems.push(`Ctrl with non-Latin letters that reached the game: ${reached} (want я ф)`);
 
   // 8. The tuning studio (issue 20) in the browser: a theme saved in the page's localStorage,
   // as the editor's "save as" writes it, is in the theme list after a reload and shows on the

@@ -395,6 +395,7 @@ pub(crate) fn deal_when_back(
     mut asks: MessageWriter<Ask>,
     mut notices: ResMut<Notices>,
     mut search: ResMut<OutlookSearch>,
+    thinking: Option<Res<Thinking>>,
 ) {
     if watching.0 {
         if found.deal.is_some() && !std::mem::replace(&mut found.told, true) {
@@ -402,14 +403,21 @@ pub(crate) fn deal_when_back(
         }
         return;
     }
+    // The deal is dealt with the settings' options of now. A discard mode changed while it was
+    // sought changes the moves (and with automatic discard, maybe whether it can be won): a
+    // deal won with the new one is sought instead, once the solver is free (a job the player
+    // started meanwhile, say auto-complete, would have it refused as busy).
+    let changed = found.deal.as_ref().is_some_and(|(spec, _)| {
+        settings.game.options_for(&spec.variant).discard != spec.options.discard
+    });
+    if changed && thinking.is_some() {
+        return;
+    }
     let Some((mut spec, line)) = found.deal.take() else {
         return;
     };
-    // The deal is dealt with the settings' options of now. A discard mode changed while it was
-    // sought changes the moves (and with automatic discard, maybe whether it can be won): a
-    // deal won with the new one is sought instead.
     let options = settings.game.options_for(&spec.variant);
-    if options.discard != spec.options.discard {
+    if changed {
         spec.options = options;
         notices.push(t("spider.solver.deal_again"));
         asks.write(Ask::WinnableDeal(spec));
