@@ -346,17 +346,22 @@ fn the_outlook_follows_the_game() {
     assert_eq!(app.world().resource::<Outlook>(), &Outlook::Off);
 }
 
+/// The game app at a position given in the notation (deal 1 of its variant, for the record).
+fn app_at(position: &str, still_winnable: bool) -> App {
+    let position =
+        arachne_engine::Position::parse(position, &arachne_engine::Variants::default()).unwrap();
+    let spec = GameSpec::builtin(&position.variant().id, 1, Numbering::Arachne).unwrap();
+    let game = arachne_engine::Game::from_position(position, spec.options);
+    app(Table { game, spec }, still_winnable)
+}
+
 #[test]
 fn a_lost_game_is_reported_lost_and_auto_complete_says_so() {
     // Every Heart is buried under a higher one: no move, no stock.
-    let position = arachne_engine::Position::parse(
+    let mut app = app_at(
         "variant: will-o-the-wisp\nstock:\nfoundation: 3\n1: Qh Kh\n2: Th Jh\n3: 8h 9h\n4: 6h 7h\n5: 4h 5h\n6: 2h 3h\n7: Ah\n",
-        &arachne_engine::Variants::default(),
-    )
-    .unwrap();
-    let spec = GameSpec::builtin("will-o-the-wisp", 1, Numbering::Arachne).unwrap();
-    let game = arachne_engine::Game::from_position(position, spec.options);
-    let mut app = app(Table { game, spec }, true);
+        true,
+    );
     run_until(&mut app, "a verdict", |a| {
         !matches!(a.world().resource::<Outlook>(), Outlook::Checking)
     });
@@ -378,14 +383,10 @@ fn a_hint_in_a_lost_game_says_it_is_no_winning_lines_move() {
     use arachne::spider::highlights::Highlights;
     use arachne::spider::hint::{AskHint, HintTask};
     // The only moves take the 5 to one 6 or the other, and back: it is lost.
-    let position = arachne_engine::Position::parse(
+    let mut app = app_at(
         "variant: spider-1suit\nstock:\nfoundation: 6\n1: Ks 5s\n2: Qs 6s\n3: Qs 6s\n4: 7s 9s\n5: 7s 9s\n6: 8s As Js\n7: 8s As Js\n8: 3s Ts 2s\n9: 3s Ts 4s 2s\n10: 4s 5s Ks\n",
-        &arachne_engine::Variants::default(),
-    )
-    .unwrap();
-    let spec = GameSpec::builtin("spider-1suit", 1, Numbering::Arachne).unwrap();
-    let game = arachne_engine::Game::from_position(position, spec.options);
-    let mut app = app(Table { game, spec }, false);
+        false,
+    );
     run_to_rest(&mut app);
     send(&mut app, AskHint);
     run_until(&mut app, "the hint's search", |a| {
