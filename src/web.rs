@@ -183,14 +183,10 @@ impl LocalStorage {
     /// blocked) refuses it, and then nothing the game saves is kept. (Writing is not tried: a
     /// full storage still gives back what it holds.)
     pub fn works() -> Result<(), String> {
-        let store = Self::store().map_err(|e| e.to_string())?;
-        call(
-            &store,
-            "getItem",
-            &[JsValue::from_str(&format!("{PREFIX}settings"))],
-        )
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+        LocalStorage
+            .read(crate::core::settings::SETTINGS_KEY)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     }
 
     /// Every key of the page's storage (with the prefix).

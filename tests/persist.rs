@@ -10,7 +10,7 @@ use arachne::core::persist::{
 use arachne::spider::saves::{STATS_KEY, Statistics, VariantStats};
 
 mod common;
-use common::OtherCopy;
+use common::{OtherCopy, notices_with};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arachne-persist-{name}-{}", std::process::id()));
@@ -934,15 +934,6 @@ fn spider_app(storage: Arc<OtherCopy>) -> bevy::prelude::App {
     arachne::logic_plugin(&mut app);
     app.update();
     app
-}
-
-fn notices_with(app: &bevy::prelude::App, words: &str) -> usize {
-    app.world()
-        .resource::<arachne::core::focus::Notices>()
-        .0
-        .iter()
-        .filter(|(n, _)| n.contains(words))
-        .count()
 }
 
 /// The window (or tab) comes back to the player.

@@ -21,7 +21,7 @@ use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 
 mod common;
-use common::{OtherCopy, animating};
+use common::{OtherCopy, animating, assert_told};
 
 fn table(variant: &str, seed: u64) -> Table {
     Table::new(GameSpec::builtin(variant, seed, Numbering::Arachne).unwrap()).unwrap()
@@ -316,12 +316,7 @@ fn a_stops_auto_complete_and_does_not_start_it_again() {
 fn the_outlook_follows_the_game() {
     let t = table("spider-1suit", 21);
     let mut app = app(t, true);
-    run_until(&mut app, "a verdict", |a| {
-        matches!(a.world().resource::<Outlook>(), Outlook::Winnable(_))
-    });
-    let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
-        unreachable!()
-    };
+    let line = known_line(&mut app);
     // Following the line keeps the rest of it, with no new search.
     send(&mut app, Request::Move(line[0]));
     assert_eq!(
@@ -369,11 +364,7 @@ fn a_lost_game_is_reported_lost_and_auto_complete_says_so() {
     send(&mut app, Ask::AutoComplete);
     assert!(!app.world().contains_resource::<Thinking>());
     assert!(!app.world().contains_resource::<Playback>());
-    let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
-    assert!(
-        notices.iter().any(|(n, _)| n.contains("cannot be won")),
-        "{notices:?}"
-    );
+    assert_told(&app, "cannot be won");
 }
 
 /// A review found it: a hint where the solver knows no win (here none is left) showed a move
@@ -397,13 +388,7 @@ fn a_hint_in_a_lost_game_says_it_is_no_winning_lines_move() {
         panic!("no hint")
     };
     assert!(table_of(&app).game.legal_moves().contains(&hinted));
-    let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
-    assert!(
-        notices
-            .iter()
-            .any(|(n, _)| n.contains("no winning line is known")),
-        "{notices:?}"
-    );
+    assert_told(&app, "no winning line is known");
 }
 
 #[test]
@@ -541,6 +526,17 @@ fn the_clock_runs_only_while_the_player_plays() {
     assert_eq!(replay.secs, Some(record.clock()));
 }
 
+/// Waits for the outlook's first verdict of "winnable", and takes its line.
+fn known_line(app: &mut App) -> Vec<Move> {
+    run_until(app, "a verdict", |a| {
+        matches!(a.world().resource::<Outlook>(), Outlook::Winnable(_))
+    });
+    let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
+        unreachable!()
+    };
+    line
+}
+
 /// The outlook knows a line for `t`'s deal, and it wins.
 fn assert_outlook_wins(app: &App, t: &Table) {
     let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
@@ -598,11 +594,7 @@ fn a_deal_found_while_a_replay_is_watched_is_dealt_after_it() {
     assert!(app.world().contains_resource::<Playback>());
     assert_eq!(table_of(&app).spec.seed, 31);
     assert!(history(&app).is_empty());
-    let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
-    assert!(
-        notices.iter().any(|(n, _)| n.contains("close the replay")),
-        "{notices:?}"
-    );
+    assert_told(&app, "close the replay");
     send(&mut app, Control::Close);
     run_until(&mut app, "the found deal", |a| table_of(a).spec.seed != 31);
     app.update();
@@ -638,11 +630,7 @@ fn a_deal_sought_before_completed_runs_changed_is_sought_again_with_the_new_sett
     app.update();
     let t = table_of(&app).clone();
     assert_eq!(t.spec.options.discard, arachne_engine::DiscardMode::Manual);
-    let notices = &app.world().resource::<arachne::core::focus::Notices>().0;
-    assert!(
-        notices.iter().any(|(n, _)| n.contains("changed meanwhile")),
-        "{notices:?}"
-    );
+    assert_told(&app, "changed meanwhile");
     // The line the outlook knows wins this game, completed runs removed by hand.
     assert_outlook_wins(&app, &t);
 }
@@ -653,12 +641,7 @@ fn a_deal_sought_before_completed_runs_changed_is_sought_again_with_the_new_sett
 fn a_line_move_after_another_change_in_one_frame_does_not_keep_the_line() {
     let t = table("spider-1suit", 21);
     let mut app = app(t, true);
-    run_until(&mut app, "a verdict", |a| {
-        matches!(a.world().resource::<Outlook>(), Outlook::Winnable(_))
-    });
-    let Outlook::Winnable(line) = app.world().resource::<Outlook>().clone() else {
-        unreachable!()
-    };
+    let line = known_line(&mut app);
     // Another move that leaves the line's first still playable after it.
     let game = table_of(&app).game.clone();
     let other = game

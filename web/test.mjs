@@ -369,25 +369,17 @@ try {
     }
   });
   if (blockedThere !== "SecurityError") problems.push(`localStorage was not blocked: ${blockedThere}`);
-  const blockedReady = await blocked
-    .waitForFunction(() => document.body.getAttribute("data-arachne-click"), null, {
-      timeout: 120_000,
-      polling: 100,
+  const blockedSpot = await waitForHook(blocked, "with storage blocked, a clickable move", () =>
+    document.body.getAttribute("data-arachne-click"),
+  ).then((h) => h.jsonValue());
+  await blocked.screenshot({ path: join(shots, "10-storage-blocked.png") });
+  const [bx, by] = blockedSpot.split(" ")[0].split(",").map(Number);
+  await blocked.mouse.click(bx, by);
+  await blocked
+    .waitForFunction(() => Number(document.body.getAttribute("data-arachne-moves")) === 1, null, {
+      timeout: 10_000,
     })
-    .then((h) => h.jsonValue())
-    .catch(() => null);
-  if (!blockedReady) {
-    problems.push("with storage blocked, the game published no clickable move");
-  } else {
-    await blocked.screenshot({ path: join(shots, "10-storage-blocked.png") });
-    const [bx, by] = blockedReady.split(" ")[0].split(",").map(Number);
-    await blocked.mouse.click(bx, by);
-    await blocked
-      .waitForFunction(() => Number(document.body.getAttribute("data-arachne-moves")) === 1, null, {
-        timeout: 10_000,
-      })
-      .catch(() => problems.push("with storage blocked, a click played no move"));
-  }
+    .catch(() => problems.push("with storage blocked, a click played no move"));
   await blocked.close();
 
   // 11. A kept game leaves the browser as a file too (Download beside Copy in the replays
@@ -397,10 +389,7 @@ try {
   const own = await browser.newContext({ viewport: { width, height } });
   const keeper = await own.newPage();
   const keeperReady = () =>
-    keeper.waitForFunction(() => document.body.getAttribute("data-arachne-ready") === "1", null, {
-      timeout: 120_000,
-      polling: 100,
-    });
+    waitForHook(keeper, "the kept game's page", () => document.body.getAttribute("data-arachne-ready") === "1");
   await keeper.goto(url);
   await keeperReady();
   await keeper.evaluate((r) => localStorage.setItem("arachne/replay-000001", r), keptReplay);

@@ -407,16 +407,17 @@ pub(crate) fn deal_when_back(
     // sought changes the moves (and with automatic discard, maybe whether it can be won): a
     // deal won with the new one is sought instead, once the solver is free (a job the player
     // started meanwhile, say auto-complete, would have it refused as busy).
-    let changed = found.deal.as_ref().is_some_and(|(spec, _)| {
-        settings.game.options_for(&spec.variant).discard != spec.options.discard
-    });
+    let Some((spec, _)) = &found.deal else {
+        return;
+    };
+    let options = settings.game.options_for(&spec.variant);
+    let changed = options.discard != spec.options.discard;
     if changed && thinking.is_some() {
         return;
     }
     let Some((mut spec, line)) = found.deal.take() else {
         return;
     };
-    let options = settings.game.options_for(&spec.variant);
     if changed {
         spec.options = options;
         notices.push(t("spider.solver.deal_again"));

@@ -9,6 +9,25 @@ use bevy_tweening::TweenAnim;
 
 pub mod p10;
 
+/// How many of the notices shown so far hold `words`.
+pub fn notices_with(app: &App, words: &str) -> usize {
+    app.world()
+        .resource::<arachne::core::focus::Notices>()
+        .0
+        .iter()
+        .filter(|(n, _)| n.contains(words))
+        .count()
+}
+
+/// A notice holding `words` was shown (the notices are printed if not).
+pub fn assert_told(app: &App, words: &str) {
+    assert!(
+        notices_with(app, words) > 0,
+        "no notice with {words:?}: {:?}",
+        app.world().resource::<arachne::core::focus::Notices>().0
+    );
+}
+
 /// How many cards are moving.
 pub fn animating(app: &mut App) -> usize {
     app.world_mut()
