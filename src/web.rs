@@ -91,6 +91,227 @@ pub fn download(name: &str, text: &str) -> io::Result<()> {
     Ok(())
 }
 
+/// What a page call answered later (its promise settled), by its purpose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// The text is on the clipboard (`Ok`), or why not (empty: the page may not write it).
+    Copied(Result<(), String>),
+    /// A file the player opened: its name and its text, or why it could not be read.
+    Opened(Result<(String, String), String>),
+}
+
+/// Where the page's later answers wait for the frame that takes them.
+const ANSWERS: &str = "__arachneAnswers";
+
+/// A function of the page's, made once (`js_sys::Function::new_with_args`).
+fn page_function(
+    slot: &'static std::thread::LocalKey<std::cell::OnceCell<js_sys::Function>>,
+    args: &str,
+    body: &str,
+) -> js_sys::Function {
+    slot.with(|f| {
+        f.get_or_init(|| js_sys::Function::new_with_args(args, body))
+            .clone()
+    })
+}
+
+thread_local! {
+    static COPY: std::cell::OnceCell<js_sys::Function> = const { std::cell::OnceCell::new() };
+    static OPEN: std::cell::OnceCell<js_sys::Function> = const { std::cell::OnceCell::new() };
+    /// Files opened that the window which asked has not taken yet, with their age in frames.
+    static OPENED: std::cell::RefCell<Vec<(String, (String, String), u8)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Puts `text` on the clipboard; `purpose` comes back with the answer ([`take_answers`]), which
+/// says whether it is there. Through the clipboard API where the page may use it (a secure
+/// page); else, or when it refuses (no focus, no permission), by selecting the text in a box of
+/// its own and the browser's copy command, as pages did before that API. (egui's own copy
+/// uses only the API and says nothing when it fails: on a page served over plain http the
+/// player was told "copied" and nothing was.)
+pub fn copy_text(purpose: &str, text: &str) -> io::Result<()> {
+    let f = page_function(
+        &COPY,
+        "purpose, text, slot",
+        r#"
+        const answer = (a) => (window[slot] ??= []).push({ purpose, kind: "copy", ...a });
+        const bySelection = () => {
+          const box = document.createElement("textarea");
+          box.value = text;
+          box.readOnly = true;
+          box.style.cssText = "position:fixed;left:0;top:0;width:1px;height:1px;opacity:0";
+          // The overlay's text boxes take the page's copy events: this one is not theirs.
+          box.addEventListener("copy", (e) => e.stopPropagation());
+          const had = document.activeElement;
+          document.body.appendChild(box);
+          box.select();
+          let done = false;
+          try { done = document.execCommand("copy"); } catch (e) {}
+          box.remove();
+          had?.focus?.();
+          return done;
+        };
+        if (window.isSecureContext && navigator.clipboard?.writeText) {
+          navigator.clipboard.writeText(text).then(
+            () => answer({ ok: true }),
+            (e) => answer(bySelection() ? { ok: true } : { ok: false, why: String(e?.message ?? e) }),
+          );
+        } else {
+          answer(bySelection() ? { ok: true } : { ok: false, why: "" });
+        }
+        "#,
+    );
+    f.call3(
+        &JsValue::NULL,
+        &JsValue::from_str(purpose),
+        &JsValue::from_str(text),
+        &JsValue::from_str(ANSWERS),
+    )
+    .map(|_| ())
+    .map_err(js_error)
+}
+
+/// The largest file [`open_file`] reads: kept games and themes are a few kB; a file this
+/// large is not one of them.
+const OPEN_LIMIT: u32 = 4 << 20;
+
+/// Asks the player for a file to open (the browser's file chooser); its text comes back with
+/// `purpose` ([`take_answers`], then [`take_opened`]). Phones cannot paste into the overlay's
+/// text boxes, and a file saved with Download comes back this way.
+pub fn open_file(purpose: &str) -> io::Result<()> {
+    let f = page_function(
+        &OPEN,
+        "purpose, slot, limit",
+        r#"
+        const answer = (a) => (window[slot] ??= []).push({ purpose, kind: "open", ...a });
+        const input = document.createElement("input");
+        input.type = "file";
+        input.style.display = "none";
+        input.addEventListener("change", () => {
+          const file = input.files?.[0];
+          input.remove();
+          document.getElementById("bevy")?.focus();
+          if (!file) return;
+          if (file.size > limit) {
+            answer({ ok: false, name: file.name, why: "size" });
+            return;
+          }
+          file.text().then(
+            (text) => answer({ ok: true, name: file.name, text }),
+            (e) => answer({ ok: false, name: file.name, why: String(e?.message ?? e) }),
+          );
+        });
+        input.addEventListener("cancel", () => {
+          input.remove();
+          document.getElementById("bevy")?.focus();
+        });
+        document.body.appendChild(input);
+        input.click();
+        "#,
+    );
+    f.call3(
+        &JsValue::NULL,
+        &JsValue::from_str(purpose),
+        &JsValue::from_str(ANSWERS),
+        &JsValue::from(OPEN_LIMIT),
+    )
+    .map(|_| ())
+    .map_err(js_error)
+}
+
+/// The page's answers that came since the last call, each with its purpose.
+pub fn take_answers() -> Vec<(String, Answer)> {
+    let global: JsValue = js_sys::global().into();
+    let Ok(list) = js_sys::Reflect::get(&global, &JsValue::from_str(ANSWERS)) else {
+        return Vec::new();
+    };
+    if list.is_null_or_undefined() {
+        return Vec::new();
+    }
+    let _ = js_sys::Reflect::set(&global, &JsValue::from_str(ANSWERS), &JsValue::UNDEFINED);
+    let field = |a: &JsValue, name: &str| {
+        js_sys::Reflect::get(a, &JsValue::from_str(name))
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
+    js_sys::Array::from(&list)
+        .iter()
+        .filter_map(|a| {
+            let ok = js_sys::Reflect::get(&a, &JsValue::from_str("ok"))
+                .ok()
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false);
+            // (A browser's message ends with a full stop; ours put it in brackets.)
+            let why = field(&a, "why").trim_end_matches('.').to_string();
+            let answer = match field(&a, "kind").as_str() {
+                "copy" => Answer::Copied(if ok { Ok(()) } else { Err(why) }),
+                "open" => {
+                    let name = field(&a, "name");
+                    Answer::Opened(if ok {
+                        Ok((name, field(&a, "text")))
+                    } else if why == "size" {
+                        Err(crate::core::i18n::tf(
+                            "web.open_too_large",
+                            &[("name", &name)],
+                        ))
+                    } else {
+                        Err(crate::core::i18n::tf(
+                            "web.open_failed",
+                            &[("name", &name), ("why", &why)],
+                        ))
+                    })
+                }
+                _ => return None,
+            };
+            Some((field(&a, "purpose"), answer))
+        })
+        .collect()
+}
+
+/// The file opened for `purpose` (its name and text), once: the window that asked takes it.
+pub fn take_opened(purpose: &str) -> Option<(String, String)> {
+    OPENED.with(|o| {
+        let mut o = o.borrow_mut();
+        let at = o.iter().position(|(p, _, _)| p == purpose)?;
+        Some(o.remove(at).1)
+    })
+}
+
+/// Each frame: the clipboard's answers become notices, and so do files that could not be
+/// read; a file read waits a few frames for the window that asked for it (`take_opened`),
+/// and is dropped if that window was closed meanwhile.
+fn answers(mut notices: ResMut<crate::core::focus::Notices>) {
+    use crate::core::i18n::{t, tf};
+    for (purpose, answer) in take_answers() {
+        match answer {
+            Answer::Copied(Ok(())) => notices.push(t(if purpose == "theme" {
+                "studio.themes.copied"
+            } else {
+                "replays.copied"
+            })),
+            Answer::Copied(Err(why)) if why.is_empty() => {
+                notices.push(t("web.copy_refused").to_string())
+            }
+            Answer::Copied(Err(why)) => notices.push(tf("web.copy_refused_why", &[("why", &why)])),
+            Answer::Opened(Err(why)) => notices.push(why),
+            Answer::Opened(Ok(file)) => {
+                OPENED.with(|o| o.borrow_mut().push((purpose, file, 0)));
+            }
+        }
+    }
+    OPENED.with(|o| {
+        o.borrow_mut().retain_mut(|(purpose, _, age)| {
+            *age += 1;
+            let keep = *age <= 3;
+            if !keep {
+                tracing::info!("a file opened for {purpose} was left: its window closed");
+            }
+            keep
+        })
+    });
+}
+
 /// Log lines go to the page's console (`console.error`, `.warn`, `.info`, `.debug`), in place
 /// of Bevy's log plugin (see [`crate::lines`]). Call once, first thing.
 pub fn log_to_console() {
@@ -399,7 +620,11 @@ pub fn plugin(app: &mut App) {
         save_when_hidden(pending.unsaved(), saves.0.clone());
         look_again_when_shown();
     }
-    app.add_systems(Last, (publish, publish_studio, pace_workers))
+    app.add_systems(Update, answers)
+        .add_systems(
+            Last,
+            (publish, publish_studio, publish_notices, pace_workers),
+        )
         .add_systems(
             Last,
             publish_search.run_if(in_state(crate::GameKind::Spider)),
@@ -511,6 +736,21 @@ fn publish_studio(
         ("data-arachne-themes", Some(ids.join(","))),
         ("data-arachne-windows", Some(open.join(","))),
     ]);
+}
+
+/// The notices showing, one a line, in `data-arachne-notices` (none: no attribute).
+/// (Their time left changes every frame; the page is written only when the texts change.)
+fn publish_notices(notices: Res<crate::core::focus::Notices>, mut shown: Local<String>) {
+    let text: Vec<&str> = notices.0.iter().map(|(n, _)| n.as_str()).collect();
+    let text = text.join("\n");
+    if *shown == text {
+        return;
+    }
+    write_changed([(
+        "data-arachne-notices",
+        (!text.is_empty()).then(|| text.clone()),
+    )]);
+    *shown = text;
 }
 
 fn write_changed<'a>(attrs: impl IntoIterator<Item = (&'a str, Option<String>)>) {

@@ -412,6 +412,60 @@ try {
   if (downloaded[0] !== "spider-4suit-1-lost.ron" || !downloaded[1].includes('"3>8:1"')) {
     problems.push(`the kept game's Download: ${downloaded[0]} ${JSON.stringify(downloaded[1])}`);
   }
+  const notices = () => keeper.evaluate(() => document.body.getAttribute("data-arachne-notices") ?? "");
+  const toldOf = (words) =>
+    waitForHook(keeper, `a notice with "${words}"`, (w) =>
+      (document.body.getAttribute("data-arachne-notices") ?? "").includes(w), words);
+  // 11b. Copy (Shift+Tab from Download): the notice says "copied" once the text is on the
+  // clipboard, and the clipboard holds the game's text.
+  await own.grantPermissions(["clipboard-read", "clipboard-write"], { origin: url });
+  await keeper.keyboard.press("Shift+Tab");
+  await keeper.keyboard.press("Enter");
+  await toldOf("text is copied");
+  const copied = await keeper.evaluate(() => navigator.clipboard.readText()).catch((e) => `${e}`);
+  if (!copied.includes('"3>8:1"')) problems.push(`Copy put on the clipboard: ${JSON.stringify(copied)}`);
+  // 11c. A browser that refuses the clipboard (both the clipboard API and the copy command):
+  // the player is told, and not that it is copied. (Before, egui's copy failed silently on a
+  // page served over plain http and the notice said "copied".)
+  await keeper.evaluate(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError"));
+    document.execCommand = () => false;
+  });
+  const noticesBefore = await notices();
+  await keeper.focus("canvas#bevy");
+  await keeper.keyboard.press("Enter");
+  await toldOf("did not let the game copy");
+  if (!(await notices()).includes("Write permission denied") || noticesBefore.includes("did not let")) {
+    problems.push(`a refused Copy: ${JSON.stringify(noticesBefore)} then ${JSON.stringify(await notices())}`);
+  }
+  // 11d. Open file (a phone cannot paste into the game's text boxes): the section "Watch a
+  // game's text" opened with the keyboard, then its Open file button; the file chosen is
+  // watched at once.
+  const chooser = await Promise.all([
+    keeper.waitForEvent("filechooser", { timeout: 30_000 }),
+    (async () => {
+      // Copy, Download, the section's header (Enter opens it), its text box, then Open file
+      // (Watch it is off while the box is empty).
+      for (const key of ["Tab", "Tab", "Enter", "Tab", "Tab", "Enter"]) {
+        await keeper.keyboard.press(key);
+        await keeper.waitForTimeout(150);
+      }
+    })(),
+  ])
+    .then(([c]) => c)
+    .catch(async (e) => {
+      await keeper.screenshot({ path: join(shots, "11d-no-file-chooser.png") });
+      problems.push(`Open file showed no file chooser: ${e.message}`);
+      return null;
+    });
+  if (chooser) {
+    await keeper.screenshot({ path: join(shots, "11d-open-file.png") });
+    await chooser.setFiles({ name: "from-a-friend.ron", mimeType: "text/plain", buffer: Buffer.from(keptReplay) });
+    await waitForHook(keeper, "the opened file watched", () =>
+      document.body.getAttribute("data-arachne-playback") === "replay");
+    await keeper.waitForTimeout(1500);
+    await keeper.screenshot({ path: join(shots, "11d-opened-file.png") });
+  }
   await own.close();
 
   const solverWasm = join(root, "arachne_solver.wasm");

@@ -110,9 +110,9 @@ fn replay_list(
             });
         ui.separator();
         // A game's text from elsewhere: a file, another Arachne's Copy.
-        if paste_to_watch(ui, &mut pasted) {
+        if let Some(title) = paste_to_watch(ui, &mut notices, "p10", &mut pasted) {
             controls.write(ViewerControl::Open {
-                title: t("replays.pasted_title").into(),
+                title,
                 log: pasted.trim().to_string(),
             });
             windows.replays = false;

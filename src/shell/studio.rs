@@ -149,6 +149,7 @@ pub(crate) fn theme_editor(
     mut studio: Local<Studio>,
     saves: Option<Res<Saves>>,
     under: Res<StudioUnder>,
+    mut notices: ResMut<crate::core::focus::Notices>,
 ) -> Result {
     if !windows.themes || *under == StudioUnder::Themes {
         return Ok(());
@@ -283,6 +284,12 @@ pub(crate) fn theme_editor(
                     );
                 }
             });
+            // A theme file opened (the browser's Open file) is imported as soon as it is read.
+            let mut import = false;
+            if let Some((_, text)) = crate::shell::widgets::opened_file("theme") {
+                studio.text = text;
+                import = true;
+            }
             egui::CollapsingHeader::new(t("studio.themes.share"))
                 .id_salt("theme-share")
                 .show(ui, |ui| {
@@ -295,10 +302,15 @@ pub(crate) fn theme_editor(
                             .desired_rows(8)
                             .desired_width(360.0),
                     );
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         if ui.button(t("studio.themes.export")).clicked() {
                             studio.text = edited.to_ron();
-                            ui.ctx().copy_text(studio.text.clone());
+                            crate::shell::widgets::copy(
+                                ui.ctx(),
+                                &mut notices,
+                                "theme",
+                                &studio.text,
+                            );
                             studio.message = Some((t("studio.themes.exported").to_string(), false));
                         }
                         // In the browser, as a file too (no data directory to take it from).
@@ -313,19 +325,23 @@ pub(crate) fn theme_editor(
                             }
                         }
                         if ui.button(t("studio.themes.import")).clicked() {
-                            studio.message = Some(match import_theme(&studio.text) {
-                                Ok(theme) => {
-                                    let m = tf("studio.themes.imported", &[("name", &theme.name)]);
-                                    studio.save_name = theme.name.clone();
-                                    studio.name_for = theme.id.clone();
-                                    new_draft = Some(Some(theme));
-                                    (m, false)
-                                }
-                                Err(e) => (e, true),
-                            });
+                            import = true;
                         }
+                        crate::shell::widgets::open_file_button(ui, &mut notices, "theme");
                     });
                 });
+            if import {
+                studio.message = Some(match import_theme(&studio.text) {
+                    Ok(theme) => {
+                        let m = tf("studio.themes.imported", &[("name", &theme.name)]);
+                        studio.save_name = theme.name.clone();
+                        studio.name_for = theme.id.clone();
+                        new_draft = Some(Some(theme));
+                        (m, false)
+                    }
+                    Err(e) => (e, true),
+                });
+            }
             if let Some((m, error)) = &studio.message {
                 let text = egui::RichText::new(m);
                 ui.label(if *error {

@@ -222,7 +222,8 @@ pub(crate) fn scrolling<R>(
 
 /// A kept game's text to the clipboard: to keep as a file (`arachne-cli` reads it), or to
 /// watch in another Arachne, a browser's included (whose kept games live in its storage). A
-/// notice says it is copied.
+/// notice says it is copied; in the browser, once the page says so, or that it could not be
+/// (`web::copy_text`).
 pub(crate) fn copy_button(
     ui: &mut egui::Ui,
     notices: &mut crate::core::focus::Notices,
@@ -233,8 +234,37 @@ pub(crate) fn copy_button(
         .on_hover_text(crate::core::i18n::t("replays.copy_hover"))
         .clicked()
     {
-        ui.ctx().copy_text(text());
-        notices.push(crate::core::i18n::t("replays.copied").to_string());
+        copy(ui.ctx(), notices, "game", &text());
+    }
+}
+
+/// Puts `text` on the clipboard. On the desktop a notice says it is copied (the notice
+/// `studio.themes.copied` for the purpose `theme`, else `replays.copied`); in the browser the
+/// page's answer says whether it is.
+pub(crate) fn copy(
+    ctx: &egui::Context,
+    notices: &mut crate::core::focus::Notices,
+    purpose: &str,
+    text: &str,
+) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = ctx;
+        if let Err(e) = crate::web::copy_text(purpose, text) {
+            notices.push(crate::core::i18n::tf(
+                "web.copy_refused_why",
+                &[("why", &e.to_string())],
+            ));
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        ctx.copy_text(text.to_string());
+        notices.push(crate::core::i18n::t(if purpose == "theme" {
+            "studio.themes.copied"
+        } else {
+            "replays.copied"
+        }));
     }
 }
 
@@ -264,9 +294,16 @@ pub(crate) fn download_button(
 }
 
 /// A box to paste a kept game's text into (one copied with [`copy_button`], a file's), and a
-/// button to watch it; true when the button is pressed.
-pub(crate) fn paste_to_watch(ui: &mut egui::Ui, text: &mut String) -> bool {
-    let mut watch = false;
+/// button to watch it; in the browser also a button to open a file (`purpose` tells its answer
+/// from other windows'), which is watched as soon as it is read. The title to watch it under
+/// when one is chosen: the opened file's name, or `replays.pasted_title`.
+pub(crate) fn paste_to_watch(
+    ui: &mut egui::Ui,
+    notices: &mut crate::core::focus::Notices,
+    purpose: &str,
+    text: &mut String,
+) -> Option<String> {
+    let mut watch = None;
     egui::CollapsingHeader::new(crate::core::i18n::t("replays.pasted")).show(ui, |ui| {
         let width = ui.available_width().min(fitting_width(ui.ctx()));
         ui.add(
@@ -275,14 +312,59 @@ pub(crate) fn paste_to_watch(ui: &mut egui::Ui, text: &mut String) -> bool {
                 .desired_width(width)
                 .hint_text(crate::core::i18n::t("replays.paste_here")),
         );
-        watch = ui
-            .add_enabled(
-                !text.trim().is_empty(),
-                egui::Button::new(crate::core::i18n::t("replays.watch_pasted")),
-            )
-            .clicked();
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(
+                    !text.trim().is_empty(),
+                    egui::Button::new(crate::core::i18n::t("replays.watch_pasted")),
+                )
+                .clicked()
+            {
+                watch = Some(crate::core::i18n::t("replays.pasted_title").to_string());
+            }
+            open_file_button(ui, notices, purpose);
+        });
     });
+    if let Some((name, opened)) = opened_file(purpose) {
+        *text = opened;
+        watch = Some(name);
+    }
     watch
+}
+
+/// In the browser, a button that asks for a file to open (`web::open_file`); its text comes
+/// back through [`opened_file`] with `purpose`. Nothing on the desktop, where the player's
+/// files are pasted or put in the data directory.
+pub(crate) fn open_file_button(
+    ui: &mut egui::Ui,
+    notices: &mut crate::core::focus::Notices,
+    purpose: &str,
+) {
+    #[cfg(target_arch = "wasm32")]
+    if ui
+        .button(crate::core::i18n::t("web.open_file"))
+        .on_hover_text(crate::core::i18n::t("web.open_file_hover"))
+        .clicked()
+        && let Err(e) = crate::web::open_file(purpose)
+    {
+        notices.push(crate::core::i18n::tf(
+            "web.open_failed",
+            &[("name", &""), ("why", &e.to_string())],
+        ));
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (ui, notices, purpose);
+}
+
+/// The file opened for `purpose` with [`open_file_button`] (its name and text), once it is read.
+pub(crate) fn opened_file(purpose: &str) -> Option<(String, String)> {
+    #[cfg(target_arch = "wasm32")]
+    return crate::web::take_opened(purpose);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = purpose;
+        None
+    }
 }
 
 /// Seconds as minutes and seconds, `m:ss`.

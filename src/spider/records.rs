@@ -263,13 +263,15 @@ fn replays(
             });
         ui.separator();
         // A replay's text from elsewhere: a file, another Arachne's Copy.
-        if crate::shell::widgets::paste_to_watch(ui, &mut form.pasted) {
-            pasted = Some(arachne_engine::Replay::from_ron(form.pasted.trim()));
+        if let Some(title) =
+            crate::shell::widgets::paste_to_watch(ui, &mut notices, "spider", &mut form.pasted)
+        {
+            pasted = Some((arachne_engine::Replay::from_ron(form.pasted.trim()), title));
         }
     });
     match pasted {
-        Some(Ok(replay)) => chosen = Some((replay, t("replays.pasted_title").to_string())),
-        Some(Err(e)) => notices.push(tf("spider.replays.cannot_show", &[("why", &e)])),
+        Some((Ok(replay), title)) => chosen = Some((replay, title)),
+        Some((Err(e), _)) => notices.push(tf("spider.replays.cannot_show", &[("why", &e)])),
         None => {}
     }
     if let Some((replay, title)) = chosen {

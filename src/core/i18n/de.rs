@@ -427,6 +427,52 @@ pub const STRINGS: &[(&str, &str)] = &[
         "p10.rules.keys.text",
         "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · K eine angeklopfte Karte nehmen, P passen · 1-9 eine Frage beantworten (oder die Pfeiltasten und Enter) · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
     ),
+    ("web.open_file", "Datei öffnen…"),
+    (
+        "web.open_file_hover",
+        "Eine mit Herunterladen gespeicherte Datei öffnen (oder die eines anderen Arachne): sie wird gleich gezeigt",
+    ),
+    (
+        "web.open_too_large",
+        "{name} ist zu groß für ein gespeichertes Spiel oder ein Design",
+    ),
+    (
+        "web.open_failed",
+        "Die Datei {name} ließ sich nicht lesen: {why}",
+    ),
+    (
+        "web.copy_refused",
+        "Der Browser ließ das Spiel den Text nicht kopieren: Herunterladen speichert ihn als Datei",
+    ),
+    (
+        "web.copy_refused_why",
+        "Der Browser ließ das Spiel den Text nicht kopieren ({why}): Herunterladen speichert ihn als Datei",
+    ),
+    ("settings.layout", "Tischaufteilung (Spider)"),
+    (
+        "settings.layout.hint",
+        "Größen in Kartenbreiten, Abstände in Kartenhöhen; der Tisch folgt jeder Änderung sofort.",
+    ),
+    ("settings.layout.max_card_width", "Größte Kartenbreite"),
+    ("settings.layout.aspect", "Kartenhöhe (× Breite)"),
+    ("settings.layout.margin", "Rand"),
+    ("settings.layout.gap", "Abstand der Spalten"),
+    ("settings.layout.face_down_fan", "Abstand verdeckter Karten"),
+    ("settings.layout.face_up_fan", "Abstand offener Karten"),
+    (
+        "settings.layout.min_face_down_fan",
+        "Engster Abstand verdeckter Karten",
+    ),
+    (
+        "settings.layout.min_face_up_fan",
+        "Engster Abstand offener Karten",
+    ),
+    (
+        "settings.layout.pile_offset",
+        "Abstand der Stapel und Reihen",
+    ),
+    ("settings.layout.drag_fan", "Abstand gezogener Karten"),
+    ("settings.layout.reset", "Aufteilung zurücksetzen"),
     (
         "web.no_storage",
         "Dieser Browser speichert nichts für diese Seite ({why}): Spiel, Statistik und Einstellungen bleiben nur, bis sie geschlossen wird",

@@ -50,13 +50,11 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("studio.themes.share", "Als Text teilen (Export und Import)"),
     (
         "studio.themes.share_hint",
-        "Export schreibt das Design hierher und kopiert es; ein hier eingefügtes Design (Strg+V) zeigt Import.",
+        "Export schreibt das Design hierher und kopiert es; ein hier eingefügtes Design (Strg+V) zeigt Import (im Browser zeigt „Datei öffnen“ die Datei eines Designs).",
     ),
     ("studio.themes.export", "Export"),
-    (
-        "studio.themes.exported",
-        "Das Design steht im Feld und ist kopiert.",
-    ),
+    ("studio.themes.exported", "Das Design steht im Feld."),
+    ("studio.themes.copied", "Das Design ist kopiert."),
     ("studio.themes.import", "Import"),
     ("studio.themes.import_source", "eingefügter Text"),
     (

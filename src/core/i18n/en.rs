@@ -397,6 +397,49 @@ pub const STRINGS: &[(&str, &str)] = &[
         "p10.rules.keys.text",
         "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay (once laid: a card that hits) · H hit with it · X, Delete or Backspace discard it (a skip: then the seat's number) · K take a knocked card, P pass · 1-9 answer a question (or the arrows and Enter) · Esc clear the choice, or the menu · O sort the hand the other way · S score sheet · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
     ),
+    ("web.open_file", "Open file…"),
+    (
+        "web.open_file_hover",
+        "Open a file saved with Download (or another Arachne's): it is shown at once",
+    ),
+    (
+        "web.open_too_large",
+        "{name} is too large for a kept game or a theme",
+    ),
+    (
+        "web.open_failed",
+        "The file {name} could not be read: {why}",
+    ),
+    (
+        "web.copy_refused",
+        "The browser did not let the game copy the text: Download saves it as a file",
+    ),
+    (
+        "web.copy_refused_why",
+        "The browser did not let the game copy the text ({why}): Download saves it as a file",
+    ),
+    ("settings.layout", "Table layout (Spider)"),
+    (
+        "settings.layout.hint",
+        "Sizes in card widths, steps in card heights; the table follows each change at once.",
+    ),
+    ("settings.layout.max_card_width", "Largest card width"),
+    ("settings.layout.aspect", "Card height (× width)"),
+    ("settings.layout.margin", "Margin"),
+    ("settings.layout.gap", "Gap between columns"),
+    ("settings.layout.face_down_fan", "Step of face-down cards"),
+    ("settings.layout.face_up_fan", "Step of face-up cards"),
+    (
+        "settings.layout.min_face_down_fan",
+        "Tightest face-down step",
+    ),
+    ("settings.layout.min_face_up_fan", "Tightest face-up step"),
+    (
+        "settings.layout.pile_offset",
+        "Step of the stock and the runs",
+    ),
+    ("settings.layout.drag_fan", "Step of dragged cards"),
+    ("settings.layout.reset", "Reset the layout"),
     (
         "web.no_storage",
         "This browser keeps nothing for this page ({why}): the game, the statistics and the settings last only until it is closed",

@@ -47,13 +47,11 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("studio.themes.share", "Share as text (export and import)"),
     (
         "studio.themes.share_hint",
-        "Export writes the theme here and copies it; paste a theme here (Ctrl+V) and Import shows it.",
+        "Export writes the theme here and copies it; paste a theme here (Ctrl+V) and Import shows it (in the browser, Open file shows a theme's file).",
     ),
     ("studio.themes.export", "Export"),
-    (
-        "studio.themes.exported",
-        "The theme is in the box and copied.",
-    ),
+    ("studio.themes.exported", "The theme is in the box."),
+    ("studio.themes.copied", "The theme is copied."),
     ("studio.themes.import", "Import"),
     ("studio.themes.import_source", "imported text"),
     (
