@@ -6,7 +6,7 @@ use bevy_egui::{EguiContexts, egui};
 use arachne_engine::DiscardMode;
 
 use crate::core::persist::SaveSettings;
-use crate::core::settings::{Easing, Settings, UndoLimit};
+use crate::core::settings::{Easing, LayoutSettings, Settings, UndoLimit};
 use crate::core::theme::{BackPattern, ThemeOrigin, Themes};
 use crate::shell::Windows;
 use crate::shell::widgets::{fitting_height, fixed_window, row, scrolling};
@@ -157,6 +157,12 @@ pub(crate) fn settings_window(
                 ui.end_row();
             });
             ui.separator();
+            // The Spider table's proportions (before, only in the settings file: a browser's
+            // player had no way to them, and on a large screen the cards stayed 130 pixels wide).
+            egui::CollapsingHeader::new(egui::RichText::new(t("settings.layout")).heading())
+                .id_salt("layout")
+                .show(ui, |ui| layout_grid(ui, &mut s.layout));
+            ui.separator();
             ui.heading(t("settings.sound"));
             egui::Grid::new("sound").num_columns(2).show(ui, |ui| {
                 ui.label(t("settings.sound"));
@@ -255,6 +261,97 @@ pub(crate) fn settings_window(
     Ok(())
 }
 
+/// A layout setting on the settings window: its label's key, the field, the slider's range
+/// and unit.
+type LayoutRow = (
+    &'static str,
+    fn(&mut LayoutSettings) -> &mut f32,
+    std::ops::RangeInclusive<f32>,
+    &'static str,
+);
+
+/// The layout settings the settings window shows, each with a range the settings file accepts
+/// (`Settings::out_of_range`; a test holds them to it).
+fn layout_rows() -> [LayoutRow; 10] {
+    [
+        (
+            "settings.layout.max_card_width",
+            |l| &mut l.max_card_width,
+            60.0..=400.0,
+            " px",
+        ),
+        ("settings.layout.aspect", |l| &mut l.aspect, 1.0..=2.0, "×"),
+        ("settings.layout.margin", |l| &mut l.margin, 0.0..=1.0, "×"),
+        ("settings.layout.gap", |l| &mut l.gap, 0.0..=0.6, "×"),
+        (
+            "settings.layout.face_down_fan",
+            |l| &mut l.face_down_fan,
+            0.03..=0.4,
+            "×",
+        ),
+        (
+            "settings.layout.face_up_fan",
+            |l| &mut l.face_up_fan,
+            0.08..=0.6,
+            "×",
+        ),
+        (
+            "settings.layout.min_face_down_fan",
+            |l| &mut l.min_face_down_fan,
+            0.005..=0.4,
+            "×",
+        ),
+        (
+            "settings.layout.min_face_up_fan",
+            |l| &mut l.min_face_up_fan,
+            0.005..=0.6,
+            "×",
+        ),
+        (
+            "settings.layout.pile_offset",
+            |l| &mut l.pile_offset,
+            0.0..=0.6,
+            "×",
+        ),
+        (
+            "settings.layout.drag_fan",
+            |l| &mut l.drag_fan,
+            0.05..=0.6,
+            "×",
+        ),
+    ]
+}
+
+/// A squeeze never looser than the step it squeezes (the settings file refuses that).
+fn keep_squeezes_within(l: &mut LayoutSettings) {
+    l.min_face_down_fan = l.min_face_down_fan.min(l.face_down_fan);
+    l.min_face_up_fan = l.min_face_up_fan.min(l.face_up_fan);
+}
+
+/// The Spider table's proportions on sliders ([`layout_rows`]), and a button back to the
+/// defaults. A value the file sets outside a slider's range stays as it is until that slider
+/// is moved.
+fn layout_grid(ui: &mut egui::Ui, l: &mut LayoutSettings) {
+    ui.label(egui::RichText::new(t("settings.layout.hint")).small());
+    egui::Grid::new("layout-grid")
+        .num_columns(2)
+        .show(ui, |ui| {
+            for (key, field, range, unit) in layout_rows() {
+                ui.label(t(key));
+                ui.add(
+                    egui::Slider::new(field(l), range)
+                        .suffix(unit)
+                        .max_decimals(if unit == " px" { 0 } else { 3 }),
+                );
+                ui.end_row();
+            }
+        });
+    keep_squeezes_within(l);
+    if ui.button(t("settings.layout.reset")).clicked() {
+        *l = Settings::default().layout;
+    }
+}
+
 /// The overall speed of motion (the settings window's and the tuner's).
 pub(crate) fn speed_slider(ui: &mut egui::Ui, speed: &mut f32) {
     ui.add(
@@ -339,5 +436,43 @@ pub(crate) fn easing_name(e: Easing) -> &'static str {
         Easing::QuarticOut => t("settings.easing.quartic_out"),
         Easing::SineInOut => t("settings.easing.sine_in_out"),
         Easing::BackOut => t("settings.easing.back_out"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every end of every layout slider, with the squeezes kept within their steps, is a layout
+    /// the settings file accepts: the window cannot save settings the game would refuse to load.
+    #[test]
+    fn every_layout_the_sliders_reach_is_one_the_settings_file_accepts() {
+        let rows = layout_rows();
+        for (i, (key, _, _, _)) in rows.iter().enumerate() {
+            assert!(crate::core::i18n::t(key) != *key, "no text for {key}");
+            for (j, (_, field, range, _)) in rows.iter().enumerate() {
+                for end in [*range.start(), *range.end()] {
+                    let mut s = Settings::default();
+                    // Each end alone, and with row `i` at its own low end too.
+                    let (_, low_field, low_range, _) = &rows[i];
+                    *low_field(&mut s.layout) = *low_range.start();
+                    *field(&mut s.layout) = end;
+                    keep_squeezes_within(&mut s.layout);
+                    assert_eq!(
+                        s.out_of_range(),
+                        None,
+                        "row {j} at {end} with row {i} at its low end"
+                    );
+                }
+            }
+        }
+        // And the defaults lie within the sliders.
+        let mut d = Settings::default().layout;
+        for (key, field, range, _) in layout_rows() {
+            assert!(
+                range.contains(field(&mut d)),
+                "{key}'s default is off its slider"
+            );
+        }
     }
 }
