@@ -145,6 +145,8 @@ pub fn copy_text(purpose: &str, text: &str) -> io::Result<()> {
           const had = document.activeElement;
           document.body.appendChild(box);
           box.select();
+          // (iOS selects nothing in a read-only box with select() alone.)
+          box.setSelectionRange(0, box.value.length);
           let done = false;
           try { done = document.execCommand("copy"); } catch (e) {}
           box.remove();
@@ -201,10 +203,22 @@ pub fn open_file(purpose: &str) -> io::Result<()> {
             (e) => answer({ ok: false, name: file.name, why: String(e?.message ?? e) }),
           );
         });
-        input.addEventListener("cancel", () => {
+        let chosen = false;
+        const done = () => {
           input.remove();
           document.getElementById("bevy")?.focus();
-        });
+        };
+        input.addEventListener("change", () => (chosen = true), { once: true });
+        input.addEventListener("cancel", done);
+        // Browsers without the cancel event (Safari before 16.4): the page getting the focus
+        // back with no file chosen a moment later is the chooser closed.
+        window.addEventListener("focus", () => setTimeout(() => chosen || done(), 1000), { once: true });
+        // A file chooser opens only at a tap, click or key (the page's "user activation", which
+        // the frame after it still has): without one the click below does nothing, silently.
+        if (navigator.userActivation && !navigator.userActivation.isActive) {
+          answer({ ok: false, name: "", why: "activation" });
+          return;
+        }
         document.body.appendChild(input);
         input.click();
         "#,
@@ -250,6 +264,8 @@ pub fn take_answers() -> Vec<(String, Answer)> {
                     let name = field(&a, "name");
                     Answer::Opened(if ok {
                         Ok((name, field(&a, "text")))
+                    } else if why == "activation" {
+                        Err(crate::core::i18n::t("web.open_no_gesture").to_string())
                     } else if why == "size" {
                         Err(crate::core::i18n::tf(
                             "web.open_too_large",

@@ -443,7 +443,7 @@ fn dir_storage_lists_and_removes_entries() {
 /// `broken`, every write of a new entry fails otherwise (not for want of room).
 struct Full {
     inner: MemoryStorage,
-    room: usize,
+    room: std::sync::atomic::AtomicUsize,
 }
 
 /// A storage whose writes fail for another reason than room.
@@ -473,7 +473,9 @@ impl Storage for Full {
     }
     fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
         let keys = self.inner.keys()?;
-        if !keys.iter().any(|k| k == key) && keys.len() >= self.room {
+        if !keys.iter().any(|k| k == key)
+            && keys.len() >= self.room.load(std::sync::atomic::Ordering::Relaxed)
+        {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::QuotaExceeded,
                 "quota exceeded",
@@ -497,7 +499,7 @@ fn a_full_storage_makes_room_for_a_new_replay_by_the_oldest() {
     use arachne::core::persist::{numbered_keys, save_numbered};
     let full = Full {
         inner: MemoryStorage::default(),
-        room: 3,
+        room: 3.into(),
     };
     full.inner.write("settings", "s").unwrap();
     for i in 1..=2 {
@@ -514,7 +516,7 @@ fn a_full_storage_makes_room_for_a_new_replay_by_the_oldest() {
     // With no replay to give up, the failure is told.
     let none = Full {
         inner: MemoryStorage::default(),
-        room: 0,
+        room: 0.into(),
     };
     assert!(save_numbered(&none, "replay-", "game", 50).is_err());
     // A write that fails for another reason drops no kept game.
@@ -534,7 +536,7 @@ fn a_full_storage_drops_kept_games_for_the_game_in_progress_and_the_statistics()
     use arachne::core::persist::{numbered_keys, save_making_room, write_before_kept_games};
     let full = Full {
         inner: MemoryStorage::default(),
-        room: 5,
+        room: 5.into(),
     };
     for key in [
         "replay-000001",
@@ -558,7 +560,7 @@ fn a_full_storage_drops_kept_games_for_the_game_in_progress_and_the_statistics()
     // Room for three more: one of each (they keep as many now), then Pro Spider 10's last.
     let tight = Full {
         inner: MemoryStorage::default(),
-        room: 2,
+        room: 2.into(),
     };
     for key in ["replay-000001", "p10-replay-000001", "p10-replay-000002"] {
         tight.inner.write(key, "kept").unwrap();
@@ -569,7 +571,7 @@ fn a_full_storage_drops_kept_games_for_the_game_in_progress_and_the_statistics()
     // Nothing left to drop: the failure is told.
     let none = Full {
         inner: MemoryStorage::default(),
-        room: 0,
+        room: 0.into(),
     };
     assert!(write_before_kept_games(&none, "game", "x").is_err());
 }
@@ -747,7 +749,7 @@ fn background_writes_make_room_and_keep_a_failed_save_the_newer() {
     use arachne::core::persist::take_newer;
     let full = Arc::new(Full {
         inner: MemoryStorage::default(),
-        room: 2,
+        room: 2.into(),
     });
     for key in ["replay-000001", "p10-replay-000001"] {
         full.inner.write(key, "kept").unwrap();
@@ -780,7 +782,7 @@ fn a_storage_full_of_other_things_does_not_lose_every_kept_game() {
     use arachne::core::persist::{numbered_keys, write_before_kept_games};
     let none = Full {
         inner: MemoryStorage::default(),
-        room: 0,
+        room: 0.into(),
     };
     let game = "x".repeat(10 * 1024);
     for n in 1..=20 {
@@ -918,7 +920,7 @@ fn play_first_move(app: &mut bevy::prelude::App) {
 }
 
 /// A Spider app on `storage` with deal 5 of one suit, its first frame run.
-fn spider_app(storage: Arc<OtherCopy>) -> bevy::prelude::App {
+fn spider_app(storage: Arc<dyn Storage>) -> bevy::prelude::App {
     use arachne::core::persist::Saves;
     use arachne::spider::table::{GameSpec, Table};
     use bevy::prelude::*;
@@ -934,6 +936,88 @@ fn spider_app(storage: Arc<OtherCopy>) -> bevy::prelude::App {
     arachne::logic_plugin(&mut app);
     app.update();
     app
+}
+
+/// A full storage (the browser's quota) makes room for the settings and for a theme saved in
+/// the studio as it does for the game in progress: the oldest kept games go. Before, both were
+/// refused for good once the storage was full (a change that grows the settings' text, a new
+/// theme), and the settings' save as the page is hidden too.
+#[test]
+fn a_full_storage_drops_kept_games_for_the_settings_and_a_saved_theme() {
+    use arachne::core::i18n::Lang;
+    use arachne::core::persist::{SaveSettings, numbered_keys};
+    use arachne::core::settings::{SETTINGS_KEY, Settings};
+    use arachne::core::theme::{Theme, Themes};
+    use std::sync::atomic::Ordering::Relaxed;
+    let full = Arc::new(Full {
+        inner: MemoryStorage::default(),
+        room: usize::MAX.into(),
+    });
+    for i in 1..=4 {
+        full.inner
+            .write(&format!("replay-00000{i}"), "kept")
+            .unwrap();
+    }
+    let mut app = spider_app(full.clone());
+    // Full from here on, with no settings saved yet: they are a new entry.
+    let _ = full.inner.remove(SETTINGS_KEY);
+    full.room.store(full.keys().unwrap().len(), Relaxed);
+    let frames = |app: &mut bevy::prelude::App| {
+        for _ in 0..80 {
+            app.update();
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    let german = Settings {
+        language: Some(Lang::De),
+        ..Settings::default()
+    };
+    *app.world_mut().resource_mut::<Settings>() = german.clone();
+    app.world_mut().resource_mut::<SaveSettings>().soon();
+    frames(&mut app);
+    assert_eq!(
+        load::<Settings>(full.as_ref(), SETTINGS_KEY),
+        Loaded::Ok(german.clone())
+    );
+    assert_eq!(
+        numbered_keys(full.as_ref(), "replay-").unwrap(),
+        ["replay-000002", "replay-000003", "replay-000004"]
+    );
+    // Saved as the page is hidden (no frame to wait for), into a full storage again.
+    let mut faster = german.clone();
+    faster.animation.speed = 2.0;
+    *app.world_mut().resource_mut::<Settings>() = faster.clone();
+    app.world_mut().resource_mut::<SaveSettings>().soon();
+    app.update();
+    full.inner.remove(SETTINGS_KEY).unwrap();
+    full.room.store(full.keys().unwrap().len(), Relaxed);
+    let unsaved = app.world().resource::<SaveSettings>().unsaved();
+    unsaved.save_now(full.as_ref());
+    assert_eq!(
+        load::<Settings>(full.as_ref(), SETTINGS_KEY),
+        Loaded::Ok(faster)
+    );
+    assert_eq!(
+        numbered_keys(full.as_ref(), "replay-").unwrap(),
+        ["replay-000003", "replay-000004"]
+    );
+    // A theme saved in the studio.
+    let mut themes = Themes::default();
+    let theme = Theme {
+        id: "mine".into(),
+        name: "Mine".into(),
+        ..Theme::default()
+    };
+    themes.save(full.as_ref(), theme).unwrap();
+    assert!(
+        full.read("theme-mine").unwrap().is_some(),
+        "{:?}",
+        full.keys()
+    );
+    assert_eq!(
+        numbered_keys(full.as_ref(), "replay-").unwrap(),
+        ["replay-000004"]
+    );
 }
 
 /// The window (or tab) comes back to the player.

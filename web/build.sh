@@ -94,5 +94,5 @@ if [ -n "$wasm_opt" ]; then
     "$dist/arachne_solver.wasm" -o "$dist/arachne_solver.wasm.opt"
   mv "$dist/arachne_solver.wasm.opt" "$dist/arachne_solver.wasm"
 fi
-cp web/index.html web/solver-worker.js "$dist/"
+cp web/index.html web/solver-worker.js web/manifest.webmanifest web/icon-192.png web/icon-512.png "$dist/"
 ls -l "$dist"

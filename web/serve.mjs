@@ -7,6 +7,8 @@ const types = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript",
   ".wasm": "application/wasm",
+  ".png": "image/png",
+  ".webmanifest": "application/manifest+json",
 };
 
 /// Serves `root` (an absolute path). Paths in `missing` are answered with 404, as a broken host

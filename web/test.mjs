@@ -438,6 +438,9 @@ try {
   if (!(await notices()).includes("Write permission denied") || noticesBefore.includes("did not let")) {
     problems.push(`a refused Copy: ${JSON.stringify(noticesBefore)} then ${JSON.stringify(await notices())}`);
   }
+  // The copy command's own text box gave the keyboard back to the game.
+  const keyboardAt = () => keeper.evaluate(() => document.activeElement?.id ?? document.activeElement?.tagName);
+  if ((await keyboardAt()) !== "bevy") problems.push(`after a refused Copy the keyboard is at ${await keyboardAt()}`);
   // 11d. Open file (a phone cannot paste into the game's text boxes): the section "Watch a
   // game's text" opened with the keyboard, then its Open file button; the file chosen is
   // watched at once.
@@ -465,8 +468,63 @@ try {
       document.body.getAttribute("data-arachne-playback") === "replay");
     await keeper.waitForTimeout(1500);
     await keeper.screenshot({ path: join(shots, "11d-opened-file.png") });
+    if ((await keyboardAt()) !== "bevy") problems.push(`after Open file the keyboard is at ${await keyboardAt()}`);
+    const inputsLeft = await keeper.evaluate(() => document.querySelectorAll('input[type="file"]').length);
+    if (inputsLeft !== 0) problems.push(`Open file left ${inputsLeft} file inputs in the page`);
   }
   await own.close();
+
+  // 12a. The page's icon and its web app manifest (a phone's home screen): the manifest names
+  // icons the browser can decode, at their sizes, and the tab's icon is one of them. (The
+  // game's module is not served here: only the page is looked at.)
+  const iconContext = await browser.newContext();
+  await iconContext.route(/arachne\.js$/, (r) => r.abort());
+  const iconPage = await iconContext.newPage();
+  await iconPage.goto(url);
+  const icons = await iconPage.evaluate(async () => {
+    const manifest = await fetch(document.querySelector('link[rel="manifest"]').href).then((r) => r.json());
+    const sizes = [];
+    for (const icon of manifest.icons) {
+      const image = new Image();
+      image.src = new URL(icon.src, document.baseURI).href;
+      await image.decode();
+      sizes.push(`${icon.sizes}=${image.naturalWidth}x${image.naturalHeight}`);
+    }
+    return { name: manifest.short_name, sizes, tab: document.querySelector('link[rel="icon"]').getAttribute("href") };
+  }).catch((e) => ({ error: `${e}` }));
+  if (
+    icons.name !== "Arachne" ||
+    JSON.stringify(icons.sizes) !== JSON.stringify(["192x192=192x192", "512x512=512x512"]) ||
+    icons.tab !== "icon-192.png"
+  ) {
+    problems.push(`the page's icons and manifest: ${JSON.stringify(icons)}`);
+  }
+  await iconContext.close();
+  // 12. The page's own words (loading, a stop) follow the game's language: the browser's, or
+  // the one chosen in the game's settings over it. (The game's module is not served here: the
+  // page stays at its loading words.)
+  for (const [locale, settings, lang, words] of [
+    ["de-DE", null, "de", "Arachne wird geladen…"],
+    ["en-US", null, "en", "Loading Arachne…"],
+    ["en-US", "(\n    language: Some(De),\n)", "de", "Arachne wird geladen…"],
+    ["de-AT", "(\n    language: Some(En),\n)", "en", "Loading Arachne…"],
+  ]) {
+    const context = await browser.newContext({ locale });
+    await context.route(/arachne\.js$/, (r) => r.abort());
+    await context.addInitScript((text) => {
+      if (text) localStorage.setItem("arachne/settings", text);
+    }, settings);
+    const shown = await context.newPage();
+    await shown.goto(url);
+    const seen = await shown.evaluate(() => [
+      document.documentElement.lang,
+      document.getElementById("loading-text").textContent,
+    ]);
+    if (seen[0] !== lang || seen[1] !== words) {
+      problems.push(`the page's words with ${locale} and settings ${settings}: ${JSON.stringify(seen)}`);
+    }
+    await context.close();
+  }
 
   const solverWasm = join(root, "arachne_solver.wasm");
   const solverRaw = (await stat(solverWasm)).size;

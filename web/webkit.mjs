@@ -211,6 +211,29 @@ try {
   await sleep(1500);
   await shot("6-pro-spider-10-resumed");
   await errors("Pro Spider 10");
+  // 7. Copy and Open file (the replays window, the theme editor) act in the game's frame after
+  // the click, tap or key, not in its event: Safari lets a page write the clipboard or open a
+  // file chooser only while that input's "user activation" lasts. Whether WebKit still counts
+  // it two frames later is checked here with a real key and a real click (WebDriver's), on
+  // spots where they do nothing. (The overlay's buttons are not reached here: WebKitGTK's
+  // WebDriver Tab did not move the overlay's focus.)
+  await js(`
+    window.__activation = [];
+    const note = (when) => window.__activation.push(when + ": " +
+      (navigator.userActivation ? navigator.userActivation.isActive : "no userActivation"));
+    const later = (when) => () => requestAnimationFrame(() => requestAnimationFrame(() => note(when)));
+    window.addEventListener("keydown", later("two frames after a key"), { once: true });
+    window.addEventListener("pointerup", later("two frames after a click"), { once: true });
+  `);
+  await key(".");
+  await sleep(1500);
+  await click(report.size[0] / 2, report.size[1] * 0.55);
+  await sleep(1500);
+  report.activation = await js("return window.__activation");
+  if (JSON.stringify(report.activation) !== JSON.stringify(["two frames after a key: true", "two frames after a click: true"])) {
+    problems.push(`user activation in the frames after an input: ${JSON.stringify(report.activation)}`);
+  }
+  await errors("user activation");
   const failedBox = await js("return document.getElementById('loading').classList.contains('failed')");
   if (failedBox) problems.push(`the page shows a failure: ${await js("return document.getElementById('loading-text').textContent")}`);
   const size = await js("return [innerWidth, innerHeight]");

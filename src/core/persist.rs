@@ -1035,7 +1035,7 @@ impl UnsavedSettings {
         let text = self.lock().take();
         if let Some(text) = text {
             let key = crate::core::settings::SETTINGS_KEY;
-            match noted_write(storage, key, &text, |s, k, t| s.write(k, t)) {
+            match noted_write(storage, key, &text, write_before_kept_games) {
                 Ok(()) => self.1.store(true, std::sync::atomic::Ordering::Relaxed),
                 Err(e) => save_failed("save.what.settings", &e),
             }
@@ -1067,7 +1067,9 @@ fn save_settings(
     }
     pending.wait = None;
     *pending.unsaved.lock() = None;
-    if let Err(e) = save(
+    // A full storage (the browser's quota) makes room by the oldest kept games: a change of
+    // settings that grows their text (a language chosen) was refused for good before.
+    if let Err(e) = save_making_room(
         saves.0.as_ref(),
         crate::core::settings::SETTINGS_KEY,
         &*settings,

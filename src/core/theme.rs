@@ -521,7 +521,8 @@ impl Themes {
         theme: Theme,
     ) -> std::io::Result<()> {
         let key = format!("{SAVED_THEME_PREFIX}{}", theme.id);
-        storage.write(&key, &theme.to_ron())?;
+        // In a full storage (the browser's quota) the oldest kept games make room for it.
+        crate::core::persist::write_before_kept_games(storage, &key, &theme.to_ron())?;
         self.put(theme, ThemeOrigin::Saved(key));
         Ok(())
     }

@@ -340,6 +340,7 @@ fn layout_grid(ui: &mut egui::Ui, l: &mut LayoutSettings) {
                 ui.label(t(key));
                 ui.add(
                     egui::Slider::new(field(l), range)
+                        .clamping(egui::SliderClamping::Edits)
                         .suffix(unit)
                         .max_decimals(if unit == " px" { 0 } else { 3 }),
                 );
@@ -474,5 +475,23 @@ mod tests {
                 "{key}'s default is off its slider"
             );
         }
+    }
+
+    /// A value the settings file sets outside a slider's range (allowed by the file) stays as
+    /// it is while the layout section is shown: the slider does not cut it to its end, which
+    /// would then be saved over the player's file.
+    #[test]
+    fn the_layout_section_keeps_a_files_value_beyond_its_sliders() {
+        let mut l = Settings::default().layout;
+        l.max_card_width = 600.0;
+        l.gap = 0.8;
+        l.drag_fan = 0.0;
+        let before = l.clone();
+        let ctx = egui::Context::default();
+        for _ in 0..3 {
+            let mut out = ctx.run_ui(egui::RawInput::default(), |ui| layout_grid(ui, &mut l));
+            out.textures_delta.clear();
+        }
+        assert_eq!(l, before);
     }
 }

@@ -348,8 +348,8 @@ pub(crate) fn open_file_button(
         && let Err(e) = crate::web::open_file(purpose)
     {
         notices.push(crate::core::i18n::tf(
-            "web.open_failed",
-            &[("name", &""), ("why", &e.to_string())],
+            "web.open_refused",
+            &[("why", &e.to_string())],
         ));
     }
     #[cfg(not(target_arch = "wasm32"))]

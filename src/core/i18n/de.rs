@@ -451,7 +451,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("settings.layout", "Tischaufteilung (Spider)"),
     (
         "settings.layout.hint",
-        "Größen in Kartenbreiten, Abstände in Kartenhöhen; der Tisch folgt jeder Änderung sofort.",
+        "Rand, Spaltenabstand und der Abstand der Stapel und Reihen in Kartenbreiten, die anderen Abstände in Kartenhöhen; der Tisch folgt jeder Änderung sofort.",
     ),
     ("settings.layout.max_card_width", "Größte Kartenbreite"),
     ("settings.layout.aspect", "Kartenhöhe (× Breite)"),
@@ -473,6 +473,14 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("settings.layout.drag_fan", "Abstand gezogener Karten"),
     ("settings.layout.reset", "Aufteilung zurücksetzen"),
+    (
+        "web.open_refused",
+        "Der Browser öffnete seine Dateiauswahl nicht: {why}",
+    ),
+    (
+        "web.open_no_gesture",
+        "Der Browser öffnet seine Dateiauswahl nur direkt bei einem Tippen, Klick oder Tastendruck, diesmal nicht",
+    ),
     (
         "web.no_storage",
         "Dieser Browser speichert nichts für diese Seite ({why}): Spiel, Statistik und Einstellungen bleiben nur, bis sie geschlossen wird",

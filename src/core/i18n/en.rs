@@ -421,7 +421,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("settings.layout", "Table layout (Spider)"),
     (
         "settings.layout.hint",
-        "Sizes in card widths, steps in card heights; the table follows each change at once.",
+        "The margin, the gap and the step of the stock and the runs in card widths, the other steps in card heights; the table follows each change at once.",
     ),
     ("settings.layout.max_card_width", "Largest card width"),
     ("settings.layout.aspect", "Card height (× width)"),
@@ -440,6 +440,14 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("settings.layout.drag_fan", "Step of dragged cards"),
     ("settings.layout.reset", "Reset the layout"),
+    (
+        "web.open_refused",
+        "The browser did not open its file chooser: {why}",
+    ),
+    (
+        "web.open_no_gesture",
+        "The browser opens its file chooser only right at a tap, click or key, and did not this time",
+    ),
     (
         "web.no_storage",
         "This browser keeps nothing for this page ({why}): the game, the statistics and the settings last only until it is closed",
