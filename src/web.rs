@@ -203,21 +203,22 @@ pub fn open_file(purpose: &str) -> io::Result<()> {
             (e) => answer({ ok: false, name: file.name, why: String(e?.message ?? e) }),
           );
         });
-        let chosen = false;
-        const done = () => {
+        input.addEventListener("cancel", () => {
           input.remove();
           document.getElementById("bevy")?.focus();
-        };
-        input.addEventListener("change", () => (chosen = true), { once: true });
-        input.addEventListener("cancel", done);
-        // Browsers without the cancel event (Safari before 16.4): the page getting the focus
-        // back with no file chosen a moment later is the chooser closed.
-        window.addEventListener("focus", () => setTimeout(() => chosen || done(), 1000), { once: true });
+        });
         // A file chooser opens only at a tap, click or key (the page's "user activation", which
         // the frame after it still has): without one the click below does nothing, silently.
         if (navigator.userActivation && !navigator.userActivation.isActive) {
           answer({ ok: false, name: "", why: "activation" });
           return;
+        }
+        // Inputs of choosers closed in browsers without the cancel event (Safari before 16.4)
+        // go now; there, the page getting the focus back gives the keyboard to the game.
+        for (const old of document.querySelectorAll("input[data-arachne-open]")) old.remove();
+        input.dataset.arachneOpen = "";
+        if (!("oncancel" in input)) {
+          window.addEventListener("focus", () => document.getElementById("bevy")?.focus(), { once: true });
         }
         document.body.appendChild(input);
         input.click();

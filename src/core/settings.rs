@@ -436,6 +436,32 @@ impl Phase10Settings {
 mod tests {
     use super::*;
 
+    /// The page (`web/index.html`) reads the language chosen from the saved settings' text
+    /// before the game starts, with the pattern `language:\s*Some\((\w+)\)`, to write its own
+    /// words (loading, a stop) in it: the saved text keeps that form.
+    #[test]
+    fn the_saved_settings_name_the_chosen_language_as_the_page_reads_it() {
+        use crate::core::persist::{MemoryStorage, Storage, save};
+        let storage = MemoryStorage::default();
+        for (lang, name) in [
+            (crate::core::i18n::Lang::De, "De"),
+            (crate::core::i18n::Lang::En, "En"),
+        ] {
+            let s = Settings {
+                language: Some(lang),
+                ..Settings::default()
+            };
+            save(&storage, SETTINGS_KEY, &s).unwrap();
+            let text = storage.read(SETTINGS_KEY).unwrap().unwrap();
+            let at = text.find("language:").unwrap_or_else(|| panic!("{text}"));
+            let rest = text[at + "language:".len()..].trim_start();
+            assert!(rest.starts_with(&format!("Some({name})")), "{text}");
+        }
+        let page = include_str!("../../web/index.html");
+        assert!(page.contains(r#"/language:\s*Some\((\w+)\)/"#));
+        assert!(page.contains(r#"chosen === "De""#));
+    }
+
     #[test]
     fn shipped_settings_parse() {
         let s = Settings::from_ron(DEFAULT_SETTINGS, "assets/settings.ron").unwrap();

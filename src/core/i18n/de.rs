@@ -479,7 +479,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "web.open_no_gesture",
-        "Der Browser öffnet seine Dateiauswahl nur direkt bei einem Tippen, Klick oder Tastendruck, diesmal nicht",
+        "Der Browser öffnet die Dateiauswahl nur direkt nach einem Tippen, Klick oder Tastendruck; diesmal hat er sie nicht geöffnet",
     ),
     (
         "web.no_storage",
