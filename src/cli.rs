@@ -54,7 +54,7 @@ pub struct Launch {
 }
 
 /// Usage text.
-pub const USAGE: &str = "usage: arachne [--game spider|pro-spider-10] [--players 2-6] [--ai LEVEL,...] [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron|FILE.p10 [--at N]] [--log FILE.p10] [--theme ID] [--open menu|stats|settings|replays|help|won|sheet|themes|tuner] [--window WxH] [--capture PATH.png] [--mute]";
+pub const USAGE: &str = "usage: arachne [--game spider|pro-spider-10] [--players 2-6] [--ai LEVEL,...] [--variant ID] [--seed N] [--numbering arachne|kpat] [--moves \"1>2:1 deal ...\"] [--replay FILE.ron|FILE.p10 [--at N]] [--log FILE.p10] [--theme ID] [--open menu|stats|settings|layout|replays|help|won|sheet|themes|tuner] [--window WxH] [--capture PATH.png] [--mute]";
 
 /// Why `--theme ID` cannot be used, if it cannot: no theme has that id.
 pub fn theme_error(id: &str, themes: &Themes) -> Option<String> {

@@ -944,7 +944,6 @@ fn spider_app(storage: Arc<dyn Storage>) -> bevy::prelude::App {
 /// theme), and the settings' save as the page is hidden too.
 #[test]
 fn a_full_storage_drops_kept_games_for_the_settings_and_a_saved_theme() {
-    use arachne::core::i18n::Lang;
     use arachne::core::persist::{SaveSettings, numbered_keys};
     use arachne::core::settings::{SETTINGS_KEY, Settings};
     use arachne::core::theme::{Theme, Themes};
@@ -968,23 +967,22 @@ fn a_full_storage_drops_kept_games_for_the_settings_and_a_saved_theme() {
             std::thread::sleep(Duration::from_millis(10));
         }
     };
-    let german = Settings {
-        language: Some(Lang::De),
-        ..Settings::default()
-    };
-    *app.world_mut().resource_mut::<Settings>() = german.clone();
+    // (Not the language: it is the process's, and the other tests read English notices.)
+    let mut changed = Settings::default();
+    changed.animation.speed = 3.0;
+    *app.world_mut().resource_mut::<Settings>() = changed.clone();
     app.world_mut().resource_mut::<SaveSettings>().soon();
     frames(&mut app);
     assert_eq!(
         load::<Settings>(full.as_ref(), SETTINGS_KEY),
-        Loaded::Ok(german.clone())
+        Loaded::Ok(changed.clone())
     );
     assert_eq!(
         numbered_keys(full.as_ref(), "replay-").unwrap(),
         ["replay-000002", "replay-000003", "replay-000004"]
     );
     // Saved as the page is hidden (no frame to wait for), into a full storage again.
-    let mut faster = german.clone();
+    let mut faster = changed.clone();
     faster.animation.speed = 2.0;
     *app.world_mut().resource_mut::<Settings>() = faster.clone();
     app.world_mut().resource_mut::<SaveSettings>().soon();

@@ -527,6 +527,9 @@ fn on_a_phone_every_window_stays_inside_the_screen() {
     // A small tablet in German: the menu's and the settings' rows, side by side, are wider than
     // 660 px there; they wrap once seen too wide.
     let tablet = [
+        // The settings' Table layout section open, its longest labels German.
+        ("spider", "layout", "de", "390x844"),
+        ("spider", "layout", "de", "660x800"),
         ("spider", "menu", "de", "660x800"),
         ("spider", "settings", "de", "660x800"),
         ("pro-spider-10", "menu", "de", "660x800"),

@@ -74,16 +74,23 @@ pub struct Windows {
     pub tuner: bool,
     /// A question waits for an answer (the game sets it while it asks).
     pub question: bool,
+    /// The settings window shows its Table layout section open, once (`--open layout`).
+    pub layout: bool,
 }
 
 impl Windows {
-    /// Opens one window by name (`menu`, `stats`, `settings`, `replays`, `help`, `won`, `sheet`); false if the
+    /// Opens one window by name (`menu`, `stats`, `settings`, `layout`: the settings with their
+    /// Table layout section open, `replays`, `help`, `won`, `sheet`); false if the
     /// name is unknown. (A game fills its window from the table when the window first shows.)
     pub fn open(&mut self, name: &str) -> bool {
         match name {
             "menu" => self.menu = true,
             "stats" | "statistics" => self.stats = true,
             "settings" => self.settings = true,
+            "layout" => {
+                self.settings = true;
+                self.layout = true;
+            }
             "replays" => self.replays = true,
             "help" | "rules" => self.help = true,
             "won" => self.won = true,
@@ -119,7 +126,7 @@ pub fn popup_open(contexts: &mut Query<&mut bevy_egui::EguiContext>) -> bool {
 
 /// Window names `Windows::open` knows.
 pub const WINDOW_NAMES: &[&str] = &[
-    "menu", "stats", "settings", "replays", "help", "won", "sheet", "themes", "tuner",
+    "menu", "stats", "settings", "layout", "replays", "help", "won", "sheet", "themes", "tuner",
 ];
 
 fn share_pointer(

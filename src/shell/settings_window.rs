@@ -26,6 +26,11 @@ pub(crate) fn settings_window(
     let mut open = true;
     let mut s = settings.clone();
     let (mut open_themes, mut open_tuner) = (false, false);
+    // Asked for open once (`--open layout`, a link's `?open=layout`).
+    let open_layout = windows.layout;
+    if open_layout {
+        windows.layout = false;
+    }
     let high = fitting_height(ctx);
     fixed_window(
         t("settings.title"),
@@ -161,6 +166,7 @@ pub(crate) fn settings_window(
             // player had no way to them, and on a large screen the cards stayed 130 pixels wide).
             egui::CollapsingHeader::new(egui::RichText::new(t("settings.layout")).heading())
                 .id_salt("layout")
+                .open(open_layout.then_some(true))
                 .show(ui, |ui| layout_grid(ui, &mut s.layout));
             ui.separator();
             ui.heading(t("settings.sound"));
@@ -322,6 +328,22 @@ fn layout_rows() -> [LayoutRow; 10] {
     ]
 }
 
+/// One layout setting's slider: it keeps a value beyond its range until moved (the default
+/// clamping cut it at every frame drawn, and the cut value was saved).
+fn layout_slider<'a>(
+    value: &'a mut f32,
+    range: std::ops::RangeInclusive<f32>,
+    unit: &str,
+) -> egui::Slider<'a> {
+    egui::Slider::new(value, range)
+        .clamping(egui::SliderClamping::Edits)
+        .suffix(unit)
+        .max_decimals(if unit == " px" { 0 } else { 3 })
+}
+
+/// Screens narrower than this (logical pixels) show each layout slider under its label.
+const NARROW_LAYOUT: f32 = 600.0;
+
 /// A squeeze never looser than the step it squeezes (the settings file refuses that).
 fn keep_squeezes_within(l: &mut LayoutSettings) {
     l.min_face_down_fan = l.min_face_down_fan.min(l.face_down_fan);
@@ -333,20 +355,24 @@ fn keep_squeezes_within(l: &mut LayoutSettings) {
 /// is moved.
 fn layout_grid(ui: &mut egui::Ui, l: &mut LayoutSettings) {
     ui.label(egui::RichText::new(t("settings.layout.hint")).small());
-    egui::Grid::new("layout-grid")
-        .num_columns(2)
-        .show(ui, |ui| {
-            for (key, field, range, unit) in layout_rows() {
-                ui.label(t(key));
-                ui.add(
-                    egui::Slider::new(field(l), range)
-                        .clamping(egui::SliderClamping::Edits)
-                        .suffix(unit)
-                        .max_decimals(if unit == " px" { 0 } else { 3 }),
-                );
-                ui.end_row();
-            }
-        });
+    // On a narrow screen (a phone held upright) each label stands above its slider: side by
+    // side, the longest (German) labels pushed the window past the screen's edge.
+    if ui.ctx().content_rect().width() < NARROW_LAYOUT {
+        for (key, field, range, unit) in layout_rows() {
+            ui.label(t(key));
+            ui.add(layout_slider(field(l), range, unit));
+        }
+    } else {
+        egui::Grid::new("layout-grid")
+            .num_columns(2)
+            .show(ui, |ui| {
+                for (key, field, range, unit) in layout_rows() {
+                    ui.label(t(key));
+                    ui.add(layout_slider(field(l), range, unit));
+                    ui.end_row();
+                }
+            });
+    }
     keep_squeezes_within(l);
     if ui.button(t("settings.layout.reset")).clicked() {
         *l = Settings::default().layout;
@@ -487,11 +513,21 @@ mod tests {
         l.gap = 0.8;
         l.drag_fan = 0.0;
         let before = l.clone();
-        let ctx = egui::Context::default();
-        for _ in 0..3 {
-            let mut out = ctx.run_ui(egui::RawInput::default(), |ui| layout_grid(ui, &mut l));
-            out.textures_delta.clear();
+        // A phone's width (each slider under its label) and a desktop's (the grid).
+        for width in [390.0, 1280.0] {
+            let ctx = egui::Context::default();
+            let input = || egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(width, 800.0),
+                )),
+                ..Default::default()
+            };
+            for _ in 0..3 {
+                let mut out = ctx.run_ui(input(), |ui| layout_grid(ui, &mut l));
+                out.textures_delta.clear();
+            }
+            assert_eq!(l, before, "at {width} pixels");
         }
-        assert_eq!(l, before);
     }
 }
