@@ -302,11 +302,7 @@ fn answers(mut notices: ResMut<crate::core::focus::Notices>) {
     use crate::core::i18n::{t, tf};
     for (purpose, answer) in take_answers() {
         match answer {
-            Answer::Copied(Ok(())) => notices.push(t(if purpose == "theme" {
-                "studio.themes.copied"
-            } else {
-                "replays.copied"
-            })),
+            Answer::Copied(Ok(())) => notices.push(crate::shell::widgets::copied_notice(&purpose)),
             Answer::Copied(Err(why)) if why.is_empty() => {
                 notices.push(t("web.copy_refused").to_string())
             }

@@ -355,23 +355,23 @@ fn keep_squeezes_within(l: &mut LayoutSettings) {
 /// is moved.
 fn layout_grid(ui: &mut egui::Ui, l: &mut LayoutSettings) {
     ui.label(egui::RichText::new(t("settings.layout.hint")).small());
-    // On a narrow screen (a phone held upright) each label stands above its slider: side by
-    // side, the longest (German) labels pushed the window past the screen's edge.
-    if ui.ctx().content_rect().width() < NARROW_LAYOUT {
+    let rows = |ui: &mut egui::Ui, l: &mut LayoutSettings, in_grid: bool| {
         for (key, field, range, unit) in layout_rows() {
             ui.label(t(key));
             ui.add(layout_slider(field(l), range, unit));
+            if in_grid {
+                ui.end_row();
+            }
         }
+    };
+    // On a narrow screen (a phone held upright) each label stands above its slider: side by
+    // side, the longest (German) labels pushed the window past the screen's edge.
+    if ui.ctx().content_rect().width() < NARROW_LAYOUT {
+        rows(ui, l, false);
     } else {
         egui::Grid::new("layout-grid")
             .num_columns(2)
-            .show(ui, |ui| {
-                for (key, field, range, unit) in layout_rows() {
-                    ui.label(t(key));
-                    ui.add(layout_slider(field(l), range, unit));
-                    ui.end_row();
-                }
-            });
+            .show(ui, |ui| rows(ui, l, true));
     }
     keep_squeezes_within(l);
     if ui.button(t("settings.layout.reset")).clicked() {

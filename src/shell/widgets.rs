@@ -238,9 +238,18 @@ pub(crate) fn copy_button(
     }
 }
 
-/// Puts `text` on the clipboard. On the desktop a notice says it is copied (the notice
-/// `studio.themes.copied` for the purpose `theme`, else `replays.copied`); in the browser the
-/// page's answer says whether it is.
+/// The notice that says the text copied for `purpose` is on the clipboard: a theme's
+/// (`theme`), else a kept game's.
+pub(crate) fn copied_notice(purpose: &str) -> &'static str {
+    crate::core::i18n::t(if purpose == "theme" {
+        "studio.themes.copied"
+    } else {
+        "replays.copied"
+    })
+}
+
+/// Puts `text` on the clipboard. On the desktop a notice says it is copied
+/// ([`copied_notice`]); in the browser the page's answer says whether it is.
 pub(crate) fn copy(
     ctx: &egui::Context,
     notices: &mut crate::core::focus::Notices,
@@ -260,11 +269,7 @@ pub(crate) fn copy(
     #[cfg(not(target_arch = "wasm32"))]
     {
         ctx.copy_text(text.to_string());
-        notices.push(crate::core::i18n::t(if purpose == "theme" {
-            "studio.themes.copied"
-        } else {
-            "replays.copied"
-        }));
+        notices.push(copied_notice(purpose));
     }
 }
 
