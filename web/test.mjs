@@ -51,6 +51,7 @@ try {
     if (/panicked at/.test(m.text())) problems.push(`panic: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  await listenToSound(page);
 
   const attr = (name) => page.evaluate((n) => document.body.getAttribute(n), name);
   const waitReady = async (what) => {
@@ -131,6 +132,15 @@ try {
   await waitReady("after the move");
   await page.waitForTimeout(1500);
   await page.screenshot({ path: join(shots, "2-after-move.png") });
+  // 2b. The deal and the move were heard: the page's audio ran, and the game's samples reached
+  // it (a sound the browser held back, or the game never mixed, leaves only silence), and
+  // never at full scale: the limiter on the game's sound keeps the mix at 0.89 (before it, the
+  // opening deal's sounds piled up past 1 on slow frames, and the output cut them off).
+  const sound = await page.evaluate(() => window.__arachneSound);
+  if (!(sound.states.includes("running") && sound.loud > 0 && sound.peak > 0.05)) {
+    problems.push(`the move made no sound in the page: ${JSON.stringify(sound)}`);
+  }
+  if (!(sound.peak <= 0.9)) problems.push(`the sound was clipped: ${JSON.stringify(sound)}`);
   const deal = [await attr("data-arachne-variant"), await attr("data-arachne-seed")];
 
   // 3. Reload: the game resumes from localStorage.
@@ -537,6 +547,7 @@ try {
       deal: deal.join(" "),
       move,
       deal_drawn_ms: dealDrawn,
+      sound_after_move: sound,
       ready_ms: firstDeal,
       pro_spider_10_turns: p10Turns,
       pro_spider_10_resumed: p10After,
@@ -601,6 +612,39 @@ async function pageStats(page, rgb = [0, 0, 0]) {
     },
     [png, rgb],
   );
+}
+
+// What the page's audio hears (from now on, in every document the page loads): the states of
+// the AudioContexts the game made, how many sample buffers it handed them, how many held sound
+// (a sample over 0.01), and the loudest sample. (cpal's Web Audio output copies each buffer
+// the mixer fills into an AudioBuffer with `copyToChannel`.)
+async function listenToSound(target) {
+  await target.addInitScript(() => {
+    const heard = (window.__arachneSound = { states: [], buffers: 0, loud: 0, peak: 0 });
+    const contexts = [];
+    window.__arachneSoundContexts = contexts;
+    for (const name of ["AudioContext", "webkitAudioContext"]) {
+      const Base = window[name];
+      if (!Base) continue;
+      window[name] = class extends Base {
+        constructor(...args) {
+          super(...args);
+          contexts.push(this);
+          heard.states.push(this.state);
+          this.addEventListener("statechange", () => heard.states.push(this.state));
+        }
+      };
+    }
+    const copy = AudioBuffer.prototype.copyToChannel;
+    AudioBuffer.prototype.copyToChannel = function (samples, ...rest) {
+      heard.buffers++;
+      let peak = 0;
+      for (let i = 0; i < samples.length; i++) peak = Math.max(peak, Math.abs(samples[i]));
+      if (peak > 0.01) heard.loud++;
+      heard.peak = Math.max(heard.peak, peak);
+      return copy.call(this, samples, ...rest);
+    };
+  });
 }
 
 // Frame gaps (requestAnimationFrame to requestAnimationFrame, ms) recorded in the page from

@@ -53,7 +53,7 @@ impl Sfx {
 }
 
 impl Sfx {
-    /// Whether the effect is a fanfare (played on [`FanfareChannel`]).
+    /// Whether the effect is a fanfare (played at the fanfares' volume).
     pub fn is_fanfare(self) -> bool {
         matches!(self, Sfx::RunCompleted | Sfx::Win | Sfx::Lost)
     }

@@ -1,6 +1,7 @@
 //! Sound effects, synthesized at start-up (no recorded or copied samples), played on their own
 //! `bevy_kira_audio` channel with the volume from the settings.
 pub mod cues;
+pub mod limiter;
 
 use std::f32::consts::TAU;
 use std::sync::Arc;
@@ -14,13 +15,11 @@ use crate::core::settings::Settings;
 /// Sample rate of the synthesized sounds.
 pub const SAMPLE_RATE: u32 = 44_100;
 
-/// The table's sounds: pick, drop, flip, deal, invalid.
+/// The one channel every sound plays on: its track carries the [`limiter`], so the mix of
+/// the table's sounds and the fanfares together never passes full scale. (Each sound gets its
+/// volume from the settings as it starts: the table's sounds and the fanfares have their own.)
 #[derive(Resource)]
-pub struct EffectsChannel;
-
-/// The fanfares: a completed run and a win, with their own volume.
-#[derive(Resource)]
-pub struct FanfareChannel;
+pub struct SoundChannel;
 
 /// Handles of the synthesized sounds.
 #[derive(Resource)]
@@ -29,10 +28,11 @@ struct SoundBank(Vec<(Sfx, Handle<AudioSource>)>);
 /// Playing sound: the audio output plugin, the channel, the synthesized bank.
 pub(crate) fn plugin(app: &mut App) {
     app.add_plugins(AudioPlugin)
-        .add_audio_channel::<EffectsChannel>()
-        .add_audio_channel::<FanfareChannel>()
+        .add_audio_channel_with_track::<SoundChannel>(
+            AudioTrack::new().with_effect(limiter::LimiterBuilder),
+        )
         .add_systems(Startup, make_sounds)
-        .add_systems(Update, (play, apply_volume));
+        .add_systems(Update, play);
 }
 
 fn make_sounds(mut sources: ResMut<Assets<AudioSource>>, mut commands: Commands) {
@@ -58,8 +58,7 @@ fn make_sounds(mut sources: ResMut<Assets<AudioSource>>, mut commands: Commands)
 fn play(
     mut cues: MessageReader<PlaySfx>,
     bank: Option<Res<SoundBank>>,
-    effects: Res<AudioChannel<EffectsChannel>>,
-    fanfares: Res<AudioChannel<FanfareChannel>>,
+    channel: Res<AudioChannel<SoundChannel>>,
     settings: Res<Settings>,
 ) {
     let Some(bank) = bank else { return };
@@ -68,24 +67,16 @@ fn play(
             continue;
         }
         if let Some((_, handle)) = bank.0.iter().find(|(s, _)| *s == cue.sfx) {
-            let pitch = cue.pitch as f64;
-            if cue.sfx.is_fanfare() {
-                fanfares.play(handle.clone()).with_playback_rate(pitch);
+            let volume = if cue.sfx.is_fanfare() {
+                settings.sound.fanfare_volume_db
             } else {
-                effects.play(handle.clone()).with_playback_rate(pitch);
-            }
+                settings.sound.effects_volume_db
+            };
+            channel
+                .play(handle.clone())
+                .with_volume(Decibels(volume))
+                .with_playback_rate(cue.pitch as f64);
         }
-    }
-}
-
-fn apply_volume(
-    settings: Res<Settings>,
-    effects: Res<AudioChannel<EffectsChannel>>,
-    fanfares: Res<AudioChannel<FanfareChannel>>,
-) {
-    if settings.is_changed() {
-        effects.set_volume(Decibels(settings.sound.effects_volume_db));
-        fanfares.set_volume(Decibels(settings.sound.fanfare_volume_db));
     }
 }
 

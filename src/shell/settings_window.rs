@@ -1,4 +1,5 @@
 //! The settings window: theme and cards, animation, sound, and the game's options.
+use crate::audio::cues::{PlaySfx, Sfx};
 use crate::core::i18n::{Lang, t, tf};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -18,6 +19,7 @@ pub(crate) fn settings_window(
     mut save_settings: ResMut<SaveSettings>,
     themes: Res<Themes>,
     mut under: ResMut<crate::shell::studio::StudioUnder>,
+    mut sfx: MessageWriter<PlaySfx>,
 ) -> Result {
     if !windows.settings {
         return Ok(());
@@ -26,6 +28,7 @@ pub(crate) fn settings_window(
     let mut open = true;
     let mut s = settings.clone();
     let (mut open_themes, mut open_tuner) = (false, false);
+    let mut preview = None;
     // Asked for open once (`--open layout`, a link's `?open=layout`).
     let open_layout = windows.layout;
     if open_layout {
@@ -174,11 +177,16 @@ pub(crate) fn settings_window(
                 ui.label(t("settings.sound"));
                 ui.checkbox(&mut s.sound.enabled, t("settings.sound_on"));
                 ui.end_row();
+                // Letting go of a volume plays a sample of it, at the new level.
                 ui.label(t("settings.table_sounds"));
-                volume(ui, &mut s.sound.effects_volume_db);
+                if volume(ui, &mut s.sound.effects_volume_db) {
+                    preview = Some(Sfx::Drop);
+                }
                 ui.end_row();
                 ui.label(t("settings.fanfares"));
-                volume(ui, &mut s.sound.fanfare_volume_db);
+                if volume(ui, &mut s.sound.fanfare_volume_db) {
+                    preview = Some(Sfx::RunCompleted);
+                }
                 ui.end_row();
             });
             ui.separator();
@@ -253,6 +261,10 @@ pub(crate) fn settings_window(
     if s != *settings {
         *settings = s;
         save_settings.soon();
+    }
+    // (Played with the settings just set: sounds take their volume as they start.)
+    if let Some(sound) = preview {
+        sfx.write(PlaySfx::plain(sound));
     }
     if !open {
         windows.settings = false;
@@ -384,7 +396,10 @@ pub(crate) fn speed_slider(ui: &mut egui::Ui, speed: &mut f32) {
     ui.add(
         egui::Slider::new(speed, 0.25..=4.0)
             .logarithmic(true)
-            .suffix("×"),
+            .suffix("×")
+            // The file allows 0.1 to 10: clamping at every frame cut such a speed to the
+            // slider's end as the window opened, and saved that over the player's file.
+            .clamping(egui::SliderClamping::Edits),
     );
 }
 
@@ -400,26 +415,31 @@ pub(crate) fn easing_combo(ui: &mut egui::Ui, id: &str, easing: &mut Easing) {
 }
 
 /// A volume slider in percent, kept in decibels.
-fn volume(ui: &mut egui::Ui, db: &mut f32) {
+/// A volume slider in percent; whether the player has just set it (let go of a drag, or
+/// changed it with a key or a click), the moment to let them hear it.
+fn volume(ui: &mut egui::Ui, db: &mut f32) -> bool {
     let mut percent = if *db <= -60.0 {
         0.0
     } else {
         100.0 * 10f32.powf(*db / 20.0)
     };
-    if ui
-        .add(
-            egui::Slider::new(&mut percent, 0.0..=100.0)
-                .suffix("%")
-                .fixed_decimals(0),
-        )
-        .changed()
-    {
+    // (Clamped only when edited: clamping at every frame rounds the value to whole percent,
+    // which changed a volume of -6 dB to -6.02 as the window opened, saved the settings, and
+    // would have played both samples.)
+    let slider = ui.add(
+        egui::Slider::new(&mut percent, 0.0..=100.0)
+            .suffix("%")
+            .fixed_decimals(0)
+            .clamping(egui::SliderClamping::Edits),
+    );
+    if slider.changed() {
         *db = if percent <= 0.5 {
             -80.0
         } else {
             20.0 * (percent / 100.0).log10()
         };
     }
+    slider.drag_stopped() || (slider.changed() && !slider.dragged())
 }
 
 fn hex_rgb(hex: &str) -> Option<[u8; 3]> {
@@ -529,5 +549,68 @@ mod tests {
             }
             assert_eq!(l, before, "at {width} pixels");
         }
+    }
+
+    /// A volume slider says "set" when a key moves it (the moment to play a sample at the new
+    /// level), and neither says so nor changes the value while it is only drawn.
+    #[test]
+    fn a_volume_set_by_a_key_asks_for_a_sample() {
+        let ctx = egui::Context::default();
+        let mut db = -6.0;
+        let frame = |events: Vec<egui::Event>, db: &mut f32| {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(800.0, 600.0),
+                )),
+                events,
+                ..Default::default()
+            };
+            let mut set = false;
+            let mut out = ctx.run_ui(input, |ui| {
+                set = volume(ui, db);
+            });
+            out.textures_delta.clear();
+            set
+        };
+        // Drawn: nothing set, the value as it was (egui's default clamping rounded it).
+        assert!(!frame(vec![], &mut db));
+        assert!(!frame(vec![], &mut db));
+        assert_eq!(db, -6.0);
+        let key = |key, pressed| egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed,
+            repeat: false,
+            modifiers: egui::Modifiers::NONE,
+        };
+        // Tab to the slider (the first widget the keyboard reaches), then Right.
+        let tab = vec![key(egui::Key::Tab, true), key(egui::Key::Tab, false)];
+        assert!(!frame(tab, &mut db), "focus alone");
+        assert!(!frame(vec![], &mut db), "focus alone");
+        assert_eq!(db, -6.0);
+        let right = vec![
+            key(egui::Key::ArrowRight, true),
+            key(egui::Key::ArrowRight, false),
+        ];
+        assert!(frame(right, &mut db), "a key moved it");
+        assert!(db > -6.0, "{db}");
+    }
+
+    /// A speed or a volume from the settings file beyond its slider's range stays as it is
+    /// while the settings window draws it (as the layout's sliders do, above).
+    #[test]
+    fn the_speed_and_volume_sliders_keep_a_files_value_beyond_them() {
+        let ctx = egui::Context::default();
+        let (mut speed, mut slow, mut loud) = (8.0f32, 0.1f32, 3.0f32);
+        for _ in 0..3 {
+            let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+                speed_slider(ui, &mut speed);
+                speed_slider(ui, &mut slow);
+                assert!(!volume(ui, &mut loud));
+            });
+            out.textures_delta.clear();
+        }
+        assert_eq!((speed, slow, loud), (8.0, 0.1, 3.0));
     }
 }
