@@ -399,6 +399,16 @@ pub fn browser_language() -> Option<String> {
         .and_then(|l| l.as_string())
 }
 
+/// Whether a sound started now is heard now: the page's audio runs (or a click has just
+/// asked it to). While the browser keeps the audio waiting for the player, sounds sent to it
+/// pile up and all play at the first click. True on a page without the game's own
+/// `arachneAudioRuns` (index.html).
+pub fn audio_runs() -> bool {
+    global("window")
+        .and_then(|page| call(&page, "arachneAudioRuns", &[]))
+        .map_or(true, |runs| runs.is_truthy())
+}
+
 /// Entries in the page's `localStorage`, each under `arachne/KEY`.
 #[derive(Debug, Default)]
 pub struct LocalStorage;

@@ -137,11 +137,53 @@ try {
   // never at full scale: the limiter on the game's sound keeps the mix at 0.89 (before it, the
   // opening deal's sounds piled up past 1 on slow frames, and the output cut them off).
   const sound = await page.evaluate(() => window.__arachneSound);
+  let soundWaiting = null;
   if (!(sound.states.includes("running") && sound.loud > 0 && sound.peak > 0.05)) {
     problems.push(`the move made no sound in the page: ${JSON.stringify(sound)}`);
   }
   if (!(sound.peak <= 0.9)) problems.push(`the sound was clipped: ${JSON.stringify(sound)}`);
   const deal = [await attr("data-arachne-variant"), await attr("data-arachne-seed")];
+  // 2c. A browser that keeps the audio waiting for the player (Chrome's rule for a page the
+  // player has not touched yet; made so here, as headless Chromium plays at once): the
+  // opening deal is not heard, and its sounds do not wait in the audio to burst out at the
+  // first click (before, the whole deal played at once when the player first moved a card).
+  // That click's move is heard, at a move's level (each sound 0.4 at the default volume; a
+  // pick and a drop together measured 0.58), not with the deal's 54 sounds at once, which
+  // hold the limiter at its 0.89.
+  const waiting = await browser.newContext({ viewport: { width, height } });
+  try {
+    const quiet = await waiting.newPage();
+    quiet.on("pageerror", (e) => problems.push(`page error (2c): ${e.message}`));
+    await listenToSound(quiet, { waitForPlayer: true });
+    await quiet.goto(url);
+    await quiet.waitForFunction(() => document.body.getAttribute("data-arachne-click"), null, {
+      timeout: 120_000,
+      polling: 100,
+    });
+    await quiet.waitForTimeout(1000);
+    const untouched = await quiet.evaluate(() => ({ ...window.__arachneSound }));
+    if (untouched.states.at(-1) !== "suspended" || untouched.loud !== 0) {
+      problems.push(`before the first click the audio should wait, silent: ${JSON.stringify(untouched)}`);
+    }
+    const [at, first] = (await quiet.evaluate(() =>
+      document.body.getAttribute("data-arachne-click"))).split(" ");
+    const [qx, qy] = at.split(",").map(Number);
+    const moved = Number(await quiet.evaluate(() => document.body.getAttribute("data-arachne-moves")));
+    await quiet.mouse.click(qx, qy);
+    await quiet.waitForFunction(
+      (n) => Number(document.body.getAttribute("data-arachne-moves")) === n + 1,
+      moved,
+      { timeout: 10_000 },
+    ).catch(() => problems.push(`(2c) clicking ${at} did not play ${first}`));
+    await quiet.waitForTimeout(1500);
+    const touched = await quiet.evaluate(() => window.__arachneSound);
+    if (!(touched.states.at(-1) === "running" && touched.loud > 0 && touched.peak < 0.85)) {
+      problems.push(`the first click should be heard alone, not with the deal's sounds: ${JSON.stringify(touched)}`);
+    }
+    soundWaiting = { before: untouched, after: touched };
+  } finally {
+    await waiting.close();
+  }
 
   // 3. Reload: the game resumes from localStorage.
   await page.reload();
@@ -548,6 +590,7 @@ try {
       move,
       deal_drawn_ms: dealDrawn,
       sound_after_move: sound,
+      sound_waiting_for_a_click: soundWaiting,
       ready_ms: firstDeal,
       pro_spider_10_turns: p10Turns,
       pro_spider_10_resumed: p10After,
@@ -617,21 +660,33 @@ async function pageStats(page, rgb = [0, 0, 0]) {
 // What the page's audio hears (from now on, in every document the page loads): the states of
 // the AudioContexts the game made, how many sample buffers it handed them, how many held sound
 // (a sample over 0.01), and the loudest sample. (cpal's Web Audio output copies each buffer
-// the mixer fills into an AudioBuffer with `copyToChannel`.)
-async function listenToSound(target) {
-  await target.addInitScript(() => {
+// the mixer fills into an AudioBuffer with `copyToChannel`.) With `waitForPlayer`, each
+// AudioContext is suspended as it is made, as a browser does until the player's first click
+// or key (the page resumes it then), and resuming it before then does nothing.
+async function listenToSound(target, { waitForPlayer = false } = {}) {
+  await target.addInitScript((waitForPlayer) => {
     const heard = (window.__arachneSound = { states: [], buffers: 0, loud: 0, peak: 0 });
-    const contexts = [];
-    window.__arachneSoundContexts = contexts;
+    // (Heard before the page's own listeners, which resume the audio.)
+    let touched = false;
+    for (const e of ["pointerdown", "keydown", "touchend"]) {
+      window.addEventListener(e, () => (touched = true), { capture: true });
+    }
     for (const name of ["AudioContext", "webkitAudioContext"]) {
       const Base = window[name];
       if (!Base) continue;
       window[name] = class extends Base {
         constructor(...args) {
           super(...args);
-          contexts.push(this);
+          if (waitForPlayer) this.suspend();
           heard.states.push(this.state);
           this.addEventListener("statechange", () => heard.states.push(this.state));
+        }
+        // As Chrome does: resuming does nothing until the player has clicked or pressed a key
+        // on the page (cpal asks at once). (Not by `navigator.userActivation`, which headless
+        // Chromium sometimes reports active on a page nobody touched.)
+        resume() {
+          if (waitForPlayer && !touched) return Promise.resolve();
+          return super.resume();
         }
       };
     }
@@ -644,7 +699,7 @@ async function listenToSound(target) {
       heard.peak = Math.max(heard.peak, peak);
       return copy.call(this, samples, ...rest);
     };
-  });
+  }, waitForPlayer);
 }
 
 // Frame gaps (requestAnimationFrame to requestAnimationFrame, ms) recorded in the page from

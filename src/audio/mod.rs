@@ -62,8 +62,14 @@ fn play(
     settings: Res<Settings>,
 ) {
     let Some(bank) = bank else { return };
+    // In a browser, a sound sent while the audio waits for the player would play at the
+    // first click, with every other sound sent meanwhile.
+    #[cfg(target_arch = "wasm32")]
+    let heard = cues.is_empty() || crate::web::audio_runs();
+    #[cfg(not(target_arch = "wasm32"))]
+    let heard = true;
     for cue in cues.read() {
-        if !settings.sound.enabled {
+        if !settings.sound.enabled || !heard {
             continue;
         }
         if let Some((_, handle)) = bank.0.iter().find(|(s, _)| *s == cue.sfx) {
