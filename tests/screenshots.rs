@@ -528,10 +528,13 @@ fn on_a_phone_every_window_stays_inside_the_screen() {
     // 660 px there; they wrap once seen too wide.
     let tablet = [
         // The settings' Table layout section open, its labels under their sliders on a phone,
-        // German's longer ones beside them on a small tablet. (German's settings on a phone
-        // reach the screen's left edge, its frame at the very edge, with the section closed
-        // too: not checked here.)
+        // German's longer ones beside them on a small tablet. On a phone every setting stands
+        // under its label: German's, side by side, put the window's frame at the screen's
+        // left edge.
         ("spider", "layout", "en", "390x844"),
+        ("spider", "layout", "de", "390x844"),
+        ("spider", "settings", "de", "390x844"),
+        ("pro-spider-10", "settings", "de", "390x844"),
         ("spider", "layout", "de", "660x800"),
         ("spider", "menu", "de", "660x800"),
         ("spider", "settings", "de", "660x800"),

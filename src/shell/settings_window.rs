@@ -49,7 +49,7 @@ pub(crate) fn settings_window(
         );
         scrolling(ui, high, |ui| {
             ui.heading(t("settings.look"));
-            egui::Grid::new("look").num_columns(2).show(ui, |ui| {
+            rows(ui, "look", |ui| {
                 // The overlay's language: the system's, or one chosen.
                 ui.label(t("lang.choose"));
                 let system = tf("lang.system", &[("lang", &Lang::system().name())]);
@@ -142,7 +142,7 @@ pub(crate) fn settings_window(
             });
             ui.separator();
             ui.heading(t("settings.motion"));
-            egui::Grid::new("motion").num_columns(2).show(ui, |ui| {
+            rows(ui, "motion", |ui| {
                 let a = &mut s.animation;
                 ui.label(t("settings.speed"));
                 speed_slider(ui, &mut a.speed);
@@ -150,7 +150,9 @@ pub(crate) fn settings_window(
                 ui.label(t("settings.easing"));
                 easing_combo(ui, "easing", &mut a.easing);
                 ui.end_row();
-                ui.label("");
+                if !narrow(ui.ctx()) {
+                    ui.label("");
+                }
                 if ui.button(t("settings.tune_animation")).clicked() {
                     open_tuner = true;
                 }
@@ -173,7 +175,7 @@ pub(crate) fn settings_window(
                 .show(ui, |ui| layout_grid(ui, &mut s.layout));
             ui.separator();
             ui.heading(t("settings.sound"));
-            egui::Grid::new("sound").num_columns(2).show(ui, |ui| {
+            rows(ui, "sound", |ui| {
                 ui.label(t("settings.sound"));
                 ui.checkbox(&mut s.sound.enabled, t("settings.sound_on"));
                 ui.end_row();
@@ -191,7 +193,7 @@ pub(crate) fn settings_window(
             });
             ui.separator();
             ui.heading(t("settings.games"));
-            egui::Grid::new("games").num_columns(2).show(ui, |ui| {
+            rows(ui, "games", |ui| {
                 let g = &mut s.game;
                 ui.label(t("settings.completed_runs"));
                 egui::ComboBox::from_id_salt("discard")
@@ -353,8 +355,26 @@ fn layout_slider<'a>(
         .max_decimals(if unit == " px" { 0 } else { 3 })
 }
 
-/// Screens narrower than this (logical pixels) show each layout slider under its label.
+/// Screens narrower than this (logical pixels) show each setting under its label.
 const NARROW_LAYOUT: f32 = 600.0;
+
+/// Whether the screen is narrow (a phone held upright): see [`rows`].
+fn narrow(ctx: &egui::Context) -> bool {
+    ctx.content_rect().width() < NARROW_LAYOUT
+}
+
+/// A section's rows, each a label and its control (`end_row` after each): side by side in a
+/// grid, or on a narrow screen each label above its control. Side by side on a phone, the
+/// longest (German) labels and rows of checkboxes pushed the window past the screen's left
+/// edge: the grid laid a frame out with the column widths of the frame before, and egui never
+/// shrinks a window that has grown.
+fn rows<R>(ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    if narrow(ui.ctx()) {
+        ui.vertical(add).inner
+    } else {
+        egui::Grid::new(id).num_columns(2).show(ui, add).inner
+    }
+}
 
 /// A squeeze never looser than the step it squeezes (the settings file refuses that).
 fn keep_squeezes_within(l: &mut LayoutSettings) {
@@ -367,24 +387,13 @@ fn keep_squeezes_within(l: &mut LayoutSettings) {
 /// is moved.
 fn layout_grid(ui: &mut egui::Ui, l: &mut LayoutSettings) {
     ui.label(egui::RichText::new(t("settings.layout.hint")).small());
-    let rows = |ui: &mut egui::Ui, l: &mut LayoutSettings, in_grid: bool| {
+    rows(ui, "layout-grid", |ui| {
         for (key, field, range, unit) in layout_rows() {
             ui.label(t(key));
             ui.add(layout_slider(field(l), range, unit));
-            if in_grid {
-                ui.end_row();
-            }
+            ui.end_row();
         }
-    };
-    // On a narrow screen (a phone held upright) each label stands above its slider: side by
-    // side, the longest (German) labels pushed the window past the screen's edge.
-    if ui.ctx().content_rect().width() < NARROW_LAYOUT {
-        rows(ui, l, false);
-    } else {
-        egui::Grid::new("layout-grid")
-            .num_columns(2)
-            .show(ui, |ui| rows(ui, l, true));
-    }
+    });
     keep_squeezes_within(l);
     if ui.button(t("settings.layout.reset")).clicked() {
         *l = Settings::default().layout;
