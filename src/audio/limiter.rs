@@ -5,13 +5,14 @@
 //! audio block. Their sum went past full scale, and the output cut it off: a crackle under
 //! every deal (measured in the browser: up to 109 of 2048 samples a buffer at full scale).
 //! The limiter turns the whole mix down just before such a peak and back up over a few tens
-//! of milliseconds. A sound alone is never touched: every effect is made with its peak at 0.8,
-//! under the ceiling.
+//! of milliseconds. A sound alone at a volume of 100% or less is never touched: every effect
+//! is made with its peak at 0.8, under the ceiling.
 //!
 //! How: the output is the input delayed by a short look-ahead. Each frame needs a gain of at
 //! most `ceiling / peak`; the gain follows the least need in the look-ahead window down
-//! quickly (attack) and back up slowly (release), and is never above the need of the frame it
-//! is applied to, so the ceiling holds exactly.
+//! (attack, fast enough to be there when the frame comes out) and back up slowly (release).
+//! The gain applied is never above the need of the frame it is applied to, and a product an
+//! ulp over is clamped, so the ceiling holds exactly.
 use std::collections::VecDeque;
 
 use bevy_kira_audio::prelude::*;
@@ -20,8 +21,9 @@ use bevy_kira_audio::prelude::*;
 pub const CEILING: f32 = 0.89;
 /// How far ahead the limiter looks (and how late the sound comes), in seconds.
 const LOOK_AHEAD_SECS: f64 = 0.0015;
-/// Time constants of the gain going down and back up, in seconds.
-const ATTACK_SECS: f64 = 0.0005;
+/// Time constants of the gain going down and back up, in seconds. Seven attack times fit in
+/// the look-ahead: the gain has come to within a thousandth of a peak's need when it is let out.
+const ATTACK_SECS: f64 = LOOK_AHEAD_SECS / 7.0;
 const RELEASE_SECS: f64 = 0.08;
 
 /// The limiter as an effect for an [`AudioTrack`].
@@ -43,6 +45,10 @@ pub struct Limiter {
     look_ahead: usize,
     /// How far the gain is below 1 now.
     cut: f32,
+    /// Frames let out at their own need because the gain had not come down far enough: a
+    /// kink in the sound (the tests count them).
+    #[cfg(test)]
+    kinks: usize,
     attack: f32,
     release: f32,
 }
@@ -54,6 +60,8 @@ impl Limiter {
             delayed: VecDeque::new(),
             look_ahead: 0,
             cut: 0.0,
+            #[cfg(test)]
+            kinks: 0,
             attack: 0.0,
             release: 0.0,
         };
@@ -68,6 +76,9 @@ impl Limiter {
         self.attack = (1.0 - (-1.0 / (ATTACK_SECS * rate)).exp()) as f32;
         self.release = (1.0 - (-1.0 / (RELEASE_SECS * rate)).exp()) as f32;
         self.delayed.clear();
+        // (Room for the frame let in before one is let out: `limit` runs on the audio thread,
+        // which should not allocate.)
+        self.delayed.reserve(self.look_ahead + 1);
         self.delayed
             .extend(std::iter::repeat_n((Frame::ZERO, 1.0), self.look_ahead));
     }
@@ -97,6 +108,10 @@ impl Limiter {
             }
             let (out, need) = self.delayed.pop_front().unwrap_or((Frame::ZERO, 1.0));
             let gain = (1.0 - self.cut).min(need);
+            #[cfg(test)]
+            if need < (1.0 - self.cut) * 0.999 {
+                self.kinks += 1;
+            }
             // (A product can round an ulp past the ceiling.)
             *frame = Frame {
                 left: (out.left * gain).clamp(-CEILING, CEILING),
@@ -126,14 +141,15 @@ mod tests {
     use crate::audio::cues::Sfx;
     use crate::audio::{SAMPLE_RATE, synthesize};
 
-    /// `frames` through a new limiter at the sounds' rate, in blocks of 128 as kira renders.
-    fn limited(frames: &[f32]) -> Vec<f32> {
+    /// `frames` through a new limiter at the sounds' rate, in blocks of 128 as kira renders,
+    /// with how many frames the gain came down too late for (see `Limiter::kinks`).
+    fn limited(frames: &[f32]) -> (Vec<f32>, usize) {
         let mut limiter = Limiter::new(SAMPLE_RATE);
         let mut out: Vec<Frame> = frames.iter().map(|&s| Frame::from_mono(s)).collect();
         for block in out.chunks_mut(128) {
             limiter.limit(block);
         }
-        out.iter().map(|f| f.left).collect()
+        (out.iter().map(|f| f.left).collect(), limiter.kinks)
     }
 
     /// `sound` added into `mix` from frame `at`, at `volume`.
@@ -154,7 +170,7 @@ mod tests {
             let sound = synthesize(sfx);
             let mut padded = sound.clone();
             padded.extend(std::iter::repeat_n(0.0, delay));
-            let out = limited(&padded);
+            let (out, _) = limited(&padded);
             assert!(out[..delay].iter().all(|&s| s == 0.0), "{sfx:?}");
             assert_eq!(&out[delay..], &sound[..], "{sfx:?}");
         }
@@ -185,9 +201,11 @@ mod tests {
         let at = mix.len() + SAMPLE_RATE as usize;
         add(&mut mix, &drop, at, 1.0);
         mix.extend(std::iter::repeat_n(0.0, 100));
-        let out = limited(&mix);
+        let (out, kinks) = limited(&mix);
         let peak = out.iter().fold(0.0f32, |m, s| m.max(s.abs()));
         assert!(peak <= CEILING, "{peak}");
+        // The gain was down in time for every peak: turned down, not cut off.
+        assert_eq!(kinks, 0);
         // The deal is still loud (turned down to the ceiling, not silenced) ...
         assert!(peak > 0.8 * CEILING, "{peak}");
         // ... and the drop after it plays at its own level again.
@@ -221,6 +239,7 @@ mod tests {
             .map(|w| (w[1] - w[0]).abs())
             .fold(0.0f32, f32::max);
         assert!(biggest_step < 0.05, "{biggest_step}");
+        assert_eq!(limiter.kinks, 0);
         // Before the gain is needed it sits at 1, and it comes back up after the tone.
         assert_eq!(gains[4000], 1.0);
         assert!(gains[4410 + 66 + 2000] < 0.5);

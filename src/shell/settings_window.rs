@@ -20,6 +20,8 @@ pub(crate) fn settings_window(
     themes: Res<Themes>,
     mut under: ResMut<crate::shell::studio::StudioUnder>,
     mut sfx: MessageWriter<PlaySfx>,
+    time: Res<Time<Real>>,
+    mut last_sample: Local<Option<f64>>,
 ) -> Result {
     if !windows.settings {
         return Ok(());
@@ -264,8 +266,13 @@ pub(crate) fn settings_window(
         *settings = s;
         save_settings.soon();
     }
-    // (Played with the settings just set: sounds take their volume as they start.)
-    if let Some(sound) = preview {
+    // (Played with the settings just set: sounds take their volume as they start.) An arrow
+    // key held moves the slider at every repeat: one sample in a quarter of a second.
+    let now = time.elapsed_secs_f64();
+    if let Some(sound) = preview
+        && last_sample.is_none_or(|at| now - at >= 0.25)
+    {
+        *last_sample = Some(now);
         sfx.write(PlaySfx::plain(sound));
     }
     if !open {
@@ -423,8 +430,7 @@ pub(crate) fn easing_combo(ui: &mut egui::Ui, id: &str, easing: &mut Easing) {
         });
 }
 
-/// A volume slider in percent, kept in decibels.
-/// A volume slider in percent; whether the player has just set it (let go of a drag, or
+/// A volume slider in percent, kept in decibels; whether the player has just set it (let go of a drag, or
 /// changed it with a key or a click), the moment to let them hear it.
 fn volume(ui: &mut egui::Ui, db: &mut f32) -> bool {
     let mut percent = if *db <= -60.0 {
@@ -439,7 +445,10 @@ fn volume(ui: &mut egui::Ui, db: &mut f32) -> bool {
         egui::Slider::new(&mut percent, 0.0..=100.0)
             .suffix("%")
             .fixed_decimals(0)
-            .clamping(egui::SliderClamping::Edits),
+            .clamping(egui::SliderClamping::Edits)
+            // (Typed into its number box, the volume is set when the box is left, not at
+            // every key: each would play a sample.)
+            .update_while_editing(false),
     );
     if slider.changed() {
         *db = if percent <= 0.5 {
