@@ -1,6 +1,8 @@
 //! The egui overlay both games share: fonts, which windows are open, the pointer and keyboard
 //! shared with the table, the settings window and the notices. Each game draws its own bar
 //! and windows into the [`Overlay`] sets, in order.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod dropped;
 pub mod settings_window;
 pub mod studio;
 pub mod widgets;
@@ -25,6 +27,8 @@ pub enum Overlay {
 }
 
 pub(crate) fn plugin(app: &mut App) {
+    #[cfg(not(target_arch = "wasm32"))]
+    app.add_plugins(dropped::plugin);
     app.add_plugins(EguiPlugin::default())
         .init_resource::<Windows>()
         .insert_resource(TableInput(true))

@@ -284,7 +284,8 @@ pub(crate) fn theme_editor(
                     );
                 }
             });
-            // A theme file opened (the browser's Open file) is imported as soon as it is read.
+            // A theme file opened (the browser's Open file, or dropped on the desktop's window)
+            // is imported as soon as it is read.
             let mut import = false;
             if let Some((_, text)) = crate::shell::widgets::opened_file("theme") {
                 studio.text = text;

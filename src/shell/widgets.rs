@@ -338,8 +338,8 @@ pub(crate) fn paste_to_watch(
 }
 
 /// In the browser, a button that asks for a file to open (`web::open_file`); its text comes
-/// back through [`opened_file`] with `purpose`. Nothing on the desktop, where the player's
-/// files are pasted or put in the data directory.
+/// back through [`opened_file`] with `purpose`. On the desktop, where a file is dropped on the
+/// game's window ([`crate::shell::dropped`]), a word that says so.
 pub(crate) fn open_file_button(
     ui: &mut egui::Ui,
     notices: &mut crate::core::focus::Notices,
@@ -358,17 +358,21 @@ pub(crate) fn open_file_button(
         ));
     }
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = (ui, notices, purpose);
+    {
+        let _ = (notices, purpose);
+        ui.weak(crate::core::i18n::t("drop.hint"));
+    }
 }
 
-/// The file opened for `purpose` with [`open_file_button`] (its name and text), once it is read.
+/// The file opened for `purpose` with [`open_file_button`] (its name and text), once it is
+/// read; on the desktop, the file dropped on the game's window, whatever window takes it.
 pub(crate) fn opened_file(purpose: &str) -> Option<(String, String)> {
     #[cfg(target_arch = "wasm32")]
     return crate::web::take_opened(purpose);
     #[cfg(not(target_arch = "wasm32"))]
     {
         let _ = purpose;
-        None
+        crate::shell::dropped::take()
     }
 }
 

@@ -429,6 +429,14 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("web.open_file", "Datei öffnen…"),
     (
+        "drop.hint",
+        "oder eine Datei auf das Fenster des Spiels ziehen",
+    ),
+    (
+        "drop.nowhere",
+        "{name} wurde abgelegt, aber kein Fenster konnte die Datei nehmen: noch einmal mit offenem Fenster Wiederholungen (im Menü)",
+    ),
+    (
         "web.open_file_hover",
         "Eine mit Herunterladen gespeicherte Datei öffnen (oder die eines anderen Arachne): sie wird gleich gezeigt",
     ),

@@ -398,6 +398,11 @@ pub const STRINGS: &[(&str, &str)] = &[
         "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay (once laid: a card that hits) · H hit with it · X, Delete or Backspace discard it (a skip: then the seat's number) · K take a knocked card, P pass · 1-9 answer a question (or the arrows and Enter) · Esc clear the choice, or the menu · O sort the hand the other way · S score sheet · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
     ),
     ("web.open_file", "Open file…"),
+    ("drop.hint", "or drop a file on the game's window"),
+    (
+        "drop.nowhere",
+        "{name} was dropped, but no window could take it: try again with the Replays window open (in the Menu)",
+    ),
     (
         "web.open_file_hover",
         "Open a file saved with Download (or another Arachne's): it is shown at once",
