@@ -172,8 +172,12 @@ pub(crate) fn theme_editor(
                 ui.label(t("studio.themes.name"));
                 ui.text_edit_singleline(&mut edited.name);
             });
+            // Where the theme comes from; an imported one (another id than the chosen theme's)
+            // is no file yet (it said the chosen theme's file).
+            let imported = edited.id != s.theme;
             ui.label(
                 egui::RichText::new(match &origin {
+                    _ if imported => t("studio.themes.not_kept").to_string(),
                     Some(ThemeOrigin::Builtin) => t("studio.themes.builtin").to_string(),
                     Some(ThemeOrigin::File(path)) => tf("studio.themes.file", &[("path", path)]),
                     Some(ThemeOrigin::Saved(_)) => t("studio.themes.yours").to_string(),

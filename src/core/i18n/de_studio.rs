@@ -21,6 +21,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("studio.themes.file", "Aus der Datei {path} (beobachtet)."),
     ("studio.themes.yours", "Eines Ihrer Designs."),
+    (
+        "studio.themes.not_kept",
+        "Importiert, noch nicht behalten: „Als neues Design speichern“ behält es.",
+    ),
     ("studio.themes.corner_radius", "Eckenradius"),
     (
         "studio.themes.overrides",

@@ -21,6 +21,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("studio.themes.file", "From the file {path} (watched)."),
     ("studio.themes.yours", "One of your themes."),
+    (
+        "studio.themes.not_kept",
+        "Imported, not kept yet: Save as new theme keeps it.",
+    ),
     ("studio.themes.corner_radius", "Corner radius"),
     (
         "studio.themes.overrides",
