@@ -208,7 +208,13 @@ fn control(
                         });
                         dirty = true;
                     }
-                    Err(e) => notices.push(tf("p10.viewer.cannot_open", &[("why", &e)])),
+                    Err(e) => notices.push(
+                        crate::shell::widgets::TextKind::misplaced(
+                            &log,
+                            crate::shell::widgets::TextKind::P10Game,
+                        )
+                        .unwrap_or_else(|| tf("p10.viewer.cannot_open", &[("why", &e)])),
+                    ),
                 }
             }
             (ViewerControl::Close, Some(v)) => {

@@ -18,7 +18,7 @@ use crate::core::theme::{
 };
 use crate::shell::Windows;
 use crate::shell::settings_window::{easing_combo, easing_name, pattern_name, speed_slider};
-use crate::shell::widgets::{fitting_width, scrolling};
+use crate::shell::widgets::{TextKind, fitting_width, scrolling};
 
 /// What the studio's windows remember between frames.
 #[derive(Resource, Debug, Clone)]
@@ -336,7 +336,10 @@ pub(crate) fn theme_editor(
                     });
                 });
             if import {
-                studio.message = Some(match import_theme(&studio.text) {
+                // (Another of Arachne's texts is named, not taken apart as a theme.)
+                let theme = import_theme(&studio.text)
+                    .map_err(|e| TextKind::misplaced(&studio.text, TextKind::Theme).unwrap_or(e));
+                studio.message = Some(match theme {
                     Ok(theme) => {
                         let m = tf("studio.themes.imported", &[("name", &theme.name)]);
                         studio.save_name = theme.name.clone();

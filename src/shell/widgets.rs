@@ -376,6 +376,56 @@ pub(crate) fn opened_file(purpose: &str) -> Option<(String, String)> {
     }
 }
 
+/// What a text opened, dropped or pasted is, told from how it begins: the player may bring
+/// one kind to another's window (a Pro Spider 10 game to Spider's replays, a theme to either).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TextKind {
+    /// A Spider replay (`Replay(` ...).
+    SpiderReplay,
+    /// A Pro Spider 10 game's log (`game:` ...).
+    P10Game,
+    /// A theme (export's format).
+    Theme,
+    /// None of Arachne's.
+    Other,
+}
+
+impl TextKind {
+    /// What `text` is. (Blank lines, comments and RON's `#![enable(...)]` lines are passed
+    /// over to the first line that says.)
+    pub(crate) fn of(text: &str) -> TextKind {
+        let first = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("//"))
+            .unwrap_or("");
+        if first.starts_with("game:") {
+            TextKind::P10Game
+        } else if first.starts_with("Replay(") {
+            TextKind::SpiderReplay
+        } else if crate::shell::studio::import_theme(text).is_ok() {
+            TextKind::Theme
+        } else {
+            TextKind::Other
+        }
+    }
+
+    /// What to tell a player who brought `text` to the window for `expected`, when it is
+    /// another kind (the parser's own error says more when it is the right kind, with a fault).
+    pub(crate) fn misplaced(text: &str, expected: TextKind) -> Option<String> {
+        let kind = TextKind::of(text);
+        (kind != expected).then(|| {
+            crate::core::i18n::t(match kind {
+                TextKind::SpiderReplay => "text.is_spider_replay",
+                TextKind::P10Game => "text.is_p10_game",
+                TextKind::Theme => "text.is_theme",
+                TextKind::Other => "text.is_other",
+            })
+            .to_string()
+        })
+    }
+}
+
 /// Seconds as minutes and seconds, `m:ss`.
 pub(crate) fn clock(secs: u64) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)
@@ -390,6 +440,36 @@ pub fn bar_button<'a>(text: impl Into<egui::WidgetText>) -> egui::Button<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each of Arachne's texts is told apart from the others and from a stray file, and a
+    /// window is told when the text is another's.
+    #[test]
+    fn texts_are_told_apart_by_how_they_begin() {
+        let replay = "#![enable(implicit_some)]\nReplay(\n    version: 1,\n    variant: \"spider-4suit\",\n)\n";
+        let game = "# kept by Arachne\n\ngame: pro-spider-10\nplayers: 3\nseed: 17\n";
+        let theme = crate::core::theme::Theme::builtin("midnight")
+            .expect("a built-in theme")
+            .to_ron();
+        let stray = "import sys\nprint(sys.argv)\n";
+        assert_eq!(TextKind::of(replay), TextKind::SpiderReplay);
+        assert_eq!(TextKind::of(game), TextKind::P10Game);
+        assert_eq!(TextKind::of(&theme), TextKind::Theme);
+        assert_eq!(TextKind::of(stray), TextKind::Other);
+        assert_eq!(TextKind::of(""), TextKind::Other);
+        assert_eq!(TextKind::misplaced(replay, TextKind::SpiderReplay), None);
+        assert_eq!(
+            TextKind::misplaced(game, TextKind::SpiderReplay).as_deref(),
+            Some(crate::core::i18n::t("text.is_p10_game"))
+        );
+        assert_eq!(
+            TextKind::misplaced(replay, TextKind::Theme).as_deref(),
+            Some(crate::core::i18n::t("text.is_spider_replay"))
+        );
+        assert_eq!(
+            TextKind::misplaced(stray, TextKind::P10Game).as_deref(),
+            Some(crate::core::i18n::t("text.is_other"))
+        );
+    }
 
     /// Every file under `dir`, in its subfolders too.
     fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {

@@ -8,7 +8,7 @@ use arachne_engine::variant;
 use crate::core::focus::Notices;
 use crate::core::i18n::{Lang, fill, lang, lookup, t, tf, variant_name};
 use crate::core::persist::{Saves, save};
-use crate::shell::widgets::{clock, fitting_width, fixed_window};
+use crate::shell::widgets::{TextKind, clock, fitting_width, fixed_window};
 use crate::shell::{Overlay, Windows};
 use crate::spider::SpiderSystems;
 use crate::spider::menu::Form;
@@ -271,7 +271,10 @@ fn replays(
     });
     match pasted {
         Some((Ok(replay), title)) => chosen = Some((replay, title)),
-        Some((Err(e), _)) => notices.push(tf("spider.replays.cannot_show", &[("why", &e)])),
+        Some((Err(e), _)) => notices.push(
+            TextKind::misplaced(&form.pasted, TextKind::SpiderReplay)
+                .unwrap_or_else(|| tf("spider.replays.cannot_show", &[("why", &e)])),
+        ),
         None => {}
     }
     if let Some((replay, title)) = chosen {

@@ -429,6 +429,22 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("web.open_file", "Datei öffnen…"),
     (
+        "text.is_spider_replay",
+        "Das ist eine Spider-Wiederholung: in den Wiederholungen von Spider ansehen",
+    ),
+    (
+        "text.is_p10_game",
+        "Das ist ein Spiel Pro Spider 10: in den Wiederholungen von Pro Spider 10 ansehen",
+    ),
+    (
+        "text.is_theme",
+        "Das ist ein Design: im Design-Editor importieren",
+    ),
+    (
+        "text.is_other",
+        "Das ist weder ein gespeichertes Spiel noch ein Design von Arachne",
+    ),
+    (
         "drop.hint",
         "oder eine Datei auf das Fenster des Spiels ziehen",
     ),

@@ -400,6 +400,22 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("web.open_file", "Open file…"),
     ("drop.hint", "or drop a file on the game's window"),
     (
+        "text.is_spider_replay",
+        "This is a Spider replay: watch it from Spider's replays",
+    ),
+    (
+        "text.is_p10_game",
+        "This is a Pro Spider 10 game: watch it from Pro Spider 10's replays",
+    ),
+    (
+        "text.is_theme",
+        "This is a theme: import it in the theme editor",
+    ),
+    (
+        "text.is_other",
+        "This is neither a kept game nor a theme of Arachne's",
+    ),
+    (
         "drop.nowhere",
         "{name} was dropped, but no window could take it: try again with the Replays window open (in the Menu)",
     ),
