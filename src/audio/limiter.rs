@@ -45,6 +45,8 @@ pub struct Limiter {
     look_ahead: usize,
     /// How far the gain is below 1 now.
     cut: f32,
+    /// How many frames in the window are over the ceiling.
+    over: usize,
     /// Frames let out at their own need because the gain had not come down far enough: a
     /// kink in the sound (the tests count them).
     #[cfg(test)]
@@ -60,6 +62,7 @@ impl Limiter {
             delayed: VecDeque::new(),
             look_ahead: 0,
             cut: 0.0,
+            over: 0,
             #[cfg(test)]
             kinks: 0,
             attack: 0.0,
@@ -76,6 +79,7 @@ impl Limiter {
         self.attack = (1.0 - (-1.0 / (ATTACK_SECS * rate)).exp()) as f32;
         self.release = (1.0 - (-1.0 / (RELEASE_SECS * rate)).exp()) as f32;
         self.delayed.clear();
+        self.over = 0;
         // (Room for the frame let in before one is let out: `limit` runs on the audio thread,
         // which should not allocate.)
         self.delayed.reserve(self.look_ahead + 1);
@@ -89,10 +93,17 @@ impl Limiter {
             let peak = frame.left.abs().max(frame.right.abs());
             let need = if peak > CEILING { CEILING / peak } else { 1.0 };
             self.delayed.push_back((*frame, need));
-            let target = self
-                .delayed
-                .iter()
-                .fold(1.0f32, |least, &(_, need)| least.min(need));
+            if need < 1.0 {
+                self.over += 1;
+            }
+            // (Most of the time nothing in the window is over the ceiling: no need to look.)
+            let target = if self.over == 0 {
+                1.0
+            } else {
+                self.delayed
+                    .iter()
+                    .fold(1.0f32, |least, &(_, need)| least.min(need))
+            };
             // The gain moves as the cut it makes (1 - gain): near 1, steps of the release
             // are below what an f32 of about 1 can hold, and the gain would stop short.
             let cut = 1.0 - target;
@@ -107,6 +118,9 @@ impl Limiter {
                 self.cut = 0.0;
             }
             let (out, need) = self.delayed.pop_front().unwrap_or((Frame::ZERO, 1.0));
+            if need < 1.0 {
+                self.over -= 1;
+            }
             let gain = (1.0 - self.cut).min(need);
             #[cfg(test)]
             if need < (1.0 - self.cut) * 0.999 {
