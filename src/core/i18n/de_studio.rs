@@ -20,7 +20,7 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Gehört zum Spiel: Änderungen unter einem neuen Namen speichern.",
     ),
     ("studio.themes.file", "Aus der Datei {path} (beobachtet)."),
-    ("studio.themes.yours", "Eines Ihrer Designs."),
+    ("studio.themes.yours", "Eines deiner Designs."),
     (
         "studio.themes.not_kept",
         "Importiert, noch nicht behalten: „Als neues Design speichern“ behält es.",
@@ -28,13 +28,13 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("studio.themes.corner_radius", "Eckenradius"),
     (
         "studio.themes.overrides",
-        "Ihre Wahl von Kartenrücken und Kartenfarben in den Einstellungen liegt über dem Design.",
+        "Deine Wahl von Kartenrücken und Kartenfarben in den Einstellungen liegt über dem Design.",
     ),
     ("studio.themes.use_theme", "Die des Designs zeigen"),
     ("studio.themes.save", "Speichern"),
     (
         "studio.themes.save_hint",
-        "Speichert die Änderungen in diesem Ihrer Designs",
+        "Speichert die Änderungen an diesem deiner Designs",
     ),
     ("studio.themes.revert", "Verwerfen"),
     ("studio.themes.copy_of", "{name} (meins)"),
