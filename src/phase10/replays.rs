@@ -13,7 +13,7 @@ use crate::phase10::round::P10Table;
 use crate::phase10::saves::{KeptGame, kept_games};
 use crate::phase10::viewer::{P10Viewer, ViewerControl};
 use crate::shell::widgets::{
-    bar_button, copy_button, fixed_window, keep_inside, paste_to_watch, row_wrapping,
+    TextKind, bar_button, copy_button, fixed_window, keep_inside, paste_to_watch, row_wrapping,
 };
 use crate::shell::{Overlay, Windows};
 
@@ -110,12 +110,20 @@ fn replay_list(
             });
         ui.separator();
         // A game's text from elsewhere: a file, another Arachne's Copy.
+        // Another kind of text is named and leaves the box (a stray file may be megabytes,
+        // laid out at every frame); a game's log with a fault goes to the viewer, which tells
+        // the fault.
         if let Some(title) = paste_to_watch(ui, &mut notices, "p10", &mut pasted) {
-            controls.write(ViewerControl::Open {
-                title,
-                log: pasted.trim().to_string(),
-            });
-            windows.replays = false;
+            if let Some(what) = TextKind::misplaced(&pasted, TextKind::P10Game) {
+                notices.push(what);
+                pasted.clear();
+            } else {
+                controls.write(ViewerControl::Open {
+                    title,
+                    log: pasted.trim().to_string(),
+                });
+                windows.replays = false;
+            }
         }
     });
     if !open {

@@ -1,7 +1,8 @@
 //! A file dropped on the game's window (the desktop's Open file): a kept game, a replay or a
-//! theme, taken by the window open to receive it, as the browser's Open file button's file
-//! is. Dropped on the table, it opens the window it belongs to: the theme editor for a theme,
-//! else the replays (which say what is wrong with a file that is neither).
+//! theme, taken by the window open for its kind, as the browser's Open file button's file is.
+//! Dropped on the table, it opens the window it belongs to: the theme editor for a theme,
+//! else the replays (which say what a file of another kind is).
+use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -11,6 +12,7 @@ use bevy::window::FileDragAndDrop;
 use crate::core::focus::Notices;
 use crate::core::i18n::tf;
 use crate::shell::Windows;
+use crate::shell::widgets::TextKind;
 
 /// The largest file taken (the browser's Open file takes as much): far more than a kept game
 /// or a theme.
@@ -19,11 +21,12 @@ pub const DROP_LIMIT: u64 = 4 << 20;
 /// How many frames a dropped file waits for a window to take it.
 const WAIT_FRAMES: u32 = 3;
 
-/// The file dropped last, with the frames it has waited, and whether its window was opened
-/// for it.
+/// The file dropped last: what it is, the frames it has waited, and whether its window was
+/// opened for it.
 struct Dropped {
     name: String,
     text: String,
+    kind: TextKind,
     age: u32,
     window_opened: bool,
 }
@@ -35,14 +38,31 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(Update, receive);
 }
 
-/// The file dropped on the window (its name and text), once: the window that takes files
-/// (kept games, replays, the theme editor) takes it as it is drawn.
-pub fn take() -> Option<(String, String)> {
+/// The file dropped on the window (its name and text), once, for the window drawn with
+/// `purpose` (`spider`, `p10`: their replays; `theme`: the theme editor): a window takes a
+/// file of its own kind, or any file once a window was opened for it (which then says what
+/// the file is). So a theme dropped with the replays and the theme editor both open goes to
+/// the editor.
+pub fn take(purpose: &str) -> Option<(String, String)> {
     let mut dropped = DROPPED.lock().unwrap_or_else(|e| e.into_inner());
-    dropped.take().map(|d| (d.name, d.text))
+    let wanted = match purpose {
+        "spider" => TextKind::SpiderReplay,
+        "p10" => TextKind::P10Game,
+        "theme" => TextKind::Theme,
+        _ => TextKind::Other,
+    };
+    if dropped
+        .as_ref()
+        .is_some_and(|d| d.kind == wanted || d.window_opened)
+    {
+        dropped.take().map(|d| (d.name, d.text))
+    } else {
+        None
+    }
 }
 
-/// A dropped file's text, or what to tell the player.
+/// A dropped file's text, or what to tell the player. Only a plain file is read (a pipe or a
+/// device would never end), and never more than [`DROP_LIMIT`] (it may grow as it is read).
 fn read(path: &Path) -> Result<(String, String), String> {
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
@@ -54,29 +74,48 @@ fn read(path: &Path) -> Result<(String, String), String> {
             &[("name", &name), ("why", &why.to_string())],
         )
     };
-    let size = std::fs::metadata(path).map_err(|e| failed(&e))?.len();
-    if size > DROP_LIMIT {
+    let file = std::fs::File::open(path).map_err(|e| failed(&e))?;
+    let meta = file.metadata().map_err(|e| failed(&e))?;
+    if !meta.is_file() {
+        return Err(failed(&crate::core::i18n::t("drop.not_a_file")));
+    }
+    let mut bytes = Vec::new();
+    file.take(DROP_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| failed(&e))?;
+    if bytes.len() as u64 > DROP_LIMIT {
         return Err(tf("web.open_too_large", &[("name", &name)]));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| failed(&e))?;
+    let text = String::from_utf8(bytes).map_err(|e| failed(&e))?;
+    // (A byte-order mark, as Notepad writes one, is not part of the text.)
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    };
     Ok((name, text))
 }
 
 /// Each frame: a file dropped is read and waits for a window to take it ([`take`]). Left a
-/// few frames (no window open takes files), it opens its window: the theme editor if it reads
-/// as a theme, else the replays. Left again (that window could not show), it is told; so is a
-/// file that could not be read.
+/// few frames (no window open for it), it opens its window: the theme editor for a theme,
+/// else the replays. Left again (that window could not show, or a question waits for an
+/// answer), it is told; so is a file that could not be read, and one that a later drop
+/// replaced before any window took it.
 fn receive(
     mut drops: MessageReader<FileDragAndDrop>,
     mut notices: ResMut<Notices>,
     mut windows: ResMut<Windows>,
+    mut under: Option<ResMut<crate::shell::studio::StudioUnder>>,
 ) {
     let mut dropped = DROPPED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(d) = dropped.as_mut() {
         d.age += 1;
-        if d.age > WAIT_FRAMES && !d.window_opened {
-            if crate::shell::studio::import_theme(&d.text).is_ok() {
+        if d.age > WAIT_FRAMES && !d.window_opened && !windows.question {
+            if d.kind == TextKind::Theme {
                 windows.themes = true;
+                // (On a phone-sized window the editor may wait under the tuner: shown.)
+                if let Some(under) = under.as_mut() {
+                    under.asked_for(true, false);
+                }
             } else {
                 windows.replays = true;
             }
@@ -91,7 +130,11 @@ fn receive(
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
             match read(path_buf) {
                 Ok((name, text)) => {
+                    if let Some(left) = dropped.take() {
+                        notices.push(tf("drop.one_at_a_time", &[("name", &left.name)]));
+                    }
                     *dropped = Some(Dropped {
+                        kind: TextKind::of(&text),
                         name,
                         text,
                         age: 0,
@@ -141,24 +184,33 @@ mod tests {
 
     // One test, for the dropped file is the process's (as the clipboard is).
     #[test]
-    fn a_dropped_file_is_taken_once_opens_its_window_and_is_refused_when_too_large() {
+    fn a_dropped_file_goes_to_its_window_once_opens_it_and_is_refused_when_unreadable() {
         let dir = std::env::temp_dir().join(format!("arachne-drop-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let kept = dir.join("from-a-friend.ron");
-        std::fs::write(&kept, "a kept game's text").unwrap();
+        let replay = "\u{feff}(version: 1, variant: \"spider-4suit\", numbering: Kpat, seed: 1, \
+                      options: (discard: Automatic, undo_limit: None, scoring: Microsoft), \
+                      moves: [\"9>5:1\"])";
+        std::fs::write(&kept, replay).unwrap();
+        let as_taken = Some(("from-a-friend.ron".to_string(), replay[3..].to_string()));
+        let theme = dir.join("sea.ron");
+        let text = crate::core::theme::Theme::builtin("midnight")
+            .expect("a built-in theme")
+            .to_ron();
+        std::fs::write(&theme, &text).unwrap();
 
-        // Taken by the window open for it, once.
+        // Taken by the window open for its kind (its byte-order mark left out), once; not by
+        // another's.
         let mut app = app();
         drop_file(&mut app, &kept);
         app.update();
-        assert_eq!(
-            take(),
-            Some(("from-a-friend.ron".into(), "a kept game's text".into()))
-        );
-        assert_eq!(take(), None);
+        assert_eq!(take("theme"), None);
+        assert_eq!(take("p10"), None);
+        assert_eq!(take("spider"), as_taken);
+        assert_eq!(take("spider"), None);
         assert!(notices(&app).is_empty(), "{:?}", notices(&app));
 
-        // Not taken (no window open for files): after a few frames it opens the replays, which
+        // Not taken (no window open for it): after a few frames it opens the replays, which
         // take it as they are drawn.
         drop_file(&mut app, &kept);
         for _ in 0..=WAIT_FRAMES {
@@ -167,18 +219,10 @@ mod tests {
         assert_eq!(windows(&app), (false, false));
         app.update();
         assert_eq!(windows(&app), (true, false));
-        assert_eq!(
-            take(),
-            Some(("from-a-friend.ron".into(), "a kept game's text".into()))
-        );
+        assert_eq!(take("spider"), as_taken);
         assert!(notices(&app).is_empty(), "{:?}", notices(&app));
 
         // A theme opens the theme editor.
-        let theme = dir.join("sea.ron");
-        let text = crate::core::theme::Theme::builtin("midnight")
-            .expect("a built-in theme")
-            .to_ron();
-        std::fs::write(&theme, &text).unwrap();
         let mut app = self::app();
         drop_file(&mut app, &theme);
         for _ in 0..=WAIT_FRAMES + 1 {
@@ -190,23 +234,54 @@ mod tests {
         for _ in 0..=WAIT_FRAMES {
             app.update();
         }
-        assert_eq!(take(), None);
+        assert_eq!(take("theme"), None);
         let told = notices(&app);
         assert_eq!(told.len(), 1, "{told:?}");
         assert!(told[0].contains("sea.ron"), "{told:?}");
 
-        // Too large, or not there: told at once, nothing to take.
+        let mut app = self::app();
+        drop_file(&mut app, &kept);
+        app.world_mut().resource_mut::<Windows>().question = true;
+        for _ in 0..=WAIT_FRAMES + 1 {
+            app.update();
+        }
+        // (While a question waits for its answer, no window is opened: told.)
+        assert_eq!(windows(&app), (false, false));
+        assert_eq!(notices(&app).len(), 1);
+
+        // Two files at once: the one left is told.
+        let mut app = self::app();
+        drop_file(&mut app, &kept);
+        drop_file(&mut app, &theme);
+        app.update();
+        assert_eq!(take("spider"), None);
+        assert_eq!(
+            take("theme").map(|(name, _)| name).as_deref(),
+            Some("sea.ron")
+        );
+        let told = notices(&app);
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(told[0].contains("from-a-friend.ron"), "{told:?}");
+
+        // Too large, not there, a folder, not text: told at once, nothing to take.
         let large = dir.join("large.ron");
         std::fs::write(&large, vec![b'x'; DROP_LIMIT as usize + 1]).unwrap();
+        let binary = dir.join("picture.png");
+        std::fs::write(&binary, [0x89, b'P', b'N', b'G', 0xff, 0xfe]).unwrap();
         let mut app = self::app();
-        drop_file(&mut app, &large);
-        drop_file(&mut app, &dir.join("gone.ron"));
+        for path in [&large, &dir.join("gone.ron"), &dir, &binary] {
+            drop_file(&mut app, path);
+        }
         app.update();
-        assert_eq!(take(), None);
+        assert_eq!(take("spider"), None);
         let told = notices(&app);
-        assert_eq!(told.len(), 2, "{told:?}");
-        assert!(told[0].contains("large.ron"), "{told:?}");
-        assert!(told[1].contains("gone.ron"), "{told:?}");
+        assert_eq!(told.len(), 4, "{told:?}");
+        for (said, name) in
+            told.iter()
+                .zip(["large.ron", "gone.ron", "arachne-drop", "picture.png"])
+        {
+            assert!(said.contains(name), "{said}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -174,7 +174,7 @@ pub(crate) fn theme_editor(
             });
             // Where the theme comes from; an imported one (another id than the chosen theme's)
             // is no file yet (it said the chosen theme's file).
-            let imported = edited.id != s.theme;
+            let imported = themes.get(&edited.id).is_none();
             ui.label(
                 egui::RichText::new(match &origin {
                     _ if imported => t("studio.themes.not_kept").to_string(),
@@ -337,8 +337,16 @@ pub(crate) fn theme_editor(
                 });
             if import {
                 // (Another of Arachne's texts is named, not taken apart as a theme.)
-                let theme = import_theme(&studio.text)
-                    .map_err(|e| TextKind::misplaced(&studio.text, TextKind::Theme).unwrap_or(e));
+                // (And leaves the box: a stray file may be megabytes, laid out at every frame.)
+                let theme = import_theme(&studio.text).map_err(|e| {
+                    match TextKind::misplaced(&studio.text, TextKind::Theme) {
+                        Some(what) => {
+                            studio.text.clear();
+                            what
+                        }
+                        None => e,
+                    }
+                });
                 studio.message = Some(match theme {
                     Ok(theme) => {
                         let m = tf("studio.themes.imported", &[("name", &theme.name)]);

@@ -300,7 +300,8 @@ pub(crate) fn download_button(
 
 /// A box to paste a kept game's text into (one copied with [`copy_button`], a file's), and a
 /// button to watch it; in the browser also a button to open a file (`purpose` tells its answer
-/// from other windows'), which is watched as soon as it is read. The title to watch it under
+/// from other windows'), on the desktop a file dropped on the window (`purpose` says which
+/// window's it is); either is watched as soon as it is read. The title to watch it under
 /// when one is chosen: the opened file's name, or `replays.pasted_title`.
 pub(crate) fn paste_to_watch(
     ui: &mut egui::Ui,
@@ -365,26 +366,26 @@ pub(crate) fn open_file_button(
 }
 
 /// The file opened for `purpose` with [`open_file_button`] (its name and text), once it is
-/// read; on the desktop, the file dropped on the game's window, whatever window takes it.
+/// read; on the desktop, the file dropped on the game's window, if it is for this window
+/// (`dropped::take`).
 pub(crate) fn opened_file(purpose: &str) -> Option<(String, String)> {
     #[cfg(target_arch = "wasm32")]
     return crate::web::take_opened(purpose);
     #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = purpose;
-        crate::shell::dropped::take()
-    }
+    return crate::shell::dropped::take(purpose);
 }
 
-/// What a text opened, dropped or pasted is, told from how it begins: the player may bring
-/// one kind to another's window (a Pro Spider 10 game to Spider's replays, a theme to either).
+/// What a text opened, dropped or pasted is, told from how it begins and the fields it has:
+/// the player may bring one kind to another's window (a Pro Spider 10 game to Spider's
+/// replays, a theme to either). A damaged text of a kind is still that kind (its parser then
+/// says what is wrong, with the line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum TextKind {
-    /// A Spider replay (`Replay(` ...).
+    /// A Spider replay: RON, `(` (or `Replay(`) with `variant:` and `moves:`.
     SpiderReplay,
-    /// A Pro Spider 10 game's log (`game:` ...).
+    /// A Pro Spider 10 game's log: its first line `game: ...`.
     P10Game,
-    /// A theme (export's format).
+    /// A theme: RON, `(` with `face_border:` and `back_pattern:`.
     Theme,
     /// None of Arachne's.
     Other,
@@ -392,18 +393,24 @@ pub(crate) enum TextKind {
 
 impl TextKind {
     /// What `text` is. (Blank lines, comments and RON's `#![enable(...)]` lines are passed
-    /// over to the first line that says.)
+    /// over to the first line that says; a byte-order mark is passed over too.)
     pub(crate) fn of(text: &str) -> TextKind {
+        let text = text.trim_start_matches('\u{feff}');
         let first = text
             .lines()
             .map(str::trim)
             .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("//"))
             .unwrap_or("");
-        if first.starts_with("game:") {
+        let has = |field: &str| text.contains(&format!("{field}:"));
+        let ron = first.starts_with('(') || first.starts_with("Replay(");
+        if first
+            .split_once(':')
+            .is_some_and(|(key, _)| key.trim().eq_ignore_ascii_case("game"))
+        {
             TextKind::P10Game
-        } else if first.starts_with("Replay(") {
+        } else if ron && has("variant") && has("moves") {
             TextKind::SpiderReplay
-        } else if crate::shell::studio::import_theme(text).is_ok() {
+        } else if ron && has("face_border") && has("back_pattern") {
             TextKind::Theme
         } else {
             TextKind::Other
@@ -445,24 +452,40 @@ mod tests {
     /// window is told when the text is another's.
     #[test]
     fn texts_are_told_apart_by_how_they_begin() {
-        let replay = "#![enable(implicit_some)]\nReplay(\n    version: 1,\n    variant: \"spider-4suit\",\n)\n";
-        let game = "# kept by Arachne\n\ngame: pro-spider-10\nplayers: 3\nseed: 17\n";
+        // As the game writes them, and a hand-written replay with its struct's name.
+        let replay = arachne_engine::Replay::from_ron(
+            "Replay(version: 1, variant: \"spider-4suit\", numbering: Kpat, seed: 1, \
+             options: (discard: Automatic, undo_limit: None, scoring: Microsoft), \
+             moves: [\"9>5:1\"])",
+        )
+        .expect("a replay")
+        .to_ron();
+        let named = "#![enable(implicit_some)]\nReplay(\n    version: 1,\n    variant: \"spider-4suit\",\n    moves: [],\n)\n";
+        let game = "# kept by Arachne\n\nGame : pro-spider-10\nplayers: 3\nseed: 17\n";
         let theme = crate::core::theme::Theme::builtin("midnight")
             .expect("a built-in theme")
             .to_ron();
+        // Damaged, each is still its kind: its parser tells what is wrong.
+        let bad_theme = theme.replace("Dots", "Stripes");
+        let bad_replay = replay.replace("version: 1", "version: 99");
+        assert_eq!(TextKind::of(&replay), TextKind::SpiderReplay, "{replay}");
+        assert_eq!(TextKind::of(named), TextKind::SpiderReplay);
+        assert_eq!(TextKind::of(&bad_replay), TextKind::SpiderReplay);
+        assert_eq!(TextKind::of(&bad_theme), TextKind::Theme, "{bad_theme}");
+        assert!(crate::shell::studio::import_theme(&bad_theme).is_err());
+        assert_eq!(TextKind::of(&format!("\u{feff}{game}")), TextKind::P10Game);
         let stray = "import sys\nprint(sys.argv)\n";
-        assert_eq!(TextKind::of(replay), TextKind::SpiderReplay);
         assert_eq!(TextKind::of(game), TextKind::P10Game);
         assert_eq!(TextKind::of(&theme), TextKind::Theme);
         assert_eq!(TextKind::of(stray), TextKind::Other);
         assert_eq!(TextKind::of(""), TextKind::Other);
-        assert_eq!(TextKind::misplaced(replay, TextKind::SpiderReplay), None);
+        assert_eq!(TextKind::misplaced(&replay, TextKind::SpiderReplay), None);
         assert_eq!(
             TextKind::misplaced(game, TextKind::SpiderReplay).as_deref(),
             Some(crate::core::i18n::t("text.is_p10_game"))
         );
         assert_eq!(
-            TextKind::misplaced(replay, TextKind::Theme).as_deref(),
+            TextKind::misplaced(&replay, TextKind::Theme).as_deref(),
             Some(crate::core::i18n::t("text.is_spider_replay"))
         );
         assert_eq!(

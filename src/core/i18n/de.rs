@@ -434,7 +434,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "text.is_p10_game",
-        "Das ist ein Spiel Pro Spider 10: in den Wiederholungen von Pro Spider 10 ansehen",
+        "Das ist eine Pro-Spider-10-Partie: in den Pro-Spider-10-Wiederholungen ansehen",
     ),
     (
         "text.is_theme",
@@ -450,8 +450,13 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "drop.nowhere",
-        "{name} wurde abgelegt, aber kein Fenster konnte die Datei nehmen: noch einmal mit offenem Fenster Wiederholungen (im Menü)",
+        "{name} wurde abgelegt, aber kein Fenster konnte sie öffnen: das Fenster „Wiederholungen“ (im Menü) oder den Design-Editor öffnen und die Datei noch einmal ziehen",
     ),
+    (
+        "drop.one_at_a_time",
+        "Eine Datei nach der anderen: {name} blieb liegen",
+    ),
+    ("drop.not_a_file", "das ist keine Datei"),
     (
         "web.open_file_hover",
         "Eine mit Herunterladen gespeicherte Datei öffnen (oder die eines anderen Arachne): sie wird gleich gezeigt",

@@ -23,7 +23,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("studio.themes.yours", "Eines deiner Designs."),
     (
         "studio.themes.not_kept",
-        "Importiert, noch nicht behalten: „Als neues Design speichern“ behält es.",
+        "Importiert, noch nicht gespeichert: „Als neues Design speichern“ speichert es.",
     ),
     ("studio.themes.corner_radius", "Eckenradius"),
     (

@@ -417,8 +417,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "drop.nowhere",
-        "{name} was dropped, but no window could take it: try again with the Replays window open (in the Menu)",
+        "{name} was dropped, but no window could take it: open the Replays window (in the Menu) or the theme editor, and drop it again",
     ),
+    ("drop.one_at_a_time", "One file at a time: {name} was left"),
+    ("drop.not_a_file", "it is not a file"),
     (
         "web.open_file_hover",
         "Open a file saved with Download (or another Arachne's): it is shown at once",
