@@ -285,8 +285,9 @@ fn all_phases_fit(layout: &P10Layout, row: f32, lines: usize) -> bool {
 /// short list a low window shows. A seat is at the phase it lays next, and the short list holds
 /// the phases some seat is at; where phases may be laid in any order, a seat is at every phase
 /// it has still to lay, and the short list holds the player's (every seat is at nearly every
-/// phase: the seats' labels tell which they laid).
-fn phase_lines(game: &arachne_engine::phase10::Game) -> Vec<(String, bool, bool)> {
+/// phase: the seats' labels tell which they laid). The first seat is "you", or "1" in a log
+/// from elsewhere (`unnamed`: it names nobody, and its seats' labels say "Seat 1").
+fn phase_lines(game: &arachne_engine::phase10::Game, unnamed: bool) -> Vec<(String, bool, bool)> {
     game.variant()
         .phases
         .iter()
@@ -295,7 +296,7 @@ fn phase_lines(game: &arachne_engine::phase10::Game) -> Vec<(String, bool, bool)
             let here: Vec<String> = (0..game.players())
                 .filter(|&s| game.phases_open(s).iter().any(|(k, _)| *k == i))
                 .map(|s| {
-                    if s == PLAYER {
+                    if s == PLAYER && !unnamed {
                         t("p10.phases.you").to_string()
                     } else {
                         (s + 1).to_string()
@@ -306,7 +307,7 @@ fn phase_lines(game: &arachne_engine::phase10::Game) -> Vec<(String, bool, bool)
             if !here.is_empty() {
                 line.push_str(&format!("   - {}", here.join(", ")));
             }
-            let mine = here.first().is_some_and(|h| h == t("p10.phases.you"));
+            let mine = game.phases_open(PLAYER).iter().any(|(k, _)| *k == i);
             let short = if game.variant().any_order {
                 mine
             } else {
@@ -335,7 +336,7 @@ fn phases(
     let colour = text_colour(&theme);
     let font = egui::FontId::proportional(PHASE_TEXT);
     let row = ctx.fonts_mut(|f| f.row_height(&font));
-    let lines = phase_lines(game);
+    let lines = phase_lines(game, table.spec.unnamed);
     let widest = |short_list: bool| {
         lines
             .iter()
@@ -720,14 +721,19 @@ mod tests {
         let ordered = Game::new(variant::by_id("pro-spider-10").unwrap().clone(), players, 7)
             .unwrap()
             .0;
-        let lines = phase_lines(&ordered);
+        let lines = phase_lines(&ordered, false);
         assert!(lines[0].1 && lines[0].2);
         assert!(names(&lines, 0).ends_with("2, 3"), "{:?}", lines[0]);
+        assert_eq!(names(&lines, 0), format!("{}, 2, 3", t("p10.phases.you")));
+        // A log from elsewhere names nobody: its first seat is 1, and still the one shown.
+        let unnamed = phase_lines(&ordered, true);
+        assert_eq!(names(&unnamed, 0), "1, 2, 3");
+        assert!(unnamed[0].1 && unnamed[0].2);
         assert!(lines[1..].iter().all(|l| !l.1 && !l.2), "{lines:?}");
         // Any order: every seat at every phase, until it has laid one; then at the others.
         let v = variant::by_id("pro-spider-10-any-order").unwrap().clone();
         let (mut game, _) = Game::new(v, players, 7).unwrap();
-        let lines = phase_lines(&game);
+        let lines = phase_lines(&game, false);
         assert!(lines.iter().all(|l| l.1 && l.2), "{lines:?}");
         let mut petra = ai::player("petra", 1).unwrap();
         let mut laid = None;
@@ -747,7 +753,7 @@ mod tests {
             game.apply(action).unwrap();
         }
         let seat = laid.expect("some seat lays a phase");
-        let lines = phase_lines(&game);
+        let lines = phase_lines(&game, false);
         let label = if seat == PLAYER {
             t("p10.phases.you").to_string()
         } else {
