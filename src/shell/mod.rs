@@ -42,7 +42,7 @@ pub(crate) fn plugin(app: &mut App) {
             share_pointer.after(bevy_egui::EguiPreUpdateSet::ProcessInput),
         )
         .init_resource::<studio::StudioUnder>()
-        .add_systems(Update, studio::drop_draft_on_close)
+        .add_systems(Update, (studio::drop_draft_on_close, sound_key))
         .add_systems(
             EguiPrimaryContextPass,
             (
@@ -53,6 +53,38 @@ pub(crate) fn plugin(app: &mut App) {
                 notices.in_set(Overlay::Top),
             ),
         );
+}
+
+/// M turns the sound off and on again, as the settings' "Sound: on" does (and is saved with
+/// them), in either game, when the table has the keys; a notice says which, and how back.
+fn sound_key(
+    keys: Res<crate::core::keys::Keys>,
+    table_keys: Option<Res<crate::core::focus::TableKeys>>,
+    mut settings: ResMut<crate::core::settings::Settings>,
+    mut save: ResMut<crate::core::persist::SaveSettings>,
+    mut notices: ResMut<crate::core::focus::Notices>,
+) {
+    let command = [
+        KeyCode::ControlLeft,
+        KeyCode::ControlRight,
+        KeyCode::AltLeft,
+        KeyCode::AltRight,
+        KeyCode::SuperLeft,
+        KeyCode::SuperRight,
+    ];
+    if !crate::core::focus::TableKeys::on(table_keys)
+        || !keys.just_pressed(KeyCode::KeyM)
+        || keys.any_pressed(command)
+    {
+        return;
+    }
+    settings.sound.enabled = !settings.sound.enabled;
+    save.soon();
+    notices.push(crate::core::i18n::t(if settings.sound.enabled {
+        "sound.key_on"
+    } else {
+        "sound.key_off"
+    }));
 }
 
 /// Which windows of the overlay are open.
@@ -194,4 +226,77 @@ fn notices(mut contexts: EguiContexts, notices: Res<Notices>, spot: Res<NoticeSp
             }
         });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput};
+
+    /// M turns the sound off, says so, saves it, and on again; not with Ctrl, nor while a
+    /// window or a text box has the keys.
+    #[test]
+    fn m_turns_the_sound_off_and_on() {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .add_plugins(crate::core::keys::plugin)
+            .init_resource::<crate::core::settings::Settings>()
+            .init_resource::<crate::core::persist::SaveSettings>()
+            .init_resource::<crate::core::focus::Notices>()
+            .insert_resource(crate::core::focus::TableKeys(true))
+            .add_systems(Update, sound_key);
+        app.update();
+        let press = |app: &mut App, code: KeyCode, state: ButtonState| {
+            app.world_mut().write_message(KeyboardInput {
+                key_code: code,
+                logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+                state,
+                text: None,
+                repeat: false,
+                window: Entity::PLACEHOLDER,
+            });
+        };
+        let m = |app: &mut App| {
+            press(app, KeyCode::KeyM, ButtonState::Pressed);
+            app.update();
+            press(app, KeyCode::KeyM, ButtonState::Released);
+            app.update();
+        };
+        let on = |app: &App| {
+            app.world()
+                .resource::<crate::core::settings::Settings>()
+                .sound
+                .enabled
+        };
+        assert!(on(&app));
+        m(&mut app);
+        assert!(!on(&app));
+        assert!(
+            app.world()
+                .resource::<crate::core::persist::SaveSettings>()
+                .pending()
+        );
+        let said = |app: &App| {
+            app.world()
+                .resource::<crate::core::focus::Notices>()
+                .0
+                .iter()
+                .map(|(t, _)| t.clone())
+                .collect::<Vec<_>>()
+        };
+        assert!(said(&app).contains(&crate::core::i18n::t("sound.key_off").to_string()));
+        m(&mut app);
+        assert!(on(&app));
+        assert!(said(&app).contains(&crate::core::i18n::t("sound.key_on").to_string()));
+        // Ctrl+M, or M while the overlay has the keys: nothing.
+        press(&mut app, KeyCode::ControlLeft, ButtonState::Pressed);
+        m(&mut app);
+        press(&mut app, KeyCode::ControlLeft, ButtonState::Released);
+        app.update();
+        assert!(on(&app));
+        app.insert_resource(crate::core::focus::TableKeys(false));
+        m(&mut app);
+        assert!(on(&app));
+    }
 }

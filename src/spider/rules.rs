@@ -276,6 +276,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "help.controls.autocomplete.what",
     ),
     ("help.controls.new.keys", "help.controls.new.what"),
+    ("help.controls.sound.keys", "help.controls.sound.what"),
     ("help.controls.menu.keys", "help.controls.menu.what"),
     ("help.controls.help.keys", "help.controls.help.what"),
     ("help.controls.replay.keys", "help.controls.replay.what"),
@@ -463,9 +464,10 @@ mod tests {
         assert_eq!(controls[3], ("Click the stock, D", "deal"));
         assert_eq!(controls[6].0, "Up, Down");
         assert!(controls[6].1.starts_with("take up the chosen column's run"));
-        assert_eq!(controls[13], ("F1", "this help"));
+        assert_eq!(controls[12], ("M", "sound on/off"));
+        assert_eq!(controls[14], ("F1", "this help"));
         assert_eq!(
-            controls[14],
+            controls[15],
             (
                 "In a replay",
                 "Space or P play/pause, Left/Right step, Home/End jump, +/- speed, Esc close"

@@ -425,7 +425,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Tasten"),
     (
         "p10.rules.keys.text",
-        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · K eine angeklopfte Karte nehmen, P passen · 1-9 eine Frage beantworten (oder die Pfeiltasten und Enter) · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
+        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · K eine angeklopfte Karte nehmen, P passen · 1-9 eine Frage beantworten (oder die Pfeiltasten und Enter) · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · M Ton an/aus · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
     ),
     ("web.open_file", "Datei öffnen…"),
     (
@@ -457,6 +457,8 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Eine Datei nach der anderen: {name} blieb liegen",
     ),
     ("drop.not_a_file", "das ist keine Datei"),
+    ("sound.key_on", "Ton an (M schaltet ihn aus)"),
+    ("sound.key_off", "Ton aus (M schaltet ihn ein)"),
     (
         "web.open_file_hover",
         "Eine mit Herunterladen gespeicherte Datei öffnen (oder die eines anderen Arachne): sie wird gleich gezeigt",

@@ -192,6 +192,8 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("help.controls.autocomplete.what", "automatisch beenden"),
     ("help.controls.new.keys", "N"),
     ("help.controls.new.what", "neues Spiel"),
+    ("help.controls.sound.keys", "M"),
+    ("help.controls.sound.what", "Ton an/aus"),
     ("help.controls.menu.keys", "Esc"),
     ("help.controls.menu.what", "Menü"),
     ("help.controls.help.keys", "F1"),

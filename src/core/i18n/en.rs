@@ -395,7 +395,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Keys"),
     (
         "p10.rules.keys.text",
-        "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay (once laid: a card that hits) · H hit with it · X, Delete or Backspace discard it (a skip: then the seat's number) · K take a knocked card, P pass · 1-9 answer a question (or the arrows and Enter) · Esc clear the choice, or the menu · O sort the hand the other way · S score sheet · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
+        "D stock · T discard pile · Left/Right (Home/End) a card of your hand · Space or Enter choose it · L lay · F find a lay (once laid: a card that hits) · H hit with it · X, Delete or Backspace discard it (a skip: then the seat's number) · K take a knocked card, P pass · 1-9 answer a question (or the arrows and Enter) · Esc clear the choice, or the menu · O sort the hand the other way · S score sheet · M sound on/off · Enter next round · F1 these rules. Other keys, or a click, hurry the computer players.",
     ),
     ("web.open_file", "Open file…"),
     ("drop.hint", "or drop a file on the game's window"),
@@ -421,6 +421,8 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("drop.one_at_a_time", "One file at a time: {name} was left"),
     ("drop.not_a_file", "it is not a file"),
+    ("sound.key_on", "Sound on (M turns it off)"),
+    ("sound.key_off", "Sound off (M turns it on)"),
     (
         "web.open_file_hover",
         "Open a file saved with Download (or another Arachne's): it is shown at once",

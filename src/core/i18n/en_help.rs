@@ -181,6 +181,8 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("help.controls.autocomplete.what", "auto-complete"),
     ("help.controls.new.keys", "N"),
     ("help.controls.new.what", "new deal"),
+    ("help.controls.sound.keys", "M"),
+    ("help.controls.sound.what", "sound on/off"),
     ("help.controls.menu.keys", "Esc"),
     ("help.controls.menu.what", "menu"),
     ("help.controls.help.keys", "F1"),
