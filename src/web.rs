@@ -173,10 +173,6 @@ pub fn copy_text(purpose: &str, text: &str) -> io::Result<()> {
     .map_err(js_error)
 }
 
-/// The largest file [`open_file`] reads: kept games and themes are a few kB; a file this
-/// large is not one of them.
-const OPEN_LIMIT: u32 = 4 << 20;
-
 /// Asks the player for a file to open (the browser's file chooser); its text comes back with
 /// `purpose` ([`take_answers`], then [`take_opened`]). Phones cannot paste into the overlay's
 /// text boxes, and a file saved with Download comes back this way.
@@ -228,7 +224,7 @@ pub fn open_file(purpose: &str) -> io::Result<()> {
         &JsValue::NULL,
         &JsValue::from_str(purpose),
         &JsValue::from_str(ANSWERS),
-        &JsValue::from(OPEN_LIMIT),
+        &JsValue::from(crate::shell::widgets::OPEN_LIMIT as f64),
     )
     .map(|_| ())
     .map_err(js_error)

@@ -62,16 +62,20 @@ fn play(
     settings: Res<Settings>,
 ) {
     let Some(bank) = bank else { return };
+    if cues.is_empty() {
+        return;
+    }
     // In a browser, a sound sent while the audio waits for the player would play at the
     // first click, with every other sound sent meanwhile.
     #[cfg(target_arch = "wasm32")]
-    let heard = cues.is_empty() || crate::web::audio_runs();
+    let heard = crate::web::audio_runs();
     #[cfg(not(target_arch = "wasm32"))]
     let heard = true;
+    if !settings.sound.enabled || !heard {
+        cues.clear();
+        return;
+    }
     for cue in cues.read() {
-        if !settings.sound.enabled || !heard {
-            continue;
-        }
         if let Some((_, handle)) = bank.0.iter().find(|(s, _)| *s == cue.sfx) {
             let volume = if cue.sfx.is_fanfare() {
                 settings.sound.fanfare_volume_db

@@ -110,13 +110,11 @@ fn replay_list(
             });
         ui.separator();
         // A game's text from elsewhere: a file, another Arachne's Copy.
-        // Another kind of text is named and leaves the box (a stray file may be megabytes,
-        // laid out at every frame); a game's log with a fault goes to the viewer, which tells
-        // the fault.
+        // Another kind of text is named (and leaves the box); a game's log with a fault goes
+        // to the viewer, which tells the fault.
         if let Some(title) = paste_to_watch(ui, &mut notices, "p10", &mut pasted) {
-            if let Some(what) = TextKind::misplaced(&pasted, TextKind::P10Game) {
+            if let Some(what) = TextKind::take_misplaced(&mut pasted, TextKind::P10Game) {
                 notices.push(what);
-                pasted.clear();
             } else {
                 controls.write(ViewerControl::Open {
                     title,

@@ -12,11 +12,7 @@ use bevy::window::FileDragAndDrop;
 use crate::core::focus::Notices;
 use crate::core::i18n::tf;
 use crate::shell::Windows;
-use crate::shell::widgets::TextKind;
-
-/// The largest file taken (the browser's Open file takes as much): far more than a kept game
-/// or a theme.
-pub const DROP_LIMIT: u64 = 4 << 20;
+use crate::shell::widgets::{OPEN_LIMIT, TextKind};
 
 /// How many frames a dropped file waits for a window to take it.
 const WAIT_FRAMES: u32 = 3;
@@ -62,7 +58,7 @@ pub fn take(purpose: &str) -> Option<(String, String)> {
 }
 
 /// A dropped file's text, or what to tell the player. Only a plain file is read (a pipe or a
-/// device would never end), and never more than [`DROP_LIMIT`] (it may grow as it is read).
+/// device would never end), and never more than [`OPEN_LIMIT`] (it may grow as it is read).
 fn read(path: &Path) -> Result<(String, String), String> {
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
@@ -80,10 +76,10 @@ fn read(path: &Path) -> Result<(String, String), String> {
         return Err(failed(&crate::core::i18n::t("drop.not_a_file")));
     }
     let mut bytes = Vec::new();
-    file.take(DROP_LIMIT + 1)
+    file.take(OPEN_LIMIT + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| failed(&e))?;
-    if bytes.len() as u64 > DROP_LIMIT {
+    if bytes.len() as u64 > OPEN_LIMIT {
         return Err(tf("web.open_too_large", &[("name", &name)]));
     }
     let text = String::from_utf8(bytes).map_err(|e| failed(&e))?;
@@ -265,7 +261,7 @@ mod tests {
 
         // Too large, not there, a folder, not text: told at once, nothing to take.
         let large = dir.join("large.ron");
-        std::fs::write(&large, vec![b'x'; DROP_LIMIT as usize + 1]).unwrap();
+        std::fs::write(&large, vec![b'x'; OPEN_LIMIT as usize + 1]).unwrap();
         let binary = dir.join("picture.png");
         std::fs::write(&binary, [0x89, b'P', b'N', b'G', 0xff, 0xfe]).unwrap();
         let mut app = self::app();

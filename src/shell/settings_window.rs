@@ -430,8 +430,8 @@ pub(crate) fn easing_combo(ui: &mut egui::Ui, id: &str, easing: &mut Easing) {
         });
 }
 
-/// A volume slider in percent, kept in decibels; whether the player has just set it (let go of a drag, or
-/// changed it with a key or a click), the moment to let them hear it.
+/// A volume slider in percent, kept in decibels; whether the player has just set it (let go
+/// of a drag, or changed it with a key or a click), the moment to let them hear it.
 fn volume(ui: &mut egui::Ui, db: &mut f32) -> bool {
     let mut percent = if *db <= -60.0 {
         0.0

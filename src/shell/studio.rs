@@ -336,16 +336,10 @@ pub(crate) fn theme_editor(
                     });
                 });
             if import {
-                // (Another of Arachne's texts is named, not taken apart as a theme.)
-                // (And leaves the box: a stray file may be megabytes, laid out at every frame.)
+                // (Another of Arachne's texts is named, not taken apart as a theme, and leaves
+                // the box.)
                 let theme = import_theme(&studio.text).map_err(|e| {
-                    match TextKind::misplaced(&studio.text, TextKind::Theme) {
-                        Some(what) => {
-                            studio.text.clear();
-                            what
-                        }
-                        None => e,
-                    }
+                    TextKind::take_misplaced(&mut studio.text, TextKind::Theme).unwrap_or(e)
                 });
                 studio.message = Some(match theme {
                     Ok(theme) => {

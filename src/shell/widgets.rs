@@ -375,6 +375,11 @@ pub(crate) fn opened_file(purpose: &str) -> Option<(String, String)> {
     return crate::shell::dropped::take(purpose);
 }
 
+/// The largest file opened (the browser's Open file, `web::open_file`) or dropped on the
+/// desktop's window (`dropped`): kept games and themes are a few kB; a file this large is not
+/// one of them.
+pub(crate) const OPEN_LIMIT: u64 = 4 << 20;
+
 /// What a text opened, dropped or pasted is, told from how it begins and the fields it has:
 /// the player may bring one kind to another's window (a Pro Spider 10 game to Spider's
 /// replays, a theme to either). A damaged text of a kind is still that kind (its parser then
@@ -430,6 +435,14 @@ impl TextKind {
             })
             .to_string()
         })
+    }
+
+    /// [`misplaced`](Self::misplaced) for the text in a window's box, which then leaves the
+    /// box (it belongs elsewhere, and a stray file may be megabytes, laid out at every frame).
+    pub(crate) fn take_misplaced(text: &mut String, expected: TextKind) -> Option<String> {
+        let what = TextKind::misplaced(text, expected)?;
+        text.clear();
+        Some(what)
     }
 }
 

@@ -271,15 +271,12 @@ fn replays(
     });
     match pasted {
         Some((Ok(replay), title)) => chosen = Some((replay, title)),
-        // Another kind of text is named and leaves the box (a stray file may be megabytes,
-        // laid out at every frame); a replay with a fault stays, with the fault told.
-        Some((Err(e), _)) => match TextKind::misplaced(&form.pasted, TextKind::SpiderReplay) {
-            Some(what) => {
-                notices.push(what);
-                form.pasted.clear();
-            }
-            None => notices.push(tf("spider.replays.cannot_show", &[("why", &e)])),
-        },
+        // Another kind of text is named (and leaves the box); a replay with a fault stays,
+        // with the fault told.
+        Some((Err(e), _)) => notices.push(
+            TextKind::take_misplaced(&mut form.pasted, TextKind::SpiderReplay)
+                .unwrap_or_else(|| tf("spider.replays.cannot_show", &[("why", &e)])),
+        ),
         None => {}
     }
     if let Some((replay, title)) = chosen {
