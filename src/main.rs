@@ -6,7 +6,13 @@ fn main() -> AppExit {
     #[cfg(target_arch = "wasm32")]
     arachne::web::log_to_console();
     #[cfg(not(target_arch = "wasm32"))]
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = match arachne_engine::arguments() {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("{e}");
+            return AppExit::from_code(2);
+        }
+    };
     // In the browser, a link's query string chooses the game (`?game=pro-spider-10&players=3`).
     #[cfg(target_arch = "wasm32")]
     let (args, ignored_link_keys) = arachne::web::args_from_page();

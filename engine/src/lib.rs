@@ -20,6 +20,24 @@ pub mod replay;
 pub mod solver;
 pub mod variant;
 
+/// The program's arguments after its name, as text. An argument that is not UTF-8 (a file name
+/// in another encoding, say) is an error that shows it, where `std::env::args` would panic.
+pub fn arguments() -> Result<Vec<String>, String> {
+    std::env::args_os()
+        .skip(1)
+        .enumerate()
+        .map(|(i, a)| {
+            a.into_string().map_err(|a| {
+                format!(
+                    "argument {} is not UTF-8 text: {}",
+                    i + 1,
+                    a.to_string_lossy()
+                )
+            })
+        })
+        .collect()
+}
+
 pub use card::{Card, Color, ParseCardError, Rank, Suit};
 pub use deal::{DealError, Numbering, deal};
 pub use game::{Event, Game, GameOptions, HistoryError, Step, StepError};

@@ -364,3 +364,38 @@ fn bench_says_nothing_on_stdout_when_a_later_deal_is_bad() {
     );
     assert!(err.contains("4294967296"), "{err}");
 }
+
+/// An argument that is not UTF-8 (a file name in another encoding) is bad input, exit 2 with a
+/// message that shows it, for every command: `std::env::args` would have panicked (exit 101).
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_bad_input() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let odd = OsStr::from_bytes(b"b\xffd.p10");
+    for args in [
+        vec![OsStr::new("phase10"), OsStr::new("check"), odd],
+        vec![
+            OsStr::new("phase10"),
+            OsStr::new("meld"),
+            OsStr::new("1"),
+            odd,
+        ],
+        vec![odd],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_arachne-cli"))
+            .args(&args)
+            .output()
+            .expect("run arachne-cli");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "arachne-cli: argument {} is not UTF-8 text: b\u{fffd}d.p10",
+                args.len()
+            )
+        );
+    }
+}

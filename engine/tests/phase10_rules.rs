@@ -1034,6 +1034,17 @@ fn a_stalemate_ends_its_round_in_play_and_in_the_log() {
                 "a round ended with nobody out and cards to draw"
             );
             stalemates.push(g.round());
+            // What comes after says why the round is over though the pile could be reshuffled.
+            let why = "the round is over: the stock is empty and nobody can go out any more (no card in play fits a laid group or makes a phase still to lay), so it ended with nobody out";
+            for e in [
+                g.reshuffle().unwrap_err(),
+                g.apply(Action::DrawStock).unwrap_err(),
+            ] {
+                assert!(
+                    matches!(&e, GameError::NotNow { why: w, .. } if w == why),
+                    "{e}"
+                );
+            }
         }
         decisions += 1;
         assert!(decisions < 100_000, "the game goes on");
@@ -1101,6 +1112,12 @@ fn a_run_that_can_no_longer_grow_takes_nothing_so_the_round_ends() {
     // ever go out.
     assert_eq!(ends, [false, true]);
     assert!(g.stalemate());
+    // (Both laid the variant's only phase: the game is over.)
+    let e = g.reshuffle().unwrap_err();
+    assert!(
+        matches!(&e, GameError::NotNow { why, .. } if why == "the game is over"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -351,7 +351,13 @@ fn run(mut args: Vec<String>) -> Outcome {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = match arachne_engine::arguments() {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("arachne-cli: {e}");
+            return ExitCode::from(2);
+        }
+    };
     // A panic is a bug in Arachne, never the user's fault: report it as an internal error.
     std::panic::set_hook(Box::new(|info| {
         eprintln!("arachne-cli: internal error: {info}");

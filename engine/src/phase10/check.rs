@@ -251,7 +251,7 @@ pub fn check(
                     return Err(err(l, format!("expected `{}: skipped` ({why})", p + 1)));
                 }
                 if ended.is_some() || g.stage() == Stage::RoundOver {
-                    return Err(err(l, "the round is over: expected `out:`".into()));
+                    return Err(err(l, format!("{}: expected `out:`", g.round_over())));
                 }
                 if g.is_over() {
                     return Err(err(l, "the game is over".into()));

@@ -31,7 +31,7 @@ impl Game {
         let seat = self.turn;
         match (&action, self.stage) {
             (_, Stage::Over) => return Err(not_now("the game is over")),
-            (_, Stage::RoundOver) => return Err(not_now("the round is over")),
+            (_, Stage::RoundOver) => return Err(not_now(self.round_over())),
             (
                 Action::Knock(card),
                 Stage::Knock {
@@ -274,6 +274,17 @@ impl Game {
     /// must draw and the stock is empty (`apply(DrawStock)` does it then; the checker calls it
     /// for a log's `reshuffle` line).
     pub fn reshuffle(&mut self) -> Result<Event, GameError> {
+        let over = match self.stage {
+            Stage::Over => Some("the game is over"),
+            Stage::RoundOver => Some(self.round_over()),
+            _ => None,
+        };
+        if let Some(why) = over {
+            return Err(GameError::NotNow {
+                action: "reshuffle".into(),
+                why: why.into(),
+            });
+        }
         if self.stage != Stage::Draw || !self.stock.is_empty() || self.discard.len() < 2 {
             return Err(GameError::NotNow {
                 action: "reshuffle".into(),
@@ -419,6 +430,19 @@ impl Game {
                     .iter()
                     .any(|(_, p)| can_lay(&in_play, &p.groups))
         })
+    }
+
+    /// What to say of an action after the round's end: when it ended with nobody out although
+    /// the discard pile could have been reshuffled, why ([`Game::stalemate`]).
+    pub fn round_over(&self) -> &'static str {
+        if self.stock.is_empty()
+            && self.discard.len() > 1
+            && self.hands.iter().all(|h| !h.is_empty())
+        {
+            "the round is over: the stock is empty and nobody can go out any more (no card in play fits a laid group or makes a phase still to lay), so it ended with nobody out"
+        } else {
+            "the round is over"
+        }
     }
 
     /// Starts `seat`'s turn, serving skips (each skipped seat's turn passes to its left) and
