@@ -162,11 +162,18 @@ impl Position {
         let columns: Vec<Column> = columns.into_iter().map(|c| c.1).collect();
         let runs = foundation_runs(&variant, &columns, &stock, foundation)?;
         let pos = Position::from_parts(variant, discard, columns, stock, runs);
+        // (A completed run under other cards is refused too: no move or deal can bury one when
+        // discard is automatic, and a move that uncovered it would not discard it.)
         if discard == DiscardMode::Automatic
-            && let Some(c) = (0..n).find(|&c| pos.has_completed_run(c))
+            && let Some(c) = (0..n).find(|&c| pos.holds_completed_run(c))
         {
+            let place = if pos.has_completed_run(c) {
+                "on top"
+            } else {
+                "under other cards"
+            };
             return Err(PositionError::Invalid(format!(
-                "column {} has a completed run on top, but discard is automatic (it would already have left)",
+                "column {} has a completed run {place}, but discard is automatic (it would already have left)",
                 c + 1
             )));
         }

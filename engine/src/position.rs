@@ -241,6 +241,24 @@ impl Position {
         self.columns[c].top().is_some_and(|t| t.rank() == Rank::Ace) && self.movable_run(c) == 13
     }
 
+    /// Whether column `c` holds a completed King-to-Ace run among its face-up cards, on top or
+    /// under other cards (where a deal puts cards on it when discard is manual).
+    pub fn holds_completed_run(&self, c: usize) -> bool {
+        let up = self.columns[c].face_up();
+        let mut linked = 1;
+        for w in up.windows(2) {
+            linked = if self.links(w[0], w[1]) {
+                linked + 1
+            } else {
+                1
+            };
+            if linked == 13 && w[1].rank() == Rank::Ace {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Checks a move without playing it.
     pub fn check(&self, mv: Move) -> Result<(), MoveError> {
         let n = self.columns.len();

@@ -130,10 +130,12 @@ pub enum VariantError {
         message: String,
     },
     /// The file parsed but a field's value is not allowed.
-    #[error("{source_name}: field `{field}`: {message}")]
+    #[error("{source_name}:{line}: field `{field}`: {message}")]
     Invalid {
         /// The file's name.
         source_name: String,
+        /// 1-based line where the field is written (1 when it is left to its default).
+        line: usize,
         /// The field at fault.
         field: &'static str,
         /// What was wrong.
@@ -148,13 +150,63 @@ pub enum VariantError {
         message: String,
     },
     /// Two variants share an id.
-    #[error("{source_name}: field `id`: variant `{id}` is already defined")]
+    #[error("{source_name}:{line}: field `id`: variant `{id}` is already defined")]
     Duplicate {
         /// The file's name.
         source_name: String,
+        /// 1-based line of the `id` field.
+        line: usize,
         /// The repeated id.
         id: String,
     },
+}
+
+/// The line on which `field:` is first written in a RON text, or 1 (a field left to its
+/// default). Both games' variant files name it with a value the checks refuse.
+pub(crate) fn field_line(text: &str, field: &str) -> usize {
+    written_at(text, field).unwrap_or(1)
+}
+
+/// The first line (1-based) of a RON `text` that starts with `field:`, if any. For errors found
+/// after parsing (a value out of its range), which RON's own errors cannot place.
+pub fn written_at(text: &str, field: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            l.trim_start()
+                .strip_prefix(field)
+                .is_some_and(|r| r.trim_start().starts_with(':'))
+        })
+        .map(|i| i + 1)
+}
+
+/// A RON error's message with the field its line starts with (``field `decks`: Expected
+/// integer``). RON names the field itself only for some errors (an unknown or missing field);
+/// those are left as they are.
+pub fn ron_message(text: &str, e: &ron::error::SpannedError) -> String {
+    let message = e.code.to_string();
+    let field = text
+        .lines()
+        .nth(e.span.start.line.saturating_sub(1))
+        .and_then(|l| {
+            let l = l.trim_start();
+            let name: String = l
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty() && l[name.len()..].trim_start().starts_with(':')).then_some(name)
+        })
+        .filter(|name| !message.contains(&format!("`{name}`")));
+    match field {
+        Some(name) => format!("field `{name}`: {message}"),
+        None => message,
+    }
+}
+
+fn read_variant_file(path: &Path) -> Result<String, VariantError> {
+    std::fs::read_to_string(path).map_err(|e| VariantError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })
 }
 
 /// The most columns a variant may have (columns are tracked in 64-bit masks).
@@ -163,29 +215,28 @@ pub const MAX_COLUMNS: usize = 64;
 impl Variant {
     /// Reads and validates a variant from RON text; `source_name` names the file in errors.
     pub fn from_ron(text: &str, source_name: &str) -> Result<Variant, VariantError> {
+        // (A byte-order mark, as some editors write, is not part of the text.)
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let variant: Variant = ron::from_str(text).map_err(|e| VariantError::Syntax {
             source_name: source_name.to_string(),
             line: e.span.start.line,
             column: e.span.start.col,
-            message: e.code.to_string(),
+            message: ron_message(text, &e),
         })?;
-        variant.validate(source_name)?;
+        variant.validate(source_name, text)?;
         Ok(variant)
     }
 
     /// Reads and validates a variant file.
     pub fn from_file(path: &Path) -> Result<Variant, VariantError> {
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| VariantError::Io {
-            path: name.clone(),
-            message: e.to_string(),
-        })?;
-        Variant::from_ron(&text, &name)
+        let text = read_variant_file(path)?;
+        Variant::from_ron(&text, &path.display().to_string())
     }
 
-    fn validate(&self, source_name: &str) -> Result<(), VariantError> {
+    fn validate(&self, source_name: &str, text: &str) -> Result<(), VariantError> {
         let invalid = |field: &'static str, message: String| VariantError::Invalid {
             source_name: source_name.to_string(),
+            line: field_line(text, field),
             field,
             message,
         };
@@ -379,10 +430,12 @@ impl Default for Variants {
 impl Variants {
     /// Adds a user's variant file; its id must be new.
     pub fn load_file(&mut self, path: &Path) -> Result<Arc<Variant>, VariantError> {
-        let v = Variant::from_file(path)?;
+        let text = read_variant_file(path)?;
+        let v = Variant::from_ron(&text, &path.display().to_string())?;
         if self.get(&v.id).is_some() {
             return Err(VariantError::Duplicate {
                 source_name: path.display().to_string(),
+                line: field_line(&text, "id"),
                 id: v.id,
             });
         }
@@ -455,8 +508,21 @@ mod tests {
         let err = Variant::from_ron(&text, "big.ron").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "big.ron: field `tableau`: the layout deals 84 cards but the deck holds 52"
+            "big.ron:8: field `tableau`: the layout deals 84 cards but the deck holds 52"
         );
+    }
+
+    #[test]
+    fn a_refused_value_names_its_line() {
+        let text = GOOD.replace("decks: 1,", "decks: 0,");
+        let err = Variant::from_ron(&text, "d.ron").unwrap_err().to_string();
+        assert_eq!(err, "d.ron:6: field `decks`: must be at least 1");
+        // A value RON cannot read is named by the field its line starts with.
+        let text = GOOD.replace("decks: 1,", "decks: \"two\",");
+        let err = Variant::from_ron(&text, "d.ron").unwrap_err().to_string();
+        assert!(err.starts_with("d.ron:6:11: field `decks`: "), "{err}");
+        // A field left to its default is on no line: the file's first is named.
+        assert_eq!(field_line(&GOOD.replace("    decks: 1,\n", ""), "decks"), 1);
     }
 
     #[test]
@@ -465,7 +531,7 @@ mod tests {
         let err = Variant::from_ron(&text, "s.ron").unwrap_err().to_string();
         assert_eq!(
             err,
-            "s.ron: field `suits`: must list 1, 2 or 4 suits, not 3"
+            "s.ron:7: field `suits`: must list 1, 2 or 4 suits, not 3"
         );
     }
 

@@ -274,14 +274,14 @@ fn variant_files_load_and_bad_ones_name_file_line_and_field() {
         None,
     );
     assert!(
-        err.contains("big.ron: field `tableau`: the layout deals 82 cards but the deck holds 52"),
+        err.contains("big.ron:9: field `tableau`: the layout deals 82 cards but the deck holds 52"),
         "{err}"
     );
 
     let dup = temp_file("dup.ron", &text.replace("my-spiderette", "spiderette"));
     let err = bad(&["--variant-file", dup.to_str().unwrap(), "variants"], None);
     assert!(
-        err.contains("variant `spiderette` is already defined"),
+        err.contains("dup.ron:3: field `id`: variant `spiderette` is already defined"),
         "{err}"
     );
 }
@@ -396,6 +396,23 @@ fn an_argument_that_is_not_utf8_is_bad_input() {
                 "arachne-cli: argument {} is not UTF-8 text: b\u{fffd}d.p10",
                 args.len()
             )
+        );
+    }
+}
+
+/// An input without end (a device) is read no further than 256 MiB, and refused: before, `moves
+/// /dev/zero` read until the memory ran out.
+#[cfg(unix)]
+#[test]
+fn an_endless_input_is_refused() {
+    for args in [
+        ["moves", "/dev/zero"].as_slice(),
+        ["phase10", "check", "/dev/zero"].as_slice(),
+    ] {
+        let err = bad(args, None);
+        assert_eq!(
+            err,
+            "arachne-cli: /dev/zero: longer than 256 MiB: no position, replay or log is that long\n"
         );
     }
 }

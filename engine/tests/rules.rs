@@ -645,6 +645,25 @@ fn auto_discard_position_with_a_completed_run_is_rejected() {
 }
 
 #[test]
+fn auto_discard_position_with_a_completed_run_under_a_card_is_rejected() {
+    // No move or deal buries a completed run when discard is automatic, and a move that
+    // uncovered one would leave it on the table: `apply` would print a position that does not
+    // read back. With manual discard the same cards are a position (a deal buried the run).
+    let text = "variant: will-o-the-wisp\nstock:\nfoundation: 2\n1: Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h Ah Ks\n2: Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s As\n3:\n4:\n5:\n6:\n7:\n";
+    let err = Position::parse(text, &Variants::default())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "column 1 has a completed run under other cards, but discard is automatic (it would already have left)"
+    );
+    let manual = text.replace("foundation: 2", "discard: manual\nfoundation: 2");
+    let p = pos(&manual);
+    assert!(p.holds_completed_run(0) && !p.has_completed_run(0));
+    assert!(!p.holds_completed_run(1));
+}
+
+#[test]
 fn a_deal_can_complete_a_run() {
     let mut g = game(
         "\

@@ -112,36 +112,20 @@ impl Settings {
 /// `field:`), or `source` alone when no line does. For errors found after parsing (a value out of
 /// its range), which RON's own errors cannot place.
 pub fn field_at(source: &str, text: &str, field: &str) -> String {
-    text.lines()
-        .position(|l| {
-            l.trim_start()
-                .strip_prefix(field)
-                .is_some_and(|rest| rest.trim_start().starts_with(':'))
-        })
-        .map_or_else(|| source.to_string(), |i| format!("{source}:{}", i + 1))
+    match arachne_engine::variant::written_at(text, field) {
+        Some(line) => format!("{source}:{line}"),
+        None => source.to_string(),
+    }
 }
 
-/// A RON error as `file:line:column: field `name`: message`. RON names the field itself only
-/// for some errors (an unknown field); for the rest the field is the one the line starts with.
+/// A RON error as `file:line:column: field `name`: message` (the field its line starts with,
+/// [`arachne_engine::variant::ron_message`]), as the variant files' errors are.
 pub fn ron_error(source: &str, text: &str, e: &ron::error::SpannedError) -> String {
     let (line, column) = (e.span.start.line, e.span.start.col);
-    let message = e.code.to_string();
-    let field = text
-        .lines()
-        .nth(line.saturating_sub(1))
-        .and_then(|l| {
-            let l = l.trim_start();
-            let name: String = l
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            (!name.is_empty() && l[name.len()..].trim_start().starts_with(':')).then_some(name)
-        })
-        .filter(|name| !message.contains(&format!("`{name}`")));
-    match field {
-        Some(name) => format!("{source}:{line}:{column}: field `{name}`: {message}"),
-        None => format!("{source}:{line}:{column}: {message}"),
-    }
+    format!(
+        "{source}:{line}:{column}: {}",
+        arachne_engine::variant::ron_message(text, e)
+    )
 }
 
 /// Easing curves offered in the settings.

@@ -47,16 +47,29 @@ fn input(msg: impl Into<String>) -> Failure {
     Failure::Input(msg.into())
 }
 
+/// The longest input read: far beyond any position, replay or log (a six-seat log of a long
+/// game is some 100 KB), short of what would exhaust the memory (`moves /dev/zero` read for ever).
+const INPUT_LIMIT: u64 = 256 << 20;
+
 /// A text file (`-`: standard input). A byte-order mark at its start is dropped; text that is
-/// not UTF-8 is refused with the number of the first line that is not.
+/// not UTF-8 is refused with the number of the first line that is not, and text longer than
+/// [`INPUT_LIMIT`] is refused.
 fn read_file(path: &str) -> Result<String, Failure> {
     let mut bytes = Vec::new();
     let result = if path == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+        std::io::stdin()
+            .take(INPUT_LIMIT + 1)
+            .read_to_end(&mut bytes)
     } else {
-        std::fs::read(path).map(|b| bytes = b)
+        std::fs::File::open(path).and_then(|f| f.take(INPUT_LIMIT + 1).read_to_end(&mut bytes))
     };
     result.map_err(|e| input(format!("{path}: {e}")))?;
+    if bytes.len() as u64 > INPUT_LIMIT {
+        return Err(input(format!(
+            "{path}: longer than {} MiB: no position, replay or log is that long",
+            INPUT_LIMIT >> 20
+        )));
+    }
     if bytes.starts_with("\u{feff}".as_bytes()) {
         bytes.drain(.."\u{feff}".len());
     }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::card::{Card, DECK_SIZE, Points};
 use super::group::Need;
+use crate::variant::{field_line, ron_message};
 
 /// One phase: its number (as players call it) and the groups it needs, in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,11 +137,13 @@ pub const MAX_PHASES: usize = 32;
 impl P10Variant {
     /// Reads and validates a variant from RON text; `source_name` names the file in errors.
     pub fn from_ron(text: &str, source_name: &str) -> Result<P10Variant, P10VariantError> {
+        // (A byte-order mark, as some editors write, is not part of the text.)
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let variant: P10Variant = ron::from_str(text).map_err(|e| P10VariantError::Syntax {
             source_name: source_name.to_string(),
             line: e.span.start.line,
             column: e.span.start.col,
-            message: e.code.to_string(),
+            message: ron_message(text, &e),
         })?;
         variant.validate(text, source_name)?;
         Ok(variant)
@@ -248,17 +251,6 @@ impl P10Variant {
             .enumerate()
             .find(|(_, p)| p.number == number)
     }
-}
-
-/// The line on which `field:` is first written, or 1.
-fn field_line(text: &str, field: &str) -> usize {
-    text.lines()
-        .position(|l| {
-            let t = l.trim_start();
-            t.strip_prefix(field)
-                .is_some_and(|r| r.trim_start().starts_with(':'))
-        })
-        .map_or(1, |i| i + 1)
 }
 
 mod embedded {
