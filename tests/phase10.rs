@@ -2293,3 +2293,100 @@ fn a_pass_is_saved_and_a_table_laid_out_again_is_not() {
     }
     panic!("the player never passed an offer that stayed open");
 }
+
+#[test]
+fn a_double_click_that_takes_the_pile_does_not_throw_a_card_chosen_before() {
+    let (mut app, w, _) = two_seats_and_an_up_card();
+    // A card left chosen from the turn before: chosen by a click, and another thrown by X.
+    key(&mut app, w, KeyCode::KeyD);
+    settle(&mut app);
+    let card = app.world().resource::<P10Piles>().hands[PLAYER][0];
+    let at = pose_of(&app, card);
+    press(&mut app, w, at);
+    key(&mut app, w, KeyCode::End);
+    key(&mut app, w, KeyCode::KeyX);
+    until_players_turn(&mut app);
+    assert_eq!(game(&app).stage(), Stage::Draw);
+    assert_eq!(app.world().resource::<Selection>().0, [card]);
+    let top = *app.world().resource::<P10Piles>().discard.last().unwrap();
+    let spot = pose_of(&app, top);
+    // A double-click on the pile: the first click takes its card, the second does nothing.
+    press(&mut app, w, spot);
+    press(&mut app, w, spot);
+    settle(&mut app);
+    assert_eq!(game(&app).stage(), Stage::Play);
+    assert_eq!(game(&app).hand(PLAYER).len(), 11, "nothing thrown");
+    assert_eq!(app.world().resource::<Selection>().0, [card]);
+    // A click half a second later throws it, as ever.
+    for _ in 0..30 {
+        app.update();
+    }
+    let top = *app.world().resource::<P10Piles>().discard.last().unwrap();
+    let spot = pose_of(&app, top);
+    press(&mut app, w, spot);
+    settle(&mut app);
+    assert_eq!(game(&app).hand(PLAYER).len(), 10);
+    assert_matches_engine(&mut app);
+}
+
+#[test]
+fn keys_held_with_ctrl_alt_or_cmd_do_not_act_on_the_table() {
+    let (mut app, w, _) = two_seats_and_an_up_card();
+    for modifier in [KeyCode::ControlLeft, KeyCode::AltRight, KeyCode::SuperLeft] {
+        common::hold_key(&mut app, w, modifier, true);
+        key(&mut app, w, KeyCode::KeyD);
+        common::hold_key(&mut app, w, modifier, false);
+        settle(&mut app);
+        assert_eq!(game(&app).stage(), Stage::Draw, "{modifier:?}+D drew");
+    }
+    key(&mut app, w, KeyCode::KeyD);
+    settle(&mut app);
+    assert_eq!(game(&app).stage(), Stage::Play);
+    // Ctrl+X (cut) does not discard the keyboard's card; X does.
+    key(&mut app, w, KeyCode::Home);
+    common::hold_key(&mut app, w, KeyCode::ControlLeft, true);
+    key(&mut app, w, KeyCode::KeyX);
+    common::hold_key(&mut app, w, KeyCode::ControlLeft, false);
+    settle(&mut app);
+    assert_eq!(game(&app).hand(PLAYER).len(), 11, "Ctrl+X discarded");
+    key(&mut app, w, KeyCode::KeyX);
+    settle(&mut app);
+    assert_eq!(game(&app).hand(PLAYER).len(), 10);
+    assert_matches_engine(&mut app);
+}
+
+#[test]
+fn the_hand_comes_back_sorted_by_colour_after_spider() {
+    let (mut app, w) = app(3, 7, "random", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    key(&mut app, w, KeyCode::KeyO);
+    settle(&mut app);
+    assert!(
+        app.world()
+            .resource::<arachne::core::settings::Settings>()
+            .phase10
+            .sort_by_colour
+    );
+    let shown = |app: &App| {
+        let piles = app.world().resource::<P10Piles>();
+        piles.hands[PLAYER]
+            .iter()
+            .map(|e| piles.cards[e])
+            .collect::<Vec<Card>>()
+    };
+    let by_colour = shown(&app);
+    assert_ne!(
+        by_colour,
+        game(&app).hand(PLAYER),
+        "the engine's order differs"
+    );
+    for kind in [GameKind::Spider, GameKind::ProSpider10] {
+        app.world_mut()
+            .resource_mut::<NextState<GameKind>>()
+            .set(kind);
+        app.update();
+        settle(&mut app);
+    }
+    assert_eq!(shown(&app), by_colour);
+    assert_matches_engine(&mut app);
+}

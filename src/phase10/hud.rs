@@ -633,10 +633,14 @@ fn lay_question(
     let mut picked = None;
     let mut cancel = ctx.input(|i| i.key_pressed(egui::Key::Escape));
     // The number keys by their place (a French keyboard types ' and - on 4 and 6 unshifted),
-    // or the keypad's.
+    // or the keypad's; not while they type into a text field (the menu's seed, say, opened
+    // from the bar over the question).
+    let typing = ctx.text_edit_focused();
     let number = |n: usize| {
-        keys.get_just_pressed()
-            .any(|&k| crate::core::keys::digit(k) == Some(n))
+        !typing
+            && keys
+                .get_just_pressed()
+                .any(|&k| crate::core::keys::digit(k) == Some(n))
     };
     fixed_window(
         t("p10.lay.title"),

@@ -29,6 +29,7 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<HandCursor>()
         .init_resource::<LayChoice>()
         .init_resource::<LastClick>()
+        .init_resource::<PileTaken>()
         .init_resource::<Held>()
         .add_systems(
             Update,
@@ -124,6 +125,11 @@ impl HandCursor {
 /// taking the choice back never throws it away).
 #[derive(Resource, Default)]
 struct LastClick(Option<(Entity, f64, bool)>);
+
+/// When a click last took the discard pile's top card (a draw or a knock), and the cards chosen
+/// then: a second click within a double-click's time is not a discard of a card chosen before.
+#[derive(Resource, Default)]
+struct PileTaken(Option<(f64, Vec<Entity>)>);
 
 /// A card of the player's hand under the pressed button: a click when the button comes up
 /// where it went down, a drag (to the discard pile, onto a group) once it moves.
@@ -853,6 +859,7 @@ fn pointer_input(
     mut hurry: ResMut<Hurry>,
     mut requests: MessageWriter<P10Request>,
     mut notices: ResMut<Notices>,
+    (time, mut pile_taken): (Res<Time<Real>>, ResMut<PileTaken>),
 ) {
     let (Ok(window), Some(layout)) = (windows.single(), layout) else {
         return;
@@ -884,15 +891,19 @@ fn pointer_input(
         }
         return;
     }
+    let now = time.elapsed_secs_f64();
     match (stage, hit.map(|(e, v)| (e, v.place, v.card))) {
         (Stage::Knock { card, .. }, Some((_, Place::Discard(_), _))) => {
+            pile_taken.0 = Some((now, selection.0.clone()));
             act(Action::Knock(card), &mut requests)
         }
         (Stage::Draw, Some((_, Place::Stock(_), _))) => act(Action::DrawStock, &mut requests),
         (Stage::Draw, Some((_, Place::Discard(_), card))) => {
+            pile_taken.0 = Some((now, selection.0.clone()));
             let top = table.game.discard_pile().last().copied().unwrap_or(card);
             act(Action::DrawDiscard(top), &mut requests)
         }
+
         // A card of the hand: chosen, discarded or dragged when the button comes up (`drag`).
         (Stage::Play, Some((_, Place::Group(seat, group, _), _))) => {
             let chosen = chosen_cards(&selection, &piles);
@@ -910,6 +921,15 @@ fn pointer_input(
             if matches!(target, Some((_, Place::Discard(_), _)))
                 || (target.is_none() && on_empty_pile(&table, &layout, at)) =>
         {
+            // Not the second click of a double-click that took the pile's card: a card left
+            // chosen from before would be thrown by it.
+            if pile_taken
+                .0
+                .as_ref()
+                .is_some_and(|(t, chosen)| now - t < 0.45 && *chosen == selection.0)
+            {
+                return;
+            }
             let chosen = chosen_cards(&selection, &piles);
             match chosen[..] {
                 [card] => discard(card, &table, &mut skip_target, &mut requests, &mut notices),
@@ -958,6 +978,16 @@ fn discard(
     }
 }
 
+/// Ctrl, Alt and Cmd (Super): held, the keys are the system's and the browser's.
+const COMMAND_KEYS: [KeyCode; 6] = [
+    KeyCode::ControlLeft,
+    KeyCode::ControlRight,
+    KeyCode::AltLeft,
+    KeyCode::AltRight,
+    KeyCode::SuperLeft,
+    KeyCode::SuperRight,
+];
+
 /// The card the keys act on: the keyboard's card, else the one chosen card.
 fn key_card(
     cursor: &HandCursor,
@@ -1001,7 +1031,16 @@ fn keyboard_input(
     mut using: ResMut<Using>,
 ) {
     let hand: &[Entity] = piles.hands.get(PLAYER).map_or(&[], Vec::as_slice);
+    // Keys held with Ctrl, Alt or Cmd are the system's (Ctrl+X cuts, Alt+Tab leaves): they
+    // neither act on the table (Ctrl+X discarded) nor hurry the computer seats, and neither do
+    // the modifier keys alone.
+    if keys.any_pressed(COMMAND_KEYS) {
+        return;
+    }
     for key in keys.get_just_pressed() {
+        if matches!(key, KeyCode::ShiftLeft | KeyCode::ShiftRight) {
+            continue;
+        }
         // A question about what a joker stands for (or where a card hits): a number picks a
         // way, Esc asks no more.
         if !lay_choice.0.is_empty() {
@@ -1049,6 +1088,9 @@ fn keyboard_input(
                 KeyCode::Enter | KeyCode::NumpadEnter if table.game.stage() == Stage::RoundOver => {
                     requests.write(P10Request::NextRound);
                 }
+                // (Esc opens the menu, F1 the rules and M turns the sound off: none of them
+                // asks for the computer seats' turns to be played out behind it.)
+                KeyCode::Escape | KeyCode::F1 | KeyCode::KeyM => {}
                 _ if table.game.to_move().is_some() => hurry.0 = true,
                 _ => {}
             }

@@ -336,9 +336,21 @@ fn sheet_window(
             if round_over && viewer.is_none() {
                 let next = ui.button(t("p10.next_round"));
                 // Enter deals the next round, unless another control has the keyboard (Enter
-                // on Close only closes the sheet).
-                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter))
-                    && ui.memory(|m| m.focused().is_none());
+                // on Close only closes the sheet). Pressed, not held: an Enter held down to
+                // hurry the computer seats repeats, and would deal as the sheet opens.
+                let enter = ui.input(|i| {
+                    i.events.iter().any(|e| {
+                        matches!(
+                            e,
+                            egui::Event::Key {
+                                key: egui::Key::Enter,
+                                pressed: true,
+                                repeat: false,
+                                ..
+                            }
+                        )
+                    })
+                }) && ui.memory(|m| m.focused().is_none());
                 if next.clicked() || enter {
                     requests.write(P10Request::NextRound);
                     windows.sheet = false;

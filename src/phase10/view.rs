@@ -222,13 +222,26 @@ pub(crate) fn face_up_at(place: Place, revealed: bool) -> bool {
     }
 }
 
-fn show_table(mut commands: Commands, table: Res<P10Table>, mut piles: ResMut<P10Piles>) {
-    // Coming back to the game: its cards are put out again at rest.
+fn show_table(
+    mut commands: Commands,
+    table: Res<P10Table>,
+    mut piles: ResMut<P10Piles>,
+    mut selection: ResMut<Selection>,
+    settings: Res<Settings>,
+) {
+    // Coming back to the game: its cards are put out again at rest, as new entities (a choice
+    // of the old ones is forgotten).
     *piles = P10Piles {
         show_all: piles.show_all,
         ..P10Piles::default()
     };
-    spawn_at_rest(&mut commands, &table, &mut piles);
+    selection.0.clear();
+    spawn_at_rest(
+        &mut commands,
+        &table,
+        &mut piles,
+        settings.phase10.sort_by_colour,
+    );
 }
 
 /// A window of another size lays the table out anew: the cards glide to their new places once
@@ -272,13 +285,15 @@ pub fn compute_layout(table: &P10Table, size: Vec2, band: Option<&BarBand>) -> P
     P10Layout::compute(table.spec.players, size, band)
 }
 
-/// Spawns one entity per card where the engine has it, at rest.
-fn spawn_at_rest(commands: &mut Commands, table: &P10Table, piles: &mut P10Piles) {
+/// Spawns one entity per card where the engine has it, at rest, the player's hand sorted as
+/// the settings say.
+fn spawn_at_rest(commands: &mut Commands, table: &P10Table, piles: &mut P10Piles, by_colour: bool) {
     let game = &table.game;
     let mut new = P10Piles::empty_for(game, piles.show_all);
     for (place, card) in engine_places(game) {
         new.put(place, spawn_card(commands, card, Vec3::ZERO), card);
     }
+    sort_hand(&mut new, by_colour);
     *piles = new;
     // Places and poses are set by the first frame's settle (`place_all`).
     commands.queue(|world: &mut World| place_all(world, true));
@@ -674,7 +689,7 @@ pub(crate) fn show_changes(
                 // A new table without events (the viewer jumped, or gave the table back): its
                 // cards are put out at rest.
                 if change.new_game && change.events.is_empty() {
-                    spawn_at_rest(&mut commands, &table, &mut piles);
+                    spawn_at_rest(&mut commands, &table, &mut piles, sort_by_colour);
                     continue;
                 }
             }
