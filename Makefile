@@ -5,8 +5,9 @@ CARGO ?= cargo
 APT_PACKAGES := pkg-config libasound2-dev
 # And what the screenshot tests need: a virtual X server and Mesa's software Vulkan (llvmpipe).
 TEST_PACKAGES := xvfb xauth mesa-vulkan-drivers
-# The browser build and its test: wasm-opt (binaryen), Chromium, Node for playwright-core.
-WEB_PACKAGES := chromium nodejs
+# The browser build and its test: Chromium, Node for playwright-core, and a C++ compiler for
+# wasm-opt (binaryen), which web/build.sh builds from crates.io when none is on PATH.
+WEB_PACKAGES := chromium nodejs g++
 # WebKit, Safari's engine: WebKitGTK's MiniBrowser and its WebDriver, under a virtual X server.
 WEBKIT_PACKAGES := webkit2gtk-driver xvfb xauth
 

@@ -516,7 +516,7 @@ impl Storage for LocalStorage {
             .filter_map(|k| Some(k.strip_prefix(PREFIX)?.to_string()))
             .filter(|k| !k.contains(".bad-"))
             .collect();
-        keys.sort();
+        keys.sort_unstable();
         Ok(keys)
     }
 

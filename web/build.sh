@@ -27,9 +27,13 @@ if [ "${WASM_OPT:-1}" != 0 ]; then
     mkdir -p "$tools"
     # Its own temporary build directory (no CARGO_TARGET_DIR): the game's build, running at
     # the same time, holds the lock on the shared one.
-    env -u CARGO_TARGET_DIR cargo install --locked wasm-opt --version =0.116.1 --no-default-features --root "$tools" \
+    # In a process group of its own (setsid), so that it can be stopped whole.
+    setsid env -u CARGO_TARGET_DIR cargo install --locked wasm-opt --version =0.116.1 --no-default-features --root "$tools" \
       >"$tools/wasm-opt-install.log" 2>&1 &
     opt_install=$!
+    # A build that fails or is stopped (Ctrl+C) takes it along: otherwise it would run on, and
+    # the next run would start a second one beside it.
+    trap 'kill -- -"$opt_install" 2>/dev/null || true' EXIT
     wasm_opt="$tools/bin/wasm-opt"
   fi
 fi
@@ -95,4 +99,8 @@ if [ -n "$wasm_opt" ]; then
   mv "$dist/arachne_solver.wasm.opt" "$dist/arachne_solver.wasm"
 fi
 cp web/index.html web/solver-worker.js web/manifest.webmanifest web/icon-192.png web/icon-512.png "$dist/"
+# The page asks for the glue and the module under the build's stamp (their hash), so that a
+# browser's or a CDN's cache never pairs the glue of one version with the module of another.
+stamp=$(cat "$dist/arachne.js" "$dist/arachne_bg.wasm" | sha256sum | cut -c1-12)
+sed -i "s/__ARACHNE_BUILD__/$stamp/g" "$dist/index.html"
 ls -l "$dist"

@@ -530,7 +530,7 @@ try {
   // icons the browser can decode, at their sizes, and the tab's icon is one of them. (The
   // game's module is not served here: only the page is looked at.)
   const iconContext = await browser.newContext();
-  await iconContext.route(/arachne\.js$/, (r) => r.abort());
+  await iconContext.route(/arachne\.js(\?|$)/, (r) => r.abort());
   const iconPage = await iconContext.newPage();
   await iconPage.goto(url);
   const icons = await iconPage.evaluate(async () => {
@@ -553,30 +553,58 @@ try {
   }
   await iconContext.close();
   // 12. The page's own words (loading, a stop) follow the game's language: the browser's, or
-  // the one chosen in the game's settings over it. (The game's module is not served here: the
-  // page stays at its loading words.)
-  for (const [locale, settings, lang, words] of [
-    ["de-DE", null, "de", "Arachne wird geladen…"],
-    ["en-US", null, "en", "Loading Arachne…"],
-    ["en-US", "(\n    language: Some(De),\n)", "de", "Arachne wird geladen…"],
-    ["de-AT", "(\n    language: Some(En),\n)", "en", "Loading Arachne…"],
+  // the one chosen in the game's settings over it. The game's glue script is not served here:
+  // the page says it could not be loaded (before, it said "Loading" for ever).
+  const noLoad = { de: "Arachne konnte nicht geladen werden (Start): ", en: "Arachne could not be loaded (start): " };
+  for (const [locale, settings, lang] of [
+    ["de-DE", null, "de"],
+    ["en-US", null, "en"],
+    ["en-US", "(\n    language: Some(De),\n)", "de"],
+    ["de-AT", "(\n    language: Some(En),\n)", "en"],
   ]) {
     const context = await browser.newContext({ locale });
-    await context.route(/arachne\.js$/, (r) => r.abort());
+    await context.route(/arachne\.js(\?|$)/, (r) => r.abort());
     await context.addInitScript((text) => {
       if (text) localStorage.setItem("arachne/settings", text);
     }, settings);
     const shown = await context.newPage();
     await shown.goto(url);
+    await shown
+      .waitForFunction(() => document.getElementById("loading").classList.contains("failed"), null, { timeout: 30_000 })
+      .catch(() => {});
     const seen = await shown.evaluate(() => [
       document.documentElement.lang,
       document.getElementById("loading-text").textContent,
     ]);
-    if (seen[0] !== lang || seen[1] !== words) {
+    if (seen[0] !== lang || !seen[1].startsWith(noLoad[lang])) {
       problems.push(`the page's words with ${locale} and settings ${settings}: ${JSON.stringify(seen)}`);
     }
     await context.close();
   }
+
+  // 12b. An error that does not stop the game (a script's, say) shows its message, which goes
+  // away again once the game shows it runs on: at rest, the table publishes nothing new.
+  // (Before, the message stayed over a running game unless a move came within three seconds.)
+  {
+    const context = await browser.newContext();
+    const p = await context.newPage();
+    p.on("pageerror", (e) => problems.push(`page error (12b): ${e.message}`));
+    await p.goto(url);
+    await p.waitForFunction(() => document.body.getAttribute("data-arachne-ready") === "1", null, { timeout: 180_000, polling: 200 });
+    const shown = await p.evaluate(() => {
+      window.dispatchEvent(new ErrorEvent("error", { error: new Error("a test's error"), message: "a test's error" }));
+      return document.getElementById("loading").classList.contains("failed");
+    });
+    const gone = await p
+      .waitForFunction(() => !document.getElementById("loading").classList.contains("failed"), null, { timeout: 15_000, polling: 200 })
+      .then(() => true, () => false);
+    if (!shown || !gone) problems.push(`an error that did not stop the game: shown ${shown}, gone again ${gone}`);
+    await context.close();
+  }
+
+  // The page asks for the glue and the module under the build's stamp.
+  const served = await readFile(join(root, "index.html"), "utf8");
+  if (!/const build = "[0-9a-f]{12}";/.test(served)) problems.push("dist/index.html has no build stamp");
 
   const solverWasm = join(root, "arachne_solver.wasm");
   const solverRaw = (await stat(solverWasm)).size;

@@ -312,8 +312,8 @@ impl Variant {
                         .flat_map(|r| k.iter().map(move |&s| Card::new(r, s)))
                 })
                 .collect();
-            ours.sort();
-            theirs.sort();
+            ours.sort_unstable();
+            theirs.sort_unstable();
             if k.len() != 4 || ours != theirs {
                 return Err(invalid(
                     "kpat_suits",

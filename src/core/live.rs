@@ -108,7 +108,7 @@ impl LiveFiles {
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|x| x == "ron"))
                 .collect();
-            found.sort();
+            found.sort_unstable();
             files.extend(found);
         }
         // A file removed takes its error with it.

@@ -69,7 +69,7 @@ impl Pacer {
             return None;
         }
         let mut gaps: Vec<f32> = self.idle.iter().copied().collect();
-        gaps.sort_by(f32::total_cmp);
+        gaps.sort_unstable_by(f32::total_cmp);
         Some(gaps[gaps.len() / 2])
     }
 

@@ -127,7 +127,7 @@ impl Storage for DirStorage {
                 keys.push(key.to_string());
             }
         }
-        keys.sort();
+        keys.sort_unstable();
         Ok(keys)
     }
 
@@ -238,7 +238,7 @@ impl Storage for BackgroundWrites {
     fn keys(&self) -> io::Result<Vec<String>> {
         let mut keys = self.inner.keys()?;
         keys.extend(self.queue().keys().cloned());
-        keys.sort();
+        keys.sort_unstable();
         keys.dedup();
         Ok(keys)
     }

@@ -15,7 +15,7 @@ pub fn lay_options(hand: &Counts, needs: &[Need]) -> Vec<Vec<Group>> {
     let mut chosen = Vec::with_capacity(needs.len());
     search(hand, needs, &mut chosen, &mut out, usize::MAX);
     // Fewest jokers first, so the first option keeps jokers in hand.
-    out.sort_by_key(|groups: &Vec<Group>| {
+    out.sort_unstable_by_key(|groups: &Vec<Group>| {
         (
             groups
                 .iter()

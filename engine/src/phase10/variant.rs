@@ -290,7 +290,7 @@ pub fn bases() -> Vec<&'static Arc<P10Variant>> {
         .filter(|v| !v.knocking && !v.ten_rounds && !v.any_order)
         .collect();
     // The whole list first, then the shorter ones, longest first (ties by id).
-    out.sort_by_key(|v| {
+    out.sort_unstable_by_key(|v| {
         (
             std::cmp::Reverse(v.phases.len()),
             v.id != "pro-spider-10-first-five",

@@ -705,7 +705,7 @@ impl Heuristic {
         let mut scored: Vec<(i64, Card)> = Vec::new();
         let hits = Heuristic::hit_mask(view);
         Heuristic::score_discards(view, style, hits, |key, c, _| scored.push((key, c)));
-        scored.sort();
+        scored.sort_unstable();
         scored.into_iter().map(|(_, c)| c).collect()
     }
 
@@ -942,20 +942,23 @@ impl Heuristic {
             .filter(|&s| s != view.seat && !view.skips[s])
             .collect();
         let n = view.players;
-        t.sort_by_key(|&s| {
+        // (Unstable with the seat as the last key: the order a stable sort gave, with less
+        // code in the browser's module.)
+        t.sort_unstable_by_key(|&s| {
             let unlaid = u32::from(view.laid_phase[s].is_none());
             let size = view.hand_size(s) as u32;
             // Most phases first.
             let behind = u32::MAX - view.standings[s].phases_laid;
             let after = ((s + n - view.seat) % n) as u32;
-            match rule {
+            let key = match rule {
                 1 => [behind, unlaid, size, 0],
                 2 => [after, unlaid, size, behind],
                 3 => [unlaid, behind, size, 0],
                 4 => [size, unlaid, behind, 0],
                 5 => [n as u32 - after, unlaid, size, behind],
                 _ => [unlaid, size, behind, 0],
-            }
+            };
+            (key, s)
         });
         t
     }
