@@ -5,9 +5,9 @@ CARGO ?= cargo
 APT_PACKAGES := pkg-config libasound2-dev
 # And what the screenshot tests need: a virtual X server and Mesa's software Vulkan (llvmpipe).
 TEST_PACKAGES := xvfb xauth mesa-vulkan-drivers
-# The browser build and its test: Chromium, Node for playwright-core, and a C++ compiler for
-# wasm-opt (binaryen), which web/build.sh builds from crates.io when none is on PATH.
-WEB_PACKAGES := chromium nodejs g++
+# The browser test: Chromium, Node for playwright-core. (`make web` installs a C++ compiler for
+# wasm-opt, binaryen, which web/build.sh builds from crates.io when none is on PATH.)
+WEB_PACKAGES := chromium nodejs
 # WebKit, Safari's engine: WebKitGTK's MiniBrowser and its WebDriver, under a virtual X server.
 WEBKIT_PACKAGES := webkit2gtk-driver xvfb xauth
 
@@ -42,6 +42,7 @@ wasm: toolchain
 
 # The browser game in dist/ (see web/build.sh).
 web: toolchain
+	@$(MAKE) --no-print-directory packages APT_PACKAGES="g++"
 	web/build.sh dist
 
 # Serves dist/ for a player: open http://127.0.0.1:8080/

@@ -214,3 +214,27 @@ fn an_action_after_a_skip_in_a_two_seat_game_is_refused_as_after_the_turns_end()
         "{e}"
     );
 }
+
+#[test]
+fn a_turn_after_a_rounds_result_is_told_that_the_next_round_comes() {
+    use arachne_engine::phase10::variant::by_id;
+    let v = by_id("pro-spider-10").unwrap().clone();
+    let played = play_game(v, 2, 5, &mut |_, view, _| Ok(ai::Heuristic.decide(view))).unwrap();
+    let lines: Vec<&str> = played.log.lines().collect();
+    let next = lines.iter().position(|l| l.starts_with("next:")).unwrap();
+    let turn = lines.iter().find(|l| l.starts_with("1: ")).unwrap();
+    for (at, expected) in [(next + 1, "`round:`"), (next - 3, "`out:`")] {
+        let mut bad = lines.clone();
+        bad.insert(at, turn);
+        let e = check(&(bad.join("\n") + "\n"), &builtin_variant)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!(
+                "line {}: the round is over: expected {expected}",
+                at + 1
+            )),
+            "{e}"
+        );
+    }
+}

@@ -62,7 +62,7 @@ fn sort_key(
     mut piles: ResMut<P10Piles>,
     mut requests: MessageWriter<P10Request>,
 ) {
-    if keys.just_pressed(KeyCode::KeyO) {
+    if keys.just_pressed(KeyCode::KeyO) && !keys.any_pressed(COMMAND_KEYS) {
         let by_colour = !settings.phase10.sort_by_colour;
         settings.phase10.sort_by_colour = by_colour;
         save_settings.soon();
@@ -979,7 +979,7 @@ fn discard(
 }
 
 /// Ctrl, Alt and Cmd (Super): held, the keys are the system's and the browser's.
-const COMMAND_KEYS: [KeyCode; 6] = [
+pub(crate) const COMMAND_KEYS: [KeyCode; 6] = [
     KeyCode::ControlLeft,
     KeyCode::ControlRight,
     KeyCode::AltLeft,

@@ -251,7 +251,13 @@ pub fn check(
                     return Err(err(l, format!("expected `{}: skipped` ({why})", p + 1)));
                 }
                 if ended.is_some() || g.stage() == Stage::RoundOver {
-                    return Err(err(l, format!("{}: expected `out:`", g.round_over())));
+                    // (Once its `out:` to `next:` lines are read, the next round's comes.)
+                    let expected = if ended.is_some() {
+                        "`out:`"
+                    } else {
+                        "`round:`"
+                    };
+                    return Err(err(l, format!("{}: expected {expected}", g.round_over())));
                 }
                 if g.is_over() {
                     return Err(err(l, "the game is over".into()));
