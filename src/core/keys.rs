@@ -77,6 +77,17 @@ const LETTERS: [KeyCode; 26] = [
     KeyCode::KeyZ,
 ];
 
+/// Ctrl, Alt and Cmd (Super): held, the letter and number keys are the system's and the
+/// browser's, not the table's (Ctrl+X cuts, it does not discard).
+pub const COMMAND_KEYS: [KeyCode; 6] = [
+    KeyCode::ControlLeft,
+    KeyCode::ControlRight,
+    KeyCode::AltLeft,
+    KeyCode::AltRight,
+    KeyCode::SuperLeft,
+    KeyCode::SuperRight,
+];
+
 /// The number on a digit key (top row or keypad), 1 to 9.
 pub fn digit(key: KeyCode) -> Option<usize> {
     DIGITS

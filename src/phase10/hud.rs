@@ -635,7 +635,7 @@ fn lay_question(
     // The number keys by their place (a French keyboard types ' and - on 4 and 6 unshifted),
     // or the keypad's; not while they type into a text field (the menu's seed, say, opened
     // from the bar over the question), nor with Ctrl, Alt or Cmd held (the system's keys).
-    let typing = ctx.text_edit_focused() || keys.any_pressed(crate::phase10::input::COMMAND_KEYS);
+    let typing = ctx.text_edit_focused() || keys.any_pressed(crate::core::keys::COMMAND_KEYS);
     let number = |n: usize| {
         !typing
             && keys

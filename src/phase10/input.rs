@@ -62,7 +62,7 @@ fn sort_key(
     mut piles: ResMut<P10Piles>,
     mut requests: MessageWriter<P10Request>,
 ) {
-    if keys.just_pressed(KeyCode::KeyO) && !keys.any_pressed(COMMAND_KEYS) {
+    if keys.just_pressed(KeyCode::KeyO) && !keys.any_pressed(crate::core::keys::COMMAND_KEYS) {
         let by_colour = !settings.phase10.sort_by_colour;
         settings.phase10.sort_by_colour = by_colour;
         save_settings.soon();
@@ -978,16 +978,6 @@ fn discard(
     }
 }
 
-/// Ctrl, Alt and Cmd (Super): held, the keys are the system's and the browser's.
-pub(crate) const COMMAND_KEYS: [KeyCode; 6] = [
-    KeyCode::ControlLeft,
-    KeyCode::ControlRight,
-    KeyCode::AltLeft,
-    KeyCode::AltRight,
-    KeyCode::SuperLeft,
-    KeyCode::SuperRight,
-];
-
 /// The card the keys act on: the keyboard's card, else the one chosen card.
 fn key_card(
     cursor: &HandCursor,
@@ -1034,7 +1024,7 @@ fn keyboard_input(
     // Keys held with Ctrl, Alt or Cmd are the system's (Ctrl+X cuts, Alt+Tab leaves): they
     // neither act on the table (Ctrl+X discarded) nor hurry the computer seats, and neither do
     // the modifier keys alone.
-    if keys.any_pressed(COMMAND_KEYS) {
+    if keys.any_pressed(crate::core::keys::COMMAND_KEYS) {
         return;
     }
     for key in keys.get_just_pressed() {

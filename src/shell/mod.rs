@@ -64,17 +64,9 @@ fn sound_key(
     mut save: ResMut<crate::core::persist::SaveSettings>,
     mut notices: ResMut<crate::core::focus::Notices>,
 ) {
-    let command = [
-        KeyCode::ControlLeft,
-        KeyCode::ControlRight,
-        KeyCode::AltLeft,
-        KeyCode::AltRight,
-        KeyCode::SuperLeft,
-        KeyCode::SuperRight,
-    ];
     if !crate::core::focus::TableKeys::on(table_keys)
         || !keys.just_pressed(KeyCode::KeyM)
-        || keys.any_pressed(command)
+        || keys.any_pressed(crate::core::keys::COMMAND_KEYS)
     {
         return;
     }
