@@ -100,7 +100,8 @@ if [ -n "$wasm_opt" ]; then
 fi
 cp web/index.html web/solver-worker.js web/manifest.webmanifest web/icon-192.png web/icon-512.png "$dist/"
 # The page asks for the glue and the module under the build's stamp (their hash), so that a
-# browser's or a CDN's cache never pairs the glue of one version with the module of another.
+# browser's or a CDN's cache does not pair the glue of one version with the module of another.
+# (A page cached from before still asks for its own version, which the server no longer has.)
 stamp=$(cat "$dist/arachne.js" "$dist/arachne_bg.wasm" | sha256sum | cut -c1-12)
 sed -i "s/__ARACHNE_BUILD__/$stamp/g" "$dist/index.html"
 ls -l "$dist"

@@ -274,21 +274,18 @@ impl Game {
     /// must draw and the stock is empty (`apply(DrawStock)` does it then; the checker calls it
     /// for a log's `reshuffle` line).
     pub fn reshuffle(&mut self) -> Result<Event, GameError> {
-        let over = match self.stage {
+        let refused = match self.stage {
             Stage::Over => Some("the game is over"),
             Stage::RoundOver => Some(self.round_over()),
-            _ => None,
+            Stage::Draw if self.stock.is_empty() && self.discard.len() >= 2 => None,
+            _ => Some(
+                "a reshuffle comes only when a seat must draw, the stock is empty and the discard pile holds more than its top card",
+            ),
         };
-        if let Some(why) = over {
+        if let Some(why) = refused {
             return Err(GameError::NotNow {
                 action: "reshuffle".into(),
                 why: why.into(),
-            });
-        }
-        if self.stage != Stage::Draw || !self.stock.is_empty() || self.discard.len() < 2 {
-            return Err(GameError::NotNow {
-                action: "reshuffle".into(),
-                why: "a reshuffle comes only when a seat must draw, the stock is empty and the discard pile holds more than its top card".into(),
             });
         }
         let top = self.discard.pop();
