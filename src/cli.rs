@@ -372,8 +372,14 @@ fn phase10_table(
 
 /// A link's query (`?game=pro-spider-10&players=3&seed=5`) as command-line arguments: the
 /// options a link may choose (`mute` a switch, `mute=0` off), and apart the keys it names that
-/// are none of them, to tell the player. `decode` undoes the query's percent-encoding.
-pub fn args_from_query(query: &str, decode: impl Fn(&str) -> String) -> (Vec<String>, Vec<String>) {
+/// are none of them, to tell the player. `decode` undoes the query's percent-encoding, `None`
+/// where it cannot (a `%` not followed by two hex digits of UTF-8 text). An option whose value
+/// cannot be read makes the arguments an error that names it: the link's game would be a
+/// guess. A key that cannot be read is named as written among those left out.
+pub fn args_from_query(
+    query: &str,
+    decode: impl Fn(&str) -> Option<String>,
+) -> (Result<Vec<String>, String>, Vec<String>) {
     // Not `at`: it needs a replay file, which a page has not got.
     const VALUED: [&str; 9] = [
         "game",
@@ -388,33 +394,49 @@ pub fn args_from_query(query: &str, decode: impl Fn(&str) -> String) -> (Vec<Str
     ];
     let mut args = Vec::new();
     let mut ignored = Vec::new();
+    let mut unreadable = Vec::new();
     for pair in query
         .trim_start_matches('?')
         .split('&')
         .filter(|p| !p.is_empty())
     {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let key = decode(key);
+        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+        let Some(key) = decode(raw_key) else {
+            ignored.push(raw_key.to_string());
+            continue;
+        };
+        if key != "mute" && !VALUED.contains(&key.as_str()) {
+            ignored.push(key);
+            continue;
+        }
         // (In the moves, `+` is a space, as forms and `URLSearchParams` write one; elsewhere
         // it stays: a variant may be `pro-spider-10-first-five+knocking`.)
         let value = if key == "moves" {
-            decode(&value.replace('+', " "))
+            decode(&raw_value.replace('+', " "))
         } else {
-            decode(value)
+            decode(raw_value)
+        };
+        let Some(value) = value else {
+            unreadable.push(format!("{key}={raw_value}"));
+            continue;
         };
         if key == "mute" {
             if !matches!(value.as_str(), "0" | "false" | "no") {
                 args.push("--mute".to_string());
             }
-        } else if VALUED.contains(&key.as_str()) {
-            if !value.is_empty() {
-                args.push(format!("--{key}"));
-                args.push(value);
-            }
-        } else {
-            ignored.push(key);
+        } else if !value.is_empty() {
+            args.push(format!("--{key}"));
+            args.push(value);
         }
     }
+    let args = if unreadable.is_empty() {
+        Ok(args)
+    } else {
+        Err(format!(
+            "{}: a % that is not two hex digits of UTF-8 text",
+            unreadable.join(", ")
+        ))
+    };
     (args, ignored)
 }
 
@@ -424,11 +446,12 @@ mod tests {
 
     #[test]
     fn a_links_query_chooses_what_the_command_line_does_and_names_what_it_cannot() {
-        let same = |s: &str| s.replace("%20", " ");
+        let same = |s: &str| Some(s.replace("%20", " "));
         let (a, ignored) = args_from_query(
             "?variant=spider-4suit&seed=1&numbering=kpat&mute&at=3&moves=1%3E9:1%202%3E4:1&zoom=2&seed=",
-            |s| same(s).replace("%3E", ">"),
+            |s| same(s).map(|s| s.replace("%3E", ">")),
         );
+        let a = a.unwrap();
         assert_eq!(
             a,
             args("--variant spider-4suit --seed 1 --numbering kpat --mute --moves")
@@ -439,13 +462,35 @@ mod tests {
         assert_eq!(ignored, ["at", "zoom"]);
         assert!(parse(&a, 9).is_ok(), "{:?}", parse(&a, 9).err());
         let (a, ignored) = args_from_query("game=pro-spider-10&mute=0", same);
-        assert_eq!(a, args("--game pro-spider-10"));
+        assert_eq!(a.unwrap(), args("--game pro-spider-10"));
         assert!(ignored.is_empty());
         // A form's (or `URLSearchParams`') spaces.
-        let (a, _) = args_from_query("moves=1%3E9:1+2%3E4:1", |s| s.replace("%3E", ">"));
-        assert_eq!(a, ["--moves", "1>9:1 2>4:1"]);
+        let (a, _) = args_from_query("moves=1%3E9:1+2%3E4:1", |s| Some(s.replace("%3E", ">")));
+        assert_eq!(a.unwrap(), ["--moves", "1>9:1 2>4:1"]);
         let (a, _) = args_from_query("variant=pro-spider-10-first-five+knocking", same);
-        assert_eq!(a, ["--variant", "pro-spider-10-first-five+knocking"]);
+        assert_eq!(
+            a.unwrap(),
+            ["--variant", "pro-spider-10-first-five+knocking"]
+        );
+    }
+
+    /// A `%` that does not decode was once read as an empty value, and the link's option
+    /// was dropped without a word: `?seed=%ZZ` dealt a random game.
+    #[test]
+    fn a_links_option_that_does_not_decode_is_named_not_dropped() {
+        let decode = |s: &str| (!s.contains("%ZZ")).then(|| s.to_string());
+        let (a, ignored) = args_from_query("game=pro-spider-10&seed=%ZZ&ai=petra", decode);
+        let why = a.unwrap_err();
+        assert!(why.starts_with("seed=%ZZ: a % "), "{why}");
+        assert!(ignored.is_empty());
+        // A key that is no option is only left out, named as written.
+        let (a, ignored) = args_from_query("seed=3&x%ZZ=1", decode);
+        assert_eq!(a.unwrap(), ["--seed", "3"]);
+        assert_eq!(ignored, ["x%ZZ"]);
+        // A value of a key that is no option is never read.
+        let (a, ignored) = args_from_query("ref=%ZZ", decode);
+        assert_eq!(a.unwrap(), Vec::<String>::new());
+        assert_eq!(ignored, ["ref"]);
     }
 
     fn args(s: &str) -> Vec<String> {

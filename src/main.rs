@@ -15,13 +15,22 @@ fn main() -> AppExit {
     };
     // In the browser, a link's query string chooses the game (`?game=pro-spider-10&players=3`).
     #[cfg(target_arch = "wasm32")]
-    let (args, ignored_link_keys) = arachne::web::args_from_page();
+    let (link_args, ignored_link_keys) = arachne::web::args_from_page();
+    // A link whose option could not be read opens the default game and says why, as a link
+    // with a bad option does.
+    #[cfg(target_arch = "wasm32")]
+    let (args, unreadable_link) = match link_args {
+        Ok(args) => (args, None),
+        Err(e) => (Vec::new(), Some(e)),
+    };
     // Without --seed, a new deal each start.
     let seed = arachne::spider::table::next_seed(1, wall_clock_nanos());
     // A bad command line exits with its error; a bad link in the browser (nobody would see
     // that) opens the default game and says what was wrong with the link.
-    #[cfg_attr(not(target_arch = "wasm32"), allow(unused_mut))]
-    let mut link_error: Option<String> = None;
+    #[cfg(target_arch = "wasm32")]
+    let mut link_error = unreadable_link;
+    #[cfg(not(target_arch = "wasm32"))]
+    let link_error: Option<String> = None;
     let launch = match cli::parse(&args, seed) {
         Ok(l) => l,
         #[cfg(target_arch = "wasm32")]

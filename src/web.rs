@@ -344,7 +344,7 @@ pub fn log_to_console() {
 /// page's query is not a command line: the player is told they were left out). The query is
 /// then taken out of the page's address (`history.replaceState`): a reload resumes the game in
 /// progress instead of leaving it for the link's game again, a loss each time.
-pub fn args_from_page() -> (Vec<String>, Vec<String>) {
+pub fn args_from_page() -> (Result<Vec<String>, String>, Vec<String>) {
     let search = global("location")
         .and_then(|l| js_sys::Reflect::get(&l, &JsValue::from_str("search")).map_err(js_error))
         .ok()
@@ -354,7 +354,6 @@ pub fn args_from_page() -> (Vec<String>, Vec<String>) {
         js_sys::decode_uri_component(v)
             .ok()
             .and_then(|v| v.as_string())
-            .unwrap_or_default()
     });
     if !search.trim_start_matches('?').is_empty() {
         forget_query();
@@ -582,20 +581,52 @@ fn on_page_events(
 
 /// Settings still waiting for a moment of calm are saved when the page is hidden or closed:
 /// a hidden page draws no more frames, and a closed one never will
-/// (`persist::UnsavedSettings`), into the storage the game saves to.
+/// (`persist::UnsavedSettings`), into the storage the game saves to. So are they when its
+/// window loses the focus: a window beside it that the player clicks into takes them up at
+/// once (`persist::Refocused`), and would otherwise save its own over them later.
 fn save_when_hidden(
     unsaved: crate::core::persist::UnsavedSettings,
     storage: std::sync::Arc<dyn Storage>,
 ) {
     on_page_events(
-        &[("document", "visibilitychange"), ("window", "pagehide")],
+        &[
+            ("document", "visibilitychange"),
+            ("window", "pagehide"),
+            ("window", "blur"),
+        ],
         "save the settings when the page closes",
         move |kind, visible, _| {
-            if kind == "pagehide" || !visible {
+            if kind == "pagehide" || kind == "blur" || !visible {
                 unsaved.save_now(storage.as_ref());
             }
         },
     );
+}
+
+/// Settings another tab or window of the page writes are taken up here at once
+/// (`persist::SettingsWrittenElsewhere`; the browser sends a `storage` event to every other
+/// page of the site).
+fn take_up_settings_written_elsewhere(written: crate::core::persist::SettingsWrittenElsewhere) {
+    use js_sys::wasm_bindgen::closure::Closure;
+    let settings_key = format!("{PREFIX}{}", crate::core::settings::SETTINGS_KEY);
+    let handler = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+        let key = js_sys::Reflect::get(&event, &JsValue::from_str("key"))
+            .ok()
+            .and_then(|k| k.as_string());
+        // (No key: the whole storage was cleared; nothing to take up.)
+        if key.as_deref() == Some(settings_key.as_str()) {
+            written.set();
+        }
+    });
+    let window: JsValue = js_sys::global().into();
+    if let Err(e) = call(
+        &window,
+        "addEventListener",
+        &[JsValue::from_str("storage"), handler.as_ref().clone()],
+    ) {
+        tracing::warn!("cannot take up settings another tab changes: {e}");
+    }
+    handler.forget();
 }
 
 /// When the page's tab is shown again or its window takes the focus, each game looks for a
@@ -632,12 +663,14 @@ fn pace_workers(time: Res<Time<Real>>) {
 /// anything moves. Also hands each frame's gap to the workers' pacer.
 pub fn plugin(app: &mut App) {
     let world = app.world();
-    if let (Some(pending), Some(saves)) = (
+    if let (Some(pending), Some(saves), Some(written)) = (
         world.get_resource::<crate::core::persist::SaveSettings>(),
         world.get_resource::<crate::core::persist::Saves>(),
+        world.get_resource::<crate::core::persist::SettingsWrittenElsewhere>(),
     ) {
         save_when_hidden(pending.unsaved(), saves.0.clone());
         look_again_when_shown();
+        take_up_settings_written_elsewhere(written.clone());
     }
     app.add_systems(Update, answers)
         .add_systems(

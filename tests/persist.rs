@@ -465,6 +465,9 @@ impl Storage for Broken {
     fn remove(&self, key: &str) -> std::io::Result<()> {
         self.0.remove(key)
     }
+    fn identity(&self) -> String {
+        self.0.identity()
+    }
 }
 
 impl Storage for Full {
@@ -491,6 +494,10 @@ impl Storage for Full {
     }
     fn remove(&self, key: &str) -> std::io::Result<()> {
         self.inner.remove(key)
+    }
+    // (Not the address: a full storage is remembered by it, and test threads reuse addresses.)
+    fn identity(&self) -> String {
+        self.inner.identity()
     }
 }
 
@@ -1162,4 +1169,117 @@ fn a_copy_the_player_comes_back_to_takes_up_the_others_settings() {
         load::<Settings>(mine.as_ref(), SETTINGS_KEY),
         Loaded::Ok(again)
     );
+}
+
+/// A change of settings waiting for its half second of calm is written as soon as the window
+/// loses the focus: a copy beside it that the player clicks into takes the settings up then,
+/// and would otherwise save its own over the change later. And settings another copy writes
+/// are taken up as soon as the page hears of it (the browser's `storage` event), without the
+/// player coming back first.
+#[test]
+fn settings_are_written_when_the_window_is_left_and_taken_up_when_another_copy_writes() {
+    use arachne::core::persist::{SaveSettings, SettingsWrittenElsewhere};
+    use arachne::core::settings::{SETTINGS_KEY, Settings};
+    let shared = Arc::new(MemoryStorage::default());
+    let mine = Arc::new(OtherCopy::new(&shared, "left window a"));
+    let other = OtherCopy::new(&shared, "left window b");
+    let mut app = spider_app(mine.clone());
+    save(mine.as_ref(), SETTINGS_KEY, &Settings::default()).unwrap();
+    refocus(&mut app);
+    app.world_mut().resource_mut::<Settings>().animation.speed = 2.0;
+    app.world_mut().resource_mut::<SaveSettings>().soon();
+    app.update();
+    // (Frames here take far less than the half second.)
+    assert!(app.world().resource::<SaveSettings>().pending());
+    assert_eq!(
+        load::<Settings>(mine.as_ref(), SETTINGS_KEY),
+        Loaded::Ok(Settings::default())
+    );
+    let window = app.world_mut().spawn_empty().id();
+    app.world_mut().write_message(bevy::window::WindowFocused {
+        window,
+        focused: false,
+    });
+    app.update();
+    assert!(!app.world().resource::<SaveSettings>().pending());
+    let Loaded::Ok(written) = load::<Settings>(mine.as_ref(), SETTINGS_KEY) else {
+        panic!("the settings are written")
+    };
+    assert_eq!(written.animation.speed, 2.0);
+    // The other copy writes its settings; nothing is taken up until the page hears of it.
+    let mut theirs = written.clone();
+    theirs.animation.speed = 0.25;
+    save(&other, SETTINGS_KEY, &theirs).unwrap();
+    app.update();
+    assert_eq!(app.world().resource::<Settings>().animation.speed, 2.0);
+    app.world().resource::<SettingsWrittenElsewhere>().set();
+    app.update();
+    assert_eq!(*app.world().resource::<Settings>(), theirs);
+}
+
+/// A storage that something else fills (say another site's data under the page's origin):
+/// writes fail while `filled` whatever is dropped.
+struct FilledByOthers {
+    inner: MemoryStorage,
+    filled: std::sync::atomic::AtomicBool,
+}
+
+impl Storage for FilledByOthers {
+    fn read(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.inner.read(key)
+    }
+    fn write(&self, key: &str, text: &str) -> std::io::Result<()> {
+        if self.filled.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(std::io::Error::from(std::io::ErrorKind::QuotaExceeded));
+        }
+        self.inner.write(key, text)
+    }
+    fn set_aside(&self, key: &str) -> std::io::Result<Option<String>> {
+        self.inner.set_aside(key)
+    }
+    fn keys(&self) -> std::io::Result<Vec<String>> {
+        self.inner.keys()
+    }
+    fn remove(&self, key: &str) -> std::io::Result<()> {
+        self.inner.remove(key)
+    }
+    fn identity(&self) -> String {
+        self.inner.identity()
+    }
+}
+
+/// A storage full of something else's data: the first save that fails drops some kept games
+/// (it cannot tell), but once that made no room, later saves drop none (each dropped as many
+/// again before: every move of a game cost kept games, all for nothing). Once a new entry fits
+/// again, a full storage makes room by kept games again.
+#[test]
+fn a_storage_full_of_other_data_loses_kept_games_once_not_at_every_save() {
+    use arachne::core::persist::{numbered_keys, write_before_kept_games};
+    let store = FilledByOthers {
+        inner: MemoryStorage::default(),
+        filled: false.into(),
+    };
+    let kept = "k".repeat(4096);
+    for i in 1..=20 {
+        store
+            .inner
+            .write(&format!("replay-{i:06}"), &kept)
+            .unwrap();
+    }
+    store.filled.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(write_before_kept_games(&store, "game", "the game").is_err());
+    let left = numbered_keys(&store, "replay-").unwrap().len();
+    assert!((10..20).contains(&left), "{left} kept games left");
+    for _ in 0..5 {
+        assert!(write_before_kept_games(&store, "game", "the game, a move on").is_err());
+    }
+    assert_eq!(numbered_keys(&store, "replay-").unwrap().len(), left);
+    // The other data is gone: saves go in, and a new entry says there is room again.
+    store.filled.store(false, std::sync::atomic::Ordering::Relaxed);
+    write_before_kept_games(&store, "game", "the game").unwrap();
+    write_before_kept_games(&store, "stats", "s").unwrap();
+    // Full again: the next failed save may drop kept games once more.
+    store.filled.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(write_before_kept_games(&store, "game", "the game, later").is_err());
+    assert!(numbered_keys(&store, "replay-").unwrap().len() < left);
 }

@@ -4,6 +4,7 @@
 // player-here) waits: Pro Spider 10's computer seats decide nothing until it is back.
 // Usage: node web/two-tabs.mjs dist
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -61,6 +62,19 @@ try {
   await a.page.screenshot({ path: join(shots, "a.png") });
   // Five rows dealt in all, each on the game the other tab left.
   if (ma !== 5 || took[0] < 2 || took[1] < 2 || over[0] + over[1] !== 0) failed = true;
+
+  // Settings one tab writes are taken up by the other at once (the browser's `storage`
+  // event), without the player coming back to it: a theme chosen in one shows in both.
+  const defaults = (await readFile(resolve("assets/settings.ron"), "utf8")).replace(/^\/\/.*$/gm, "");
+  const midnight = `(version: 1, data: ${defaults.replace('theme: "classic"', 'theme: "midnight"')})`;
+  const theme = (t) => t.page.evaluate(() => document.body.getAttribute("data-arachne-theme"));
+  const themeBefore = await theme(a);
+  await b.page.evaluate((text) => localStorage.setItem("arachne/settings", text), midnight);
+  const followed = await a.page
+    .waitForFunction(() => document.body.getAttribute("data-arachne-theme") === "midnight", null, { timeout: 20_000, polling: 100 })
+    .then(() => true, () => false);
+  console.log(`settings written in tab b: tab a's theme ${themeBefore} -> ${await theme(a)}`);
+  if (!followed) failed = true;
 
   // A tab the player left (its window's blur) for another tab (named in player-here) waits:
   // Pro Spider 10's computer seats decide nothing and nothing is saved, until it is back.

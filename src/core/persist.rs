@@ -608,11 +608,38 @@ pub fn kept_games() -> [&'static str; 2] {
     ]
 }
 
+/// The storages (by identity) where dropping kept games did not make room this run: what
+/// fills them is something else (in the browser, another site's data under the same origin,
+/// as a GitHub Pages user's projects share one). No more kept games are dropped there until a
+/// new entry fits again ([`write_making_room`]).
+static NO_ROOM_FROM_KEPT_GAMES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+fn no_room_from_kept_games(storage: &dyn Storage) -> bool {
+    let id = storage.identity();
+    NO_ROOM_FROM_KEPT_GAMES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&id)
+}
+
+fn set_no_room_from_kept_games(storage: &dyn Storage, none: bool) {
+    let id = storage.identity();
+    let mut list = NO_ROOM_FROM_KEPT_GAMES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    list.retain(|i| *i != id);
+    if none {
+        list.push(id);
+    }
+}
+
 /// Writes `text` under `key`. When the storage is full, kept games (keys `PREFIX` and a
 /// number, of `prefixes`) make room, one at a time, until it fits: the oldest of the kind that
 /// has the most. Any other failure, a storage full with none left to drop, or one still full
 /// when the games dropped were twice the entry's size and 16 KiB more (what fills it is not
 /// kept games; dropping them all would not do), is returned without dropping anything more.
+/// After that last, no kept game is dropped in that storage for the rest of the run (each save
+/// would drop as many again, all for nothing), until a new entry fits there again.
 pub fn write_making_room(
     storage: &dyn Storage,
     key: &str,
@@ -621,12 +648,23 @@ pub fn write_making_room(
 ) -> io::Result<()> {
     let mut dropped: Vec<String> = Vec::new();
     let mut freed = 0;
+    let no_room = no_room_from_kept_games(storage);
+    // (Only then: a new entry that fits says the storage has room again.)
+    let new_entry = no_room && matches!(storage.read(key), Ok(None));
     loop {
         let e = match storage.write(key, text) {
-            Ok(()) => return Ok(()),
+            Ok(()) => {
+                if no_room && new_entry {
+                    set_no_room_from_kept_games(storage, false);
+                }
+                return Ok(());
+            }
             Err(e) if is_full(&e) => e,
             Err(e) => return Err(e),
         };
+        if no_room {
+            return Err(e);
+        }
         let mut oldest: Option<(usize, String)> = None;
         for prefix in prefixes {
             let keys = numbered_keys(storage, prefix)?;
@@ -642,6 +680,7 @@ pub fn write_making_room(
             return Err(e);
         };
         if freed > 2 * text.len() + 16 * 1024 {
+            set_no_room_from_kept_games(storage, true);
             return Err(e);
         }
         freed += storage.read(&oldest)?.map_or(0, |t| t.len());
@@ -741,6 +780,23 @@ pub fn refocused() {
 /// The page was hidden, or its window lost the focus ([`StandBy`]).
 pub fn unfocused() {
     PAGE_FOCUS.store(2, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Set when another running copy wrote the settings (the page's `storage` event, `web`): this
+/// copy takes them up at its next frame ([`take_up_other_copys_settings`]), as when the player
+/// comes back to it. Shared with the page's event handler.
+#[derive(bevy::prelude::Resource, Debug, Default, Clone)]
+pub struct SettingsWrittenElsewhere(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl SettingsWrittenElsewhere {
+    /// The settings were written by another running copy.
+    pub fn set(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn take(&self) -> bool {
+        self.0.swap(false, std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// The entry naming the running copy of the game the player came to last (the last whose
@@ -882,19 +938,22 @@ fn count_refocus(
 }
 
 /// Takes up the settings another running copy saved since this one last read or wrote them,
-/// when the player comes back to this copy ([`Refocused`]): each copy saves its whole settings,
-/// so a setting changed in the other copy would otherwise be saved over by this one's next
-/// change. Not while a change of this copy's own waits to be saved (it is the newer). The
-/// settings apply live, as when the settings window changes them.
+/// when the player comes back to this copy ([`Refocused`]), and in the browser as soon as
+/// another tab writes them ([`SettingsWrittenElsewhere`]): each copy saves its whole
+/// settings, so a setting changed in the other copy would otherwise be saved over by this
+/// one's next change. Not while a change of this copy's own waits to be saved (it is the
+/// newer). The settings apply live, as when the settings window changes them.
 fn take_up_other_copys_settings(
     refocused: bevy::prelude::Res<Refocused>,
+    written_elsewhere: bevy::prelude::Res<SettingsWrittenElsewhere>,
     mut seen: bevy::prelude::Local<u64>,
     saves: Option<bevy::prelude::Res<Saves>>,
     mut pending: bevy::prelude::ResMut<SaveSettings>,
     mut settings: bevy::prelude::ResMut<crate::core::settings::Settings>,
     themes: Option<bevy::prelude::ResMut<crate::core::theme::Themes>>,
 ) {
-    if refocused.0 == *seen {
+    let elsewhere = written_elsewhere.take();
+    if refocused.0 == *seen && !elsewhere {
         return;
     }
     *seen = refocused.0;
@@ -1048,11 +1107,15 @@ impl UnsavedSettings {
     }
 }
 
+/// Writes the settings after their moment of calm, or at once when the window has lost the
+/// focus: the player may have gone to another running copy, which takes them up then
+/// ([`take_up_other_copys_settings`]) and would otherwise save its own over them later.
 fn save_settings(
     mut pending: bevy::prelude::ResMut<SaveSettings>,
     time: bevy::prelude::Res<bevy::prelude::Time>,
     settings: bevy::prelude::Res<crate::core::settings::Settings>,
     saves: Option<bevy::prelude::Res<Saves>>,
+    stand_by: bevy::prelude::Res<StandBy>,
 ) {
     let Some(left) = pending.wait.as_mut() else {
         return;
@@ -1062,7 +1125,7 @@ fn save_settings(
         return;
     };
     *left -= time.delta_secs();
-    if *left > 0.0 {
+    if *left > 0.0 && !stand_by.away {
         return;
     }
     pending.wait = None;
@@ -1177,6 +1240,7 @@ pub fn plugin(app: &mut bevy::prelude::App) {
     use bevy::prelude::*;
     app.init_resource::<SaveSettings>()
         .init_resource::<Refocused>()
+        .init_resource::<SettingsWrittenElsewhere>()
         .init_resource::<StandBy>()
         .add_message::<bevy::window::WindowFocused>()
         .add_systems(
