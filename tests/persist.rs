@@ -1261,12 +1261,11 @@ fn a_storage_full_of_other_data_loses_kept_games_once_not_at_every_save() {
     };
     let kept = "k".repeat(4096);
     for i in 1..=20 {
-        store
-            .inner
-            .write(&format!("replay-{i:06}"), &kept)
-            .unwrap();
+        store.inner.write(&format!("replay-{i:06}"), &kept).unwrap();
     }
-    store.filled.store(true, std::sync::atomic::Ordering::Relaxed);
+    store
+        .filled
+        .store(true, std::sync::atomic::Ordering::Relaxed);
     assert!(write_before_kept_games(&store, "game", "the game").is_err());
     let left = numbered_keys(&store, "replay-").unwrap().len();
     assert!((10..20).contains(&left), "{left} kept games left");
@@ -1275,11 +1274,15 @@ fn a_storage_full_of_other_data_loses_kept_games_once_not_at_every_save() {
     }
     assert_eq!(numbered_keys(&store, "replay-").unwrap().len(), left);
     // The other data is gone: saves go in, and a new entry says there is room again.
-    store.filled.store(false, std::sync::atomic::Ordering::Relaxed);
+    store
+        .filled
+        .store(false, std::sync::atomic::Ordering::Relaxed);
     write_before_kept_games(&store, "game", "the game").unwrap();
     write_before_kept_games(&store, "stats", "s").unwrap();
     // Full again: the next failed save may drop kept games once more.
-    store.filled.store(true, std::sync::atomic::Ordering::Relaxed);
+    store
+        .filled
+        .store(true, std::sync::atomic::Ordering::Relaxed);
     assert!(write_before_kept_games(&store, "game", "the game, later").is_err());
     assert!(numbered_keys(&store, "replay-").unwrap().len() < left);
 }

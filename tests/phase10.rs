@@ -2390,3 +2390,64 @@ fn the_hand_comes_back_sorted_by_colour_after_spider() {
     assert_eq!(shown(&app), by_colour);
     assert_matches_engine(&mut app);
 }
+
+/// The hand sorted the other way during the deal: the cards in motion glide on to their new
+/// places from where they are. (They once all jumped to rest at the key.)
+#[test]
+fn sorting_during_the_deal_lets_the_cards_glide_on() {
+    let dealing = || {
+        let (mut app, w) = app(2, 5, "random", GameKind::ProSpider10);
+        settle(&mut app);
+        app.world_mut()
+            .write_message(P10Request::NewGame(Box::new(P10SpecMsg(
+                P10Spec::standard(2, 6, "random").unwrap(),
+            ))));
+        for _ in 0..6 {
+            app.update();
+        }
+        assert!(moving(&mut app) > 10, "the deal is under way");
+        (app, w)
+    };
+    let poses = |app: &mut App| {
+        let mut q = app.world_mut().query::<(Entity, &CardPose)>();
+        q.iter(app.world())
+            .map(|(e, p)| (e, p.translation.truncate()))
+            .collect::<std::collections::HashMap<_, _>>()
+    };
+    // The farthest any card moves in a frame, over `frames` frames after `code`.
+    let farthest = |code: KeyCode, frames: usize| {
+        let (mut app, w) = dealing();
+        let mut before = poses(&mut app);
+        let mut most = 0.0f32;
+        for frame in 0..frames {
+            if frame == 0 {
+                key(&mut app, w, code);
+            } else {
+                app.update();
+            }
+            let now = poses(&mut app);
+            for (e, at) in &before {
+                if let Some(p) = now.get(e) {
+                    most = most.max(p.distance(*at));
+                }
+            }
+            before = now;
+        }
+        (app, most)
+    };
+    // The deal alone, with a key that does nothing, against the same deal sorted.
+    let (_, dealt) = farthest(KeyCode::F20, 8);
+    let (mut app, sorted) = farthest(KeyCode::KeyO, 8);
+    assert!(
+        sorted <= dealt * 2.0,
+        "cards jumped at the sort: {sorted} against {dealt}"
+    );
+    assert!(
+        app.world()
+            .resource::<arachne::core::settings::Settings>()
+            .phase10
+            .sort_by_colour
+    );
+    settle(&mut app);
+    assert_matches_engine(&mut app);
+}

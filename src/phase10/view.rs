@@ -579,19 +579,27 @@ pub(crate) fn show_changes(
                 .events
                 .iter()
                 .any(|e| matches!(e, Event::RoundStarted { .. }));
+        // The table only laid out again (the hand sorted, the window resized): the cards in
+        // motion glide on to their new places from where they are, instead of jumping to rest
+        // (a hand sorted during the deal once snapped the whole deal into place).
+        let only_layout = !change.changes_game();
         for (e, view, mut pose, animated) in cards.iter_mut() {
             if despawned.contains(&e) {
                 continue;
             }
-            // The last round's cards still on their way to the stock: gone at once.
+            // The last round's cards still on their way to the stock: gone at once, unless
+            // only the layout changed (they go when they get there).
             if leaving.contains(e) {
+                if only_layout {
+                    continue;
+                }
                 despawned.insert(e);
                 commands.entity(e).despawn();
                 continue;
             }
             if animated {
                 commands.entity(e).remove::<TweenAnim>();
-                if !fresh {
+                if !fresh && !only_layout {
                     let raised = selection.0.contains(&e);
                     *pose = rest_pose(&layout, &shape, view.place, view.face_up, raised);
                 } else {
