@@ -340,8 +340,9 @@ pub fn log_to_console() {
 
 /// The page's query string as command-line arguments, for the options a link may choose:
 /// `?game=pro-spider-10&players=3&ai=petra&seed=5` is `--game pro-spider-10 --players 3 ...`
-/// ([`crate::cli::args_from_query`]); apart, the keys it names that are no such option (a
-/// page's query is not a command line: the player is told they were left out). The query is
+/// ([`crate::cli::args_from_query`]), or why they cannot be read (an option's `%` escape that
+/// does not decode); apart, the keys it names that are no such option (a page's query is not a
+/// command line: the player is told they were left out). The query is
 /// then taken out of the page's address (`history.replaceState`): a reload resumes the game in
 /// progress instead of leaving it for the link's game again, a loss each time.
 pub fn args_from_page() -> (Result<Vec<String>, String>, Vec<String>) {

@@ -1263,26 +1263,94 @@ fn a_storage_full_of_other_data_loses_kept_games_once_not_at_every_save() {
     for i in 1..=20 {
         store.inner.write(&format!("replay-{i:06}"), &kept).unwrap();
     }
+    store.inner.write("game", "the game").unwrap();
     store
         .filled
         .store(true, std::sync::atomic::Ordering::Relaxed);
-    assert!(write_before_kept_games(&store, "game", "the game").is_err());
+    assert!(write_before_kept_games(&store, "game", "the game, a move on").is_err());
     let left = numbered_keys(&store, "replay-").unwrap().len();
     assert!((10..20).contains(&left), "{left} kept games left");
     for _ in 0..5 {
-        assert!(write_before_kept_games(&store, "game", "the game, a move on").is_err());
+        assert!(write_before_kept_games(&store, "game", "the game, moves on").is_err());
     }
     assert_eq!(numbered_keys(&store, "replay-").unwrap().len(), left);
-    // The other data is gone: saves go in, and a new entry says there is room again.
+    // An entry written over (no room taken) says nothing of the room: still none dropped.
     store
         .filled
         .store(false, std::sync::atomic::Ordering::Relaxed);
     write_before_kept_games(&store, "game", "the game").unwrap();
+    store
+        .filled
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(write_before_kept_games(&store, "game", "the game, later").is_err());
+    assert_eq!(numbered_keys(&store, "replay-").unwrap().len(), left);
+    // The other data is gone: a new entry fits, and so a full storage makes room by kept
+    // games again.
+    store
+        .filled
+        .store(false, std::sync::atomic::Ordering::Relaxed);
     write_before_kept_games(&store, "stats", "s").unwrap();
-    // Full again: the next failed save may drop kept games once more.
     store
         .filled
         .store(true, std::sync::atomic::Ordering::Relaxed);
     assert!(write_before_kept_games(&store, "game", "the game, later").is_err());
     assert!(numbered_keys(&store, "replay-").unwrap().len() < left);
+}
+
+/// A copy the player comes back to looks again for the other copy's settings a moment later:
+/// the copy left writes its waiting settings as its window loses the focus, and on the desktop
+/// that write (by a thread, fsync and all) may land after the first look.
+#[test]
+fn a_copy_the_player_comes_back_to_looks_again_for_settings_written_late() {
+    use arachne::core::settings::{SETTINGS_KEY, Settings};
+    let shared = Arc::new(MemoryStorage::default());
+    let mine = Arc::new(OtherCopy::new(&shared, "late window a"));
+    let other = OtherCopy::new(&shared, "late window b");
+    let mut app = spider_app(mine.clone());
+    save(mine.as_ref(), SETTINGS_KEY, &Settings::default()).unwrap();
+    refocus(&mut app);
+    assert_eq!(*app.world().resource::<Settings>(), Settings::default());
+    // The other copy's write lands after this copy looked.
+    let mut theirs = Settings::default();
+    theirs.animation.speed = 3.0;
+    save(&other, SETTINGS_KEY, &theirs).unwrap();
+    // (Past the first look again, on the real clock these frames run by.)
+    for _ in 0..60 {
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(*app.world().resource::<Settings>(), theirs);
+}
+
+/// On the desktop, where a thread writes the saves, a storage full of other data loses kept
+/// games once too: a save only queued (a new entry among them) says nothing of the room.
+#[test]
+fn background_writes_to_a_storage_full_of_other_data_lose_kept_games_once() {
+    use arachne::core::persist::{numbered_keys, write_before_kept_games};
+    let store = Arc::new(FilledByOthers {
+        inner: MemoryStorage::default(),
+        filled: false.into(),
+    });
+    let kept = "k".repeat(4096);
+    for i in 1..=20 {
+        store.inner.write(&format!("replay-{i:06}"), &kept).unwrap();
+    }
+    store.inner.write("game", "the game").unwrap();
+    store
+        .filled
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let bg = BackgroundWrites::new(store.clone());
+    write_before_kept_games(&bg, "game", "the game, a move on").unwrap();
+    drained(&bg, "game", store.as_ref());
+    let left = numbered_keys(store.as_ref(), "replay-").unwrap().len();
+    assert!((10..20).contains(&left), "{left} kept games left");
+    for (key, text) in [("stats", "s"), ("game", "the game, moves on")] {
+        write_before_kept_games(&bg, key, text).unwrap();
+        drained(&bg, key, store.as_ref());
+        assert_eq!(
+            numbered_keys(store.as_ref(), "replay-").unwrap().len(),
+            left,
+            "kept games dropped again at {key}"
+        );
+    }
 }

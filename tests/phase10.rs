@@ -1731,6 +1731,15 @@ fn at_a_new_round_the_last_rounds_cards_are_gathered_onto_the_stock_before_the_d
         first.iter().all(|&(_, moving)| moving),
         "each of them moves"
     );
+    // The table laid out again meanwhile (the hand sorted, the window resized): the gather
+    // goes on, and the deal still waits for it.
+    app.world_mut().write_message(P10Changed::laid_out_again());
+    app.update();
+    app.update();
+    assert!(
+        leaving(&mut app).iter().all(|&(_, moving)| moving),
+        "each of them still moves"
+    );
     // Nothing is dealt until they are in: no card is in a hand yet.
     let dealt_yet = |app: &mut App| {
         let world = app.world_mut();

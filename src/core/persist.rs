@@ -31,6 +31,11 @@ pub trait Storage: Send + Sync {
     fn identity(&self) -> String {
         format!("{:p}", self as *const Self as *const ())
     }
+    /// Whether a write only queues the text, to be written later by another storage (which
+    /// makes room for it itself: [`BackgroundWrites`]).
+    fn queues_writes(&self) -> bool {
+        false
+    }
 }
 
 /// Files in a directory, one `KEY.ron` per entry.
@@ -251,6 +256,10 @@ impl Storage for BackgroundWrites {
 
     fn identity(&self) -> String {
         self.inner.identity()
+    }
+
+    fn queues_writes(&self) -> bool {
+        self.wake.is_some()
     }
 }
 
@@ -646,6 +655,10 @@ pub fn write_making_room(
     text: &str,
     prefixes: &[&str],
 ) -> io::Result<()> {
+    // Only queued here: the thread that writes it makes room (and knows whether it fits).
+    if storage.queues_writes() {
+        return storage.write(key, text);
+    }
     let mut dropped: Vec<String> = Vec::new();
     let mut freed = 0;
     let no_room = no_room_from_kept_games(storage);
@@ -942,28 +955,41 @@ fn count_refocus(
 /// another tab writes them ([`SettingsWrittenElsewhere`]): each copy saves its whole
 /// settings, so a setting changed in the other copy would otherwise be saved over by this
 /// one's next change. Not while a change of this copy's own waits to be saved (it is the
-/// newer). The settings apply live, as when the settings window changes them.
+/// newer; a storage event heard meanwhile is looked at once it is written). The settings apply
+/// live, as when the settings window changes them.
+///
+/// After the player comes back it looks twice more, [`LOOK_AGAIN_SECS`] later: the copy the
+/// player left writes its waiting settings as its window loses the focus, and on the desktop
+/// that write (by its save thread, fsync and all) may land after this copy's first look.
 fn take_up_other_copys_settings(
     refocused: bevy::prelude::Res<Refocused>,
     written_elsewhere: bevy::prelude::Res<SettingsWrittenElsewhere>,
+    time: bevy::prelude::Res<bevy::prelude::Time<bevy::prelude::Real>>,
     mut seen: bevy::prelude::Local<u64>,
+    mut looks: bevy::prelude::Local<Vec<f64>>,
     saves: Option<bevy::prelude::Res<Saves>>,
     mut pending: bevy::prelude::ResMut<SaveSettings>,
     mut settings: bevy::prelude::ResMut<crate::core::settings::Settings>,
     themes: Option<bevy::prelude::ResMut<crate::core::theme::Themes>>,
 ) {
-    let elsewhere = written_elsewhere.take();
-    if refocused.0 == *seen && !elsewhere {
-        return;
-    }
+    let now = time.elapsed_secs_f64();
+    let back = refocused.0 != *seen;
     *seen = refocused.0;
-    let Some(saves) = saves else { return };
-    let storage = saves.0.as_ref();
+    if back {
+        *looks = LOOK_AGAIN_SECS.iter().map(|s| now + s).collect();
+    }
+    let due = looks.iter().any(|&t| t <= now);
+    looks.retain(|&t| t > now);
     // A change of this copy's own still to be written is the newer; one written as the page
     // was hidden is older than what the other copy saved after it.
     if pending.pending() && !pending.unsaved.written() {
         return;
     }
+    if !back && !due && !written_elsewhere.take() {
+        return;
+    }
+    let Some(saves) = saves else { return };
+    let storage = saves.0.as_ref();
     let mut newer = settings.clone();
     if !take_newer(storage, crate::core::settings::SETTINGS_KEY, &mut newer) {
         return;
@@ -982,6 +1008,10 @@ fn take_up_other_copys_settings(
     }
     *settings = newer;
 }
+
+/// How long after the player comes back a copy looks again for the settings another copy
+/// wrote ([`take_up_other_copys_settings`]).
+const LOOK_AGAIN_SECS: [f64; 2] = [0.3, 1.0];
 
 /// While this copy is away, looks now and then whether the player went to another copy or
 /// another copy saved a game in progress ([`StandBy`]); once either is seen, it waits until the
@@ -1045,7 +1075,7 @@ pub fn numbered_keys(storage: &dyn Storage, prefix: &str) -> io::Result<Vec<Stri
 pub struct Saves(pub std::sync::Arc<dyn Storage>);
 
 /// Settings the player changed, saved after half a second of calm (a slider being dragged
-/// is not saved at every step).
+/// is not saved at every step), or at once when the window loses the focus.
 #[derive(bevy::prelude::Resource, Debug, Default)]
 pub struct SaveSettings {
     /// Seconds of calm left before the save, while one waits.
@@ -1073,8 +1103,9 @@ impl SaveSettings {
     }
 }
 
-/// The settings' text while their save waits for calm (shared: the browser's page is closed or
-/// hidden outside the game's frames, so the text is kept ready for that moment).
+/// The settings' text while their save waits for calm (shared: the browser's page is closed,
+/// hidden or left for another window outside the game's frames, so the text is kept ready for
+/// that moment).
 #[derive(Debug, Default, Clone)]
 pub struct UnsavedSettings(
     std::sync::Arc<Mutex<Option<String>>>,
@@ -1088,8 +1119,8 @@ impl UnsavedSettings {
     }
 
     /// Writes the settings now if their save is waiting (the game closing): when the desktop
-    /// app exits, and when the browser's page is hidden or closed. What it writes is noted as
-    /// this run's ([`take_newer`]).
+    /// app exits, and when the browser's page is hidden or closed or its window loses the
+    /// focus. What it writes is noted as this run's ([`take_newer`]).
     pub fn save_now(&self, storage: &dyn Storage) {
         let text = self.lock().take();
         if let Some(text) = text {
@@ -1130,6 +1161,11 @@ fn save_settings(
     }
     pending.wait = None;
     *pending.unsaved.lock() = None;
+    // Written already as the page was hidden or its window left (`UnsavedSettings::save_now`):
+    // not again, over what another copy may have written since.
+    if pending.unsaved.written() {
+        return;
+    }
     // A full storage (the browser's quota) makes room by the oldest kept games: a change of
     // settings that grows their text (a language chosen) was refused for good before.
     if let Err(e) = save_making_room(

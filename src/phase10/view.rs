@@ -583,6 +583,12 @@ pub(crate) fn show_changes(
         // motion glide on to their new places from where they are, instead of jumping to rest
         // (a hand sorted during the deal once snapped the whole deal into place).
         let only_layout = !change.changes_game();
+        // While the last round's cards are gathered to the stock, the new deal waits for them:
+        // laid out again now, it would fly out at once. The table is laid out again at rest.
+        if only_layout && !leaving.is_empty() {
+            band.stale = true;
+            continue;
+        }
         for (e, view, mut pose, animated) in cards.iter_mut() {
             if despawned.contains(&e) {
                 continue;
