@@ -2460,3 +2460,51 @@ fn sorting_during_the_deal_lets_the_cards_glide_on() {
     settle(&mut app);
     assert_matches_engine(&mut app);
 }
+
+/// The viewer's keys beside stepping: P plays and pauses (as Space), + and - double and halve
+/// the speed within 0.25 to 16 steps a second, A shows every hand or only the player's.
+#[test]
+fn the_viewers_keys_play_change_the_speed_and_show_every_hand() {
+    let (mut app, w) = app(2, 21, "petra", GameKind::ProSpider10);
+    settle(&mut app);
+    let this_game = ViewerControl::this_game(app.world().resource::<P10Table>());
+    control(&mut app, this_game);
+    control(&mut app, ViewerControl::Play(false));
+    let v = |app: &App| viewer(app).unwrap();
+    let speed = v(&app).speed;
+    key(&mut app, w, KeyCode::Equal);
+    assert_eq!(v(&app).speed, (speed * 2.0).min(16.0));
+    for _ in 0..8 {
+        key(&mut app, w, KeyCode::NumpadAdd);
+    }
+    assert_eq!(v(&app).speed, 16.0);
+    for _ in 0..10 {
+        key(&mut app, w, KeyCode::Minus);
+    }
+    assert_eq!(v(&app).speed, 0.25);
+    let all = v(&app).all_hands;
+    key(&mut app, w, KeyCode::KeyA);
+    assert_eq!(v(&app).all_hands, !all);
+    key(&mut app, w, KeyCode::KeyP);
+    assert!(v(&app).playing);
+    key(&mut app, w, KeyCode::KeyP);
+    assert!(!v(&app).playing);
+}
+
+/// N deals a new game as the bar's "New game" does: with the game under way, it asks first.
+#[test]
+fn n_asks_for_a_new_game_as_the_bars_button_does() {
+    let (mut app, w) = app(2, 5, "random", GameKind::ProSpider10);
+    until_players_turn(&mut app);
+    key(&mut app, w, KeyCode::KeyD);
+    settle(&mut app);
+    key(&mut app, w, KeyCode::KeyN);
+    app.update();
+    assert!(
+        app.world()
+            .resource::<arachne::phase10::menu::P10Form>()
+            .leaving
+            .is_some(),
+        "the question before leaving the game"
+    );
+}

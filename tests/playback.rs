@@ -209,7 +209,7 @@ fn the_viewer_starts_pauses_steps_back_resumes_and_closes_back_to_the_game() {
 #[test]
 fn viewer_keys_drive_it_and_the_table_ignores_them() {
     let t = table("spider-1suit", 8);
-    let moves: Vec<Move> = line(&t).into_iter().take(6).collect();
+    let moves: Vec<Move> = line(&t).into_iter().take(24).collect();
     let mut app = app(t, false);
     for &mv in &moves {
         send(&mut app, Request::Move(mv));
@@ -223,11 +223,22 @@ fn viewer_keys_drive_it_and_the_table_ignores_them() {
     assert_eq!(playback(&app).at, 2);
     press(&mut app, KeyCode::ArrowLeft);
     assert_eq!(playback(&app).at, 1);
+    // Page Down and Page Up go 10 moves on or back, no further than the ends.
+    press(&mut app, KeyCode::PageDown);
+    assert_eq!(playback(&app).at, 11);
+    press(&mut app, KeyCode::PageDown);
+    press(&mut app, KeyCode::PageDown);
+    assert_eq!(playback(&app).at, 24);
+    press(&mut app, KeyCode::PageUp);
+    assert_eq!(playback(&app).at, 14);
+    press(&mut app, KeyCode::PageUp);
+    press(&mut app, KeyCode::PageUp);
+    assert_eq!(playback(&app).at, 0);
     press(&mut app, KeyCode::End);
-    assert_eq!(playback(&app).at, 6);
+    assert_eq!(playback(&app).at, 24);
     // D would deal in a game; in the viewer it does nothing.
     press(&mut app, KeyCode::KeyD);
-    assert_eq!(table_of(&app).game.move_count(), 6);
+    assert_eq!(table_of(&app).game.move_count(), 24);
     press(&mut app, KeyCode::Escape);
     assert!(!app.world().contains_resource::<Playback>());
     assert_eq!(history(&app), moves);

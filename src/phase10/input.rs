@@ -26,6 +26,8 @@ use crate::shell::Windows;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<SkipTarget>()
+        // (N asks for a new game through the menu's form, as the bar's button does.)
+        .init_resource::<crate::phase10::menu::P10Form>()
         .init_resource::<HandCursor>()
         .init_resource::<LayChoice>()
         .init_resource::<LastClick>()
@@ -39,7 +41,7 @@ pub(crate) fn plugin(app: &mut App) {
                     .run_if(|input: Option<Res<TableInput>>| input.is_none_or(|i| i.0))
                     .run_if(crate::phase10::viewer::not_watching)
                     .in_set(AppSystems::Input),
-                (keyboard_input, sort_key)
+                (keyboard_input, sort_key, new_game_key)
                     .chain()
                     .after(pointer_input)
                     .run_if(TableKeys::on)
@@ -68,6 +70,20 @@ fn sort_key(
         save_settings.soon();
         crate::phase10::plan::sort_hand(&mut piles, by_colour);
         requests.write(P10Request::Relayout);
+    }
+}
+
+/// N deals a new game with the same players and variant, as the bar's "New game" does (it
+/// asks first when the game is under way).
+fn new_game_key(
+    keys: Res<crate::core::keys::Keys>,
+    table: Res<P10Table>,
+    time: Res<Time<Real>>,
+    mut form: ResMut<crate::phase10::menu::P10Form>,
+    mut requests: MessageWriter<P10Request>,
+) {
+    if keys.just_pressed(KeyCode::KeyN) && !keys.any_pressed(crate::core::keys::COMMAND_KEYS) {
+        crate::phase10::menu::ask_fresh_deal(&table, &time, &mut form, &mut requests);
     }
 }
 

@@ -11,7 +11,7 @@ use crate::core::i18n::{t, tf};
 use crate::phase10::P10Systems;
 use crate::phase10::input::LayChoice;
 use crate::phase10::round::{P10Request, P10Spec, P10SpecMsg, P10Table};
-use crate::shell::widgets::{fitting_height, fixed_window, row, scrolling};
+use crate::shell::widgets::{KeyboardList, fitting_height, fixed_window, row, scrolling};
 use crate::shell::{Overlay, Windows};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -163,10 +163,12 @@ fn window_keys(
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
     }
-    // The lay question answers its own keys; an open drop-down list closes by itself.
+    // The lay question answers its own keys; an open drop-down list closes by itself, and a
+    // text field with the keyboard gives it up.
     if !keys.just_pressed(KeyCode::Escape)
         || !choice.0.is_empty()
         || crate::shell::popup_open(&mut egui_contexts)
+        || crate::shell::text_edit_focused(&mut egui_contexts)
     {
         return;
     }
@@ -232,6 +234,7 @@ fn menu(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let high = fitting_height(ctx);
+    let covered = windows.over_menu();
     fixed_window(
         t("p10.menu.title"),
         egui::Align2::CENTER_CENTER,
@@ -244,6 +247,9 @@ fn menu(
             "p10-menu",
             crate::shell::window_keys::OnOpen::FirstControl,
         );
+        if covered {
+            ui.disable();
+        }
         scrolling(ui, high, |ui| {
             row(ui, |ui| {
                 if ui.button(t("p10.menu.continue")).clicked() {
@@ -312,7 +318,7 @@ fn new_game_form(ui: &mut egui::Ui, form: &mut P10Form) {
             ui.label(tf("p10.form.seat", &[("seat", &(seat + 1))]));
             egui::ComboBox::from_id_salt(("p10-level", seat))
                 .selected_text(level_name(&form.levels[seat - 1]))
-                .show_ui(ui, |ui| {
+                .show_list(ui, |ui| {
                     for level in ai::LEVELS {
                         ui.selectable_value(
                             &mut form.levels[seat - 1],

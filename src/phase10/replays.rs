@@ -13,7 +13,8 @@ use crate::phase10::round::P10Table;
 use crate::phase10::saves::{KeptGame, kept_games};
 use crate::phase10::viewer::{P10Viewer, ViewerControl};
 use crate::shell::widgets::{
-    TextKind, bar_button, copy_button, fixed_window, keep_inside, paste_to_watch, row_wrapping,
+    KeyboardList, TextKind, bar_button, copy_button, fixed_window, keep_inside, paste_to_watch,
+    row_wrapping,
 };
 use crate::shell::{Overlay, Windows};
 
@@ -94,7 +95,9 @@ fn replay_list(
                                 title: game.summary.clone(),
                                 log: game.text.clone(),
                             });
+                            // The viewer's keys reach it only with no window over it.
                             windows.replays = false;
+                            windows.menu = false;
                         }
                         copy_button(ui, &mut notices, || game.text.clone());
                         crate::shell::widgets::download_button(
@@ -242,7 +245,7 @@ fn viewer_bar(
                                 "p10.viewer.round",
                                 &[("round", &table.game.round())],
                             ))
-                            .show_ui(ui, |ui| {
+                            .show_list(ui, |ui| {
                                 for r in 1..=v.rounds() {
                                     if ui
                                         .selectable_label(

@@ -399,6 +399,7 @@ fn statistics(
             .show(ui, |ui| {
                 crate::shell::window_keys::keyboard_scroll(ui);
                 statistics_table(ui, &mut form, &stats, &mut reset);
+                crate::shell::window_keys::follow_focus(ui);
             });
         // The notes wrap to the window rather than scroll with the table.
         if !stats.by.is_empty() {
@@ -478,12 +479,15 @@ fn statistics_table(
                         if ui.button(t("p10.stats.reset_yes")).clicked() {
                             *reset = Some(key.clone());
                         }
-                        if ui.button(t("p10.stats.reset_no")).clicked() {
+                        let no = ui.button(t("p10.stats.reset_no"));
+                        crate::shell::window_keys::focus_once_asked(ui, &no);
+                        if no.clicked() {
                             form.reset_stats = None;
                         }
                     });
                 } else if ui.button(t("p10.stats.reset")).clicked() {
                     form.reset_stats = Some(key.clone());
+                    crate::shell::window_keys::ask_focus(ui);
                 }
                 ui.end_row();
             }

@@ -345,8 +345,10 @@ pub fn not_watching(viewer: Option<Res<P10Viewer>>) -> bool {
     viewer.is_none()
 }
 
-/// Keys while watching: Left and Right step, Space plays or pauses, Home and End go to either
-/// end, Page Up and Page Down to the round before or after, Esc closes.
+/// Keys while watching: Left and Right step, Space (or P, as in Spider's viewer) plays or
+/// pauses, + and - double and halve the speed (0.25 to 16 steps a second, as the bar's slider),
+/// A shows every hand or only the player's, Home and End go to either end, Page Up and Page Down
+/// to the round before or after, Esc closes.
 fn viewer_keys(
     keys: Res<crate::core::keys::Keys>,
     viewer: Res<P10Viewer>,
@@ -357,7 +359,14 @@ fn viewer_keys(
         let c = match key {
             KeyCode::ArrowRight => ViewerControl::Forward,
             KeyCode::ArrowLeft => ViewerControl::Back,
-            KeyCode::Space => ViewerControl::Play(!viewer.playing),
+            KeyCode::Space | KeyCode::KeyP => ViewerControl::Play(!viewer.playing),
+            KeyCode::Equal | KeyCode::NumpadAdd => {
+                ViewerControl::Speed((viewer.speed * 2.0).clamp(0.25, 16.0))
+            }
+            KeyCode::Minus | KeyCode::NumpadSubtract => {
+                ViewerControl::Speed((viewer.speed / 2.0).clamp(0.25, 16.0))
+            }
+            KeyCode::KeyA => ViewerControl::AllHands(!viewer.all_hands),
             KeyCode::Home => ViewerControl::Jump(0),
             KeyCode::End => ViewerControl::Jump(viewer.steps.len()),
             KeyCode::PageUp => ViewerControl::Round(table.game.round().saturating_sub(1).max(1)),

@@ -107,6 +107,20 @@ pub struct Windows {
 }
 
 impl Windows {
+    /// Whether a window that opens over the menu is open. The menu's controls are then out of
+    /// the keyboard's reach (drawn greyed): Tab walked into the menu hidden under the window,
+    /// and Enter pressed a control nobody could see.
+    pub fn over_menu(&self) -> bool {
+        self.stats
+            || self.settings
+            || self.replays
+            || self.help
+            || self.sheet
+            || self.themes
+            || self.tuner
+            || self.question
+    }
+
     /// Opens one window by name (`menu`, `stats`, `settings`, `layout`: the settings with their
     /// Table layout section open, `replays`, `help`, `won`, `sheet`); false if the
     /// name is unknown. (A game fills its window from the table when the window first shows.)
@@ -150,6 +164,14 @@ pub fn popup_open(contexts: &mut Query<&mut bevy_egui::EguiContext>) -> bool {
     contexts
         .iter_mut()
         .any(|mut c| bevy_egui::egui::Popup::is_any_open(c.get_mut()))
+}
+
+/// Whether a text field of the overlay has the keyboard: Esc then leaves the field (egui's),
+/// and does not close its window too (a theme's name being typed, with its unsaved theme).
+pub fn text_edit_focused(contexts: &mut Query<&mut bevy_egui::EguiContext>) -> bool {
+    contexts
+        .iter_mut()
+        .any(|mut c| c.get_mut().text_edit_focused())
 }
 
 /// Window names `Windows::open` knows.

@@ -10,7 +10,7 @@ use crate::core::persist::SaveSettings;
 use crate::core::settings::{Easing, LayoutSettings, Settings, UndoLimit};
 use crate::core::theme::{BackPattern, ThemeOrigin, Themes};
 use crate::shell::Windows;
-use crate::shell::widgets::{fitting_height, fixed_window, row, scrolling};
+use crate::shell::widgets::{KeyboardList, fitting_height, fixed_window, row, scrolling};
 
 pub(crate) fn settings_window(
     mut contexts: EguiContexts,
@@ -57,7 +57,7 @@ pub(crate) fn settings_window(
                 let system = tf("lang.system", &[("lang", &Lang::system().name())]);
                 egui::ComboBox::from_id_salt("language")
                     .selected_text(s.language.map_or(system.clone(), |l| l.name().to_string()))
-                    .show_ui(ui, |ui| {
+                    .show_list(ui, |ui| {
                         ui.selectable_value(&mut s.language, None, system);
                         for lang in Lang::ALL {
                             ui.selectable_value(&mut s.language, Some(lang), lang.name());
@@ -68,7 +68,7 @@ pub(crate) fn settings_window(
                 row(ui, |ui| {
                     egui::ComboBox::from_id_salt("theme")
                         .selected_text(theme_name(&s.theme, &themes))
-                        .show_ui(ui, |ui| {
+                        .show_list(ui, |ui| {
                             for e in &themes.0 {
                                 let id = &e.theme.id;
                                 ui.selectable_value(
@@ -90,7 +90,7 @@ pub(crate) fn settings_window(
                             .back_pattern
                             .map_or(t("settings.themes"), pattern_name),
                     )
-                    .show_ui(ui, |ui| {
+                    .show_list(ui, |ui| {
                         ui.selectable_value(&mut s.cards.back_pattern, None, t("settings.themes"));
                         for p in [BackPattern::Plain, BackPattern::Lattice, BackPattern::Dots] {
                             ui.selectable_value(
@@ -127,7 +127,7 @@ pub(crate) fn settings_window(
                         Some(false) => t("settings.two_colours"),
                         Some(true) => t("settings.four_colours"),
                     })
-                    .show_ui(ui, |ui| {
+                    .show_list(ui, |ui| {
                         ui.selectable_value(&mut s.cards.four_colour, None, t("settings.themes"));
                         ui.selectable_value(
                             &mut s.cards.four_colour,
@@ -204,7 +204,7 @@ pub(crate) fn settings_window(
                         Some(DiscardMode::Automatic) => t("settings.discard.automatic"),
                         Some(DiscardMode::Manual) => t("settings.discard.manual"),
                     })
-                    .show_ui(ui, |ui| {
+                    .show_list(ui, |ui| {
                         ui.selectable_value(&mut g.discard, None, t("settings.discard.variant"));
                         ui.selectable_value(
                             &mut g.discard,
@@ -423,7 +423,7 @@ pub(crate) fn speed_slider(ui: &mut egui::Ui, speed: &mut f32) {
 pub(crate) fn easing_combo(ui: &mut egui::Ui, id: &str, easing: &mut Easing) {
     egui::ComboBox::from_id_salt(id)
         .selected_text(easing_name(*easing))
-        .show_ui(ui, |ui| {
+        .show_list(ui, |ui| {
             for e in Easing::ALL {
                 ui.selectable_value(easing, e, easing_name(e));
             }

@@ -18,7 +18,7 @@ use crate::core::theme::{
 };
 use crate::shell::Windows;
 use crate::shell::settings_window::{easing_combo, easing_name, pattern_name, speed_slider};
-use crate::shell::widgets::{TextKind, fitting_width, scrolling};
+use crate::shell::widgets::{KeyboardList, TextKind, fitting_width, scrolling};
 
 /// What the studio's windows remember between frames.
 #[derive(Resource, Debug, Clone)]
@@ -209,7 +209,7 @@ pub(crate) fn theme_editor(
                     ui.label(t("settings.card_back"));
                     egui::ComboBox::from_id_salt("theme-pattern")
                         .selected_text(pattern_name(edited.back_pattern))
-                        .show_ui(ui, |ui| {
+                        .show_list(ui, |ui| {
                             for p in [BackPattern::Plain, BackPattern::Lattice, BackPattern::Dots] {
                                 ui.selectable_value(&mut edited.back_pattern, p, pattern_name(p));
                             }
@@ -506,6 +506,13 @@ fn studio_window(
         window = window.current_pos(egui::pos2(8.0, 44.0)).constrain(false);
     }
     window.show(ctx, |ui| {
+        // (The Settings button that opened it went with the settings window: without this, Tab
+        // began at whatever control came first on the screen.)
+        crate::shell::window_keys::keyboard_on_open(
+            ui,
+            id,
+            crate::shell::window_keys::OnOpen::FirstControl,
+        );
         scrolling(ui, height, |ui| {
             if narrow {
                 egui::ScrollArea::horizontal().show(ui, add_contents);
@@ -667,7 +674,7 @@ pub(crate) fn tuner(
                                     Some(e) => easing_name(*e).to_string(),
                                     None => t("studio.tuner.common").to_string(),
                                 })
-                                .show_ui(ui, |ui| {
+                                .show_list(ui, |ui| {
                                     ui.selectable_value(slot, None, t("studio.tuner.common"));
                                     for e in Easing::ALL {
                                         ui.selectable_value(slot, Some(e), easing_name(e));

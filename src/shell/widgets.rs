@@ -457,9 +457,117 @@ pub fn bar_button<'a>(text: impl Into<egui::WidgetText>) -> egui::Button<'a> {
     egui::Button::new(text).sense(egui::Sense::CLICK)
 }
 
+/// A drop-down list the keyboard uses as the pointer does: an item chosen with Enter or Space
+/// closes the list and gives the keyboard back to the list's button, where Tab goes on from.
+/// (egui closes a list only at a pointer's click: the keyboard had to leave it with Esc, which
+/// took the keyboard from every control, so the next Tab began again at the window's first.)
+pub(crate) trait KeyboardList {
+    /// `ComboBox::show_ui`, closed by a key that chose an item.
+    fn show_list<R>(
+        self,
+        ui: &mut egui::Ui,
+        items: impl FnOnce(&mut egui::Ui) -> R,
+    ) -> egui::InnerResponse<Option<R>>;
+}
+
+impl KeyboardList for egui::ComboBox {
+    fn show_list<R>(
+        self,
+        ui: &mut egui::Ui,
+        items: impl FnOnce(&mut egui::Ui) -> R,
+    ) -> egui::InnerResponse<Option<R>> {
+        let shown = self.show_ui(ui, items);
+        let list = &shown.response;
+        // (egui's own id of a list's popup: the button's id with "popup".)
+        let popup = list.id.with("popup");
+        let ctx = ui.ctx();
+        if shown.inner.is_some()
+            && egui::Popup::is_id_open(ctx, popup)
+            && !list.has_focus()
+            && ctx.memory(|m| m.focused().is_some())
+            && ctx.input(|i| i.key_pressed(egui::Key::Enter) || i.key_pressed(egui::Key::Space))
+        {
+            egui::Popup::close_id(ctx, popup);
+            list.request_focus();
+        }
+        shown
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pass of a window holding a drop-down list of three items (`chosen` the list's value)
+    /// and a button after it; returns the list's button's id.
+    fn list_pass(ctx: &egui::Context, events: Vec<egui::Event>, chosen: &mut usize) -> egui::Id {
+        let mut id = egui::Id::NULL;
+        let input = egui::RawInput {
+            events,
+            time: Some(ctx.cumulative_pass_nr() as f64 / 30.0),
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(800.0, 600.0),
+            )),
+            ..Default::default()
+        };
+        let output = ctx.run_ui(input, |ui| {
+            let ctx = ui.ctx().clone();
+            egui::Window::new("list").title_bar(false).show(&ctx, |ui| {
+                let shown = egui::ComboBox::from_id_salt("test-list")
+                    .selected_text(format!("item {chosen}"))
+                    .show_list(ui, |ui| {
+                        for i in 0..3 {
+                            ui.selectable_value(chosen, i, format!("item {i}"));
+                        }
+                    });
+                id = shown.response.id;
+                let _ = ui.button("after");
+            });
+        });
+        output.drop_without_applying_deltas();
+        id
+    }
+
+    fn key(key: egui::Key) -> Vec<egui::Event> {
+        [true, false]
+            .into_iter()
+            .map(|pressed| egui::Event::Key {
+                key,
+                physical_key: None,
+                pressed,
+                repeat: false,
+                modifiers: egui::Modifiers::NONE,
+            })
+            .collect()
+    }
+
+    /// An item chosen by keyboard closes the list and gives the keyboard back to the list's
+    /// button (egui leaves the list open, and Esc then took the keyboard from every control).
+    #[test]
+    fn a_drop_down_list_chosen_by_keyboard_closes_and_keeps_the_keyboard() {
+        let ctx = egui::Context::default();
+        let mut chosen = 0;
+        let id = list_pass(&ctx, Vec::new(), &mut chosen);
+        let popup = id.with("popup");
+        let focused = || ctx.memory(|m| m.focused());
+        // Tab to the list, Enter opens it, Tab to its second item, Enter.
+        list_pass(&ctx, key(egui::Key::Tab), &mut chosen);
+        assert_eq!(focused(), Some(id));
+        list_pass(&ctx, key(egui::Key::Enter), &mut chosen);
+        list_pass(&ctx, Vec::new(), &mut chosen);
+        assert!(egui::Popup::is_id_open(&ctx, popup), "Enter opens the list");
+        // (The first Tab reaches the list's scroll area, the next ones its items.)
+        for _ in 0..3 {
+            list_pass(&ctx, key(egui::Key::Tab), &mut chosen);
+        }
+        assert_ne!(focused(), Some(id), "the keyboard is on an item");
+        list_pass(&ctx, key(egui::Key::Enter), &mut chosen);
+        list_pass(&ctx, Vec::new(), &mut chosen);
+        assert_eq!(chosen, 1);
+        assert!(!egui::Popup::is_id_open(&ctx, popup), "the list closed");
+        assert_eq!(focused(), Some(id), "the list's button has the keyboard");
+    }
 
     /// Each of Arachne's texts is told apart from the others and from a stray file, and a
     /// window is told when the text is another's.

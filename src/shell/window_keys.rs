@@ -144,6 +144,28 @@ pub(crate) fn keyboard_scroll(ui: &mut egui::Ui) {
     }
 }
 
+/// The id under which [`ask_focus`] leaves its request.
+fn focus_asked_id() -> egui::Id {
+    egui::Id::new("arachne-focus-asked")
+}
+
+/// A control that just replaced itself by a question (statistics' Reset by "Reset? Yes No")
+/// asks for the question's safe answer to take the keyboard ([`focus_once_asked`]): the
+/// keyboard went with the control, and Tab began again at the window's first.
+pub(crate) fn ask_focus(ui: &egui::Ui) {
+    ui.data_mut(|d| d.insert_temp(focus_asked_id(), true));
+}
+
+/// Gives `control` the keyboard if [`ask_focus`] asked for it since.
+pub(crate) fn focus_once_asked(ui: &egui::Ui, control: &egui::Response) {
+    if ui
+        .data_mut(|d| d.remove_temp::<bool>(focus_asked_id()))
+        .unwrap_or(false)
+    {
+        control.request_focus();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -525,5 +547,44 @@ mod tests {
             p.rects[0],
             p.visible
         );
+    }
+
+    /// A control replaced by a question (statistics' Reset by "Yes / No") hands the keyboard to
+    /// the question's safe answer; without it the keyboard went with the control.
+    #[test]
+    fn a_question_that_replaces_its_control_takes_the_keyboard() {
+        let ctx = egui::Context::default();
+        let mut asking = false;
+        let mut no_id = None;
+        let mut run = |ctx: &egui::Context, events: Vec<egui::Event>, asking: &mut bool| {
+            let output = ctx.run_ui(input(ctx, events), |ui| {
+                let ctx = ui.ctx().clone();
+                fixed_window("Statistics", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(
+                    &ctx,
+                    |ui| {
+                        keyboard_on_open(ui, "test-question", OnOpen::FirstControl);
+                        if *asking {
+                            let _ = ui.button("Yes");
+                            let no = ui.button("No");
+                            focus_once_asked(ui, &no);
+                            no_id = Some(no.id);
+                        } else if ui.button("Reset").clicked() {
+                            *asking = true;
+                            ask_focus(ui);
+                        }
+                    },
+                );
+            });
+            output.drop_without_applying_deltas();
+        };
+        for _ in 0..3 {
+            run(&ctx, Vec::new(), &mut asking);
+        }
+        run(&ctx, vec![key(egui::Key::Enter, true)], &mut asking);
+        run(&ctx, vec![key(egui::Key::Enter, false)], &mut asking);
+        assert!(asking, "Enter pressed Reset");
+        run(&ctx, Vec::new(), &mut asking);
+        assert!(no_id.is_some());
+        assert_eq!(ctx.memory(|m| m.focused()), no_id, "No has the keyboard");
     }
 }

@@ -5,7 +5,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::core::i18n::{t as tr, tf, variant_name};
 use crate::core::theme::Theme;
-use crate::shell::widgets::{Icon, bar_button, clock, icon_button};
+use crate::shell::widgets::{Icon, KeyboardList, bar_button, clock, icon_button};
 use crate::shell::{Overlay, Windows};
 use crate::spider::SpiderSystems;
 use crate::spider::assist::{Ask, Outlook, Thinking};
@@ -406,7 +406,7 @@ fn speed_choice(ui: &mut egui::Ui, p: &Playback, controls: &mut MessageWriter<Co
     egui::ComboBox::from_id_salt("speed")
         .selected_text(format!("{}×", p.speed))
         .width(60.0)
-        .show_ui(ui, |ui| {
+        .show_list(ui, |ui| {
             for s in SPEEDS {
                 ui.selectable_value(&mut speed, s, format!("{s}×"));
             }

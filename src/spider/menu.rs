@@ -87,7 +87,10 @@ pub(crate) fn window_keys(
     if keys.just_pressed(KeyCode::F1) {
         windows.help = !windows.help;
     }
-    if !keys.just_pressed(KeyCode::Escape) || crate::shell::popup_open(&mut egui_contexts) {
+    if !keys.just_pressed(KeyCode::Escape)
+        || crate::shell::popup_open(&mut egui_contexts)
+        || crate::shell::text_edit_focused(&mut egui_contexts)
+    {
         return;
     }
     if pending.0.is_some() {
@@ -157,6 +160,7 @@ fn menu(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let high = fitting_height(ctx);
+    let covered = windows.over_menu();
     fixed_window(
         "Arachne",
         egui::Align2::CENTER_CENTER,
@@ -169,6 +173,9 @@ fn menu(
             "spider-menu",
             crate::shell::window_keys::OnOpen::FirstControl,
         );
+        if covered {
+            ui.disable();
+        }
         scrolling(ui, high, |ui| {
             row(ui, |ui| {
                 if ui.button(t("spider.menu.continue")).clicked() {

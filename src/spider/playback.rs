@@ -271,8 +271,11 @@ fn stop_on_player_input(
     }
 }
 
-/// The viewer's keys: Space plays or pauses, arrows step, Home and End jump, + and - change
-/// the speed, Esc closes.
+/// How many moves Page Up and Page Down go back or on in the viewer.
+const SEEK_MOVES: usize = 10;
+
+/// The viewer's keys: Space plays or pauses, arrows step, Page Up and Page Down go 10 moves
+/// back or on, Home and End jump, + and - change the speed, Esc closes.
 fn viewer_keys(
     playback: Option<Res<Playback>>,
     input: Option<Res<crate::core::focus::TableKeys>>,
@@ -294,6 +297,8 @@ fn viewer_keys(
             KeyCode::ArrowLeft => Control::StepBack,
             KeyCode::Home => Control::ToStart,
             KeyCode::End => Control::ToEnd,
+            KeyCode::PageUp => Control::Seek(p.at.saturating_sub(SEEK_MOVES)),
+            KeyCode::PageDown => Control::Seek(p.at + SEEK_MOVES),
             KeyCode::Equal | KeyCode::NumpadAdd => faster(1),
             KeyCode::Minus | KeyCode::NumpadSubtract => faster(-1),
             KeyCode::Escape => Control::Close,

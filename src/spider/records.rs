@@ -59,7 +59,8 @@ fn statistics(
             .max_height((screen.y - 160.0).max(120.0))
             .show(ui, |ui| {
                 crate::shell::window_keys::keyboard_scroll(ui);
-                statistics_table(ui, &mut form, &stats, &mut reset)
+                statistics_table(ui, &mut form, &stats, &mut reset);
+                crate::shell::window_keys::follow_focus(ui);
             });
         // The notes wrap to the window rather than scroll with the table.
         ui.set_max_width(width);
@@ -141,7 +142,9 @@ fn statistics_table(
                         if ui.button(t("spider.stats.reset_yes")).clicked() {
                             *reset = Some(v.id.clone());
                         }
-                        if ui.button(t("spider.stats.reset_no")).clicked() {
+                        let no = ui.button(t("spider.stats.reset_no"));
+                        crate::shell::window_keys::focus_once_asked(ui, &no);
+                        if no.clicked() {
                             form.reset_stats = None;
                         }
                     });
@@ -150,6 +153,7 @@ fn statistics_table(
                     .clicked()
                 {
                     form.reset_stats = Some(v.id.clone());
+                    crate::shell::window_keys::ask_focus(ui);
                 }
                 ui.end_row();
             }
