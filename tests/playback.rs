@@ -305,6 +305,23 @@ fn a_key_stops_auto_complete_and_the_player_goes_on_by_hand() {
     assert!(table_of(&app).game.move_count() <= n);
 }
 
+/// + and - change auto-complete's speed (the bar's list), and it plays on.
+#[test]
+fn plus_and_minus_change_auto_completes_speed_without_stopping_it() {
+    let mut app = auto_complete_under_way();
+    let speed = playback(&app).speed;
+    key(&mut app, KeyCode::Equal);
+    assert!(app.world().contains_resource::<Playback>(), "it plays on");
+    assert!(playback(&app).speed > speed);
+    key(&mut app, KeyCode::NumpadSubtract);
+    key(&mut app, KeyCode::Minus);
+    assert!(playback(&app).speed < speed);
+    let n = table_of(&app).game.move_count();
+    run_until(&mut app, "another move", |a| {
+        a.world().resource::<Table>().game.move_count() > n
+    });
+}
+
 /// A, the key that starts auto-complete, stops it too (as any key does), and does not start it
 /// again: before, the search's line was still there and auto-complete began anew at once.
 #[test]

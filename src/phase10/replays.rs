@@ -13,8 +13,8 @@ use crate::phase10::round::P10Table;
 use crate::phase10::saves::{KeptGame, kept_games};
 use crate::phase10::viewer::{P10Viewer, ViewerControl};
 use crate::shell::widgets::{
-    KeyboardList, TextKind, bar_button, copy_button, fixed_window, keep_inside, paste_to_watch,
-    row_wrapping,
+    Hint, KeyboardList, TextKind, bar_button, copy_button, fixed_window, keep_inside,
+    paste_to_watch, row_wrapping,
 };
 use crate::shell::{Overlay, Windows};
 
@@ -74,7 +74,7 @@ fn replay_list(
         if viewer.is_none()
             && ui
                 .button(t("p10.replays.this_game"))
-                .on_hover_text(t("p10.replays.this_game_hover"))
+                .hint(t("p10.replays.this_game_hover"))
                 .clicked()
         {
             controls.write(ViewerControl::this_game(&table));

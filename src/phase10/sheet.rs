@@ -292,6 +292,9 @@ fn sheet_window(
                     .max_height(120.0)
                     .stick_to_bottom(true)
                     .show(ui, |ui| {
+                        // Shift with the arrows or Page Up/Down: the sheet's own keys scroll
+                        // the sheet.
+                        crate::shell::window_keys::keyboard_scroll_shifted(ui);
                         if story.is_empty() {
                             ui.label(t("p10.story.none"));
                         }

@@ -18,7 +18,7 @@ use crate::core::theme::{
 };
 use crate::shell::Windows;
 use crate::shell::settings_window::{easing_combo, easing_name, pattern_name, speed_slider};
-use crate::shell::widgets::{KeyboardList, TextKind, fitting_width, scrolling};
+use crate::shell::widgets::{Hint, KeyboardList, TextKind, fitting_width, scrolling};
 
 /// What the studio's windows remember between frames.
 #[derive(Resource, Debug, Clone)]
@@ -241,7 +241,7 @@ pub(crate) fn theme_editor(
                 let own = own && edited.id == s.theme;
                 if ui
                     .add_enabled(own && changed, egui::Button::new(t("studio.themes.save")))
-                    .on_hover_text(t("studio.themes.save_hint"))
+                    .hint(t("studio.themes.save_hint"))
                     .clicked()
                 {
                     let theme = edited.clone();

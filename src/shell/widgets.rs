@@ -231,7 +231,7 @@ pub(crate) fn copy_button(
 ) {
     if ui
         .button(crate::core::i18n::t("replays.copy"))
-        .on_hover_text(crate::core::i18n::t("replays.copy_hover"))
+        .hint(crate::core::i18n::t("replays.copy_hover"))
         .clicked()
     {
         copy(ui.ctx(), notices, "game", &text());
@@ -285,7 +285,7 @@ pub(crate) fn download_button(
     #[cfg(target_arch = "wasm32")]
     if ui
         .button(crate::core::i18n::t("replays.download"))
-        .on_hover_text(crate::core::i18n::t("replays.download_hover"))
+        .hint(crate::core::i18n::t("replays.download_hover"))
         .clicked()
         && let Err(e) = crate::web::download(&name(), &text())
     {
@@ -349,7 +349,7 @@ pub(crate) fn open_file_button(
     #[cfg(target_arch = "wasm32")]
     if ui
         .button(crate::core::i18n::t("web.open_file"))
-        .on_hover_text(crate::core::i18n::t("web.open_file_hover"))
+        .hint(crate::core::i18n::t("web.open_file_hover"))
         .clicked()
         && let Err(e) = crate::web::open_file(purpose)
     {
@@ -491,6 +491,23 @@ impl KeyboardList for egui::ComboBox {
             list.request_focus();
         }
         shown
+    }
+}
+
+/// A control's hint, shown while the pointer is over it (egui's tooltip) and also while it has
+/// the keyboard: egui shows tooltips on hover only, so a keyboard player never read them.
+pub(crate) trait Hint {
+    /// `Response::on_hover_text`, shown too while the control has the keyboard.
+    fn hint(self, text: impl Into<String>) -> Self;
+}
+
+impl Hint for egui::Response {
+    fn hint(self, text: impl Into<String>) -> Self {
+        let text: String = text.into();
+        if self.has_focus() && !self.hovered() {
+            self.show_tooltip_text(text.clone());
+        }
+        self.on_hover_text(text)
     }
 }
 

@@ -123,21 +123,45 @@ pub(crate) fn window_has_focus(ui: &egui::Ui) -> bool {
 /// control to control): egui scrolls only by pointer, and a long text (the rules, a score sheet)
 /// would be out of a keyboard's reach.
 pub(crate) fn keyboard_scroll(ui: &mut egui::Ui) {
-    let arrows = !window_has_focus(ui);
+    scroll_by_keys(ui, false);
+}
+
+/// [`keyboard_scroll`] for a second scroll area of a window (a score sheet's turn-by-turn story
+/// below its grid): the same keys held with Shift, which [`keyboard_scroll`] leaves alone.
+pub(crate) fn keyboard_scroll_shifted(ui: &mut egui::Ui) {
+    scroll_by_keys(ui, true);
+}
+
+fn scroll_by_keys(ui: &mut egui::Ui, shifted: bool) {
+    // (Shift's arrows never move the keyboard from control to control.)
+    let arrows = shifted || !window_has_focus(ui);
     let page = ui.clip_rect().height() * 0.8;
+    let keys = [
+        (egui::Key::ArrowDown, egui::vec2(0.0, -40.0), true),
+        (egui::Key::ArrowUp, egui::vec2(0.0, 40.0), true),
+        (egui::Key::PageDown, egui::vec2(0.0, -page), false),
+        (egui::Key::PageUp, egui::vec2(0.0, page), false),
+        // A wide table (statistics, a score sheet on a phone) sideways.
+        (egui::Key::ArrowRight, egui::vec2(-60.0, 0.0), true),
+        (egui::Key::ArrowLeft, egui::vec2(60.0, 0.0), true),
+    ];
+    // Each press (or the system's repeat of it) with Shift as asked.
     let delta = ui.input(|i| {
-        [
-            (egui::Key::ArrowDown, egui::vec2(0.0, -40.0), true),
-            (egui::Key::ArrowUp, egui::vec2(0.0, 40.0), true),
-            (egui::Key::PageDown, egui::vec2(0.0, -page), false),
-            (egui::Key::PageUp, egui::vec2(0.0, page), false),
-            // A wide table (statistics, a score sheet on a phone) sideways.
-            (egui::Key::ArrowRight, egui::vec2(-60.0, 0.0), true),
-            (egui::Key::ArrowLeft, egui::vec2(60.0, 0.0), true),
-        ]
-        .iter()
-        .filter(|(k, _, arrow)| (arrows || !arrow) && i.key_pressed(*k))
-        .fold(egui::Vec2::ZERO, |sum, (_, d, _)| sum + *d)
+        i.events
+            .iter()
+            .filter_map(|e| match e {
+                egui::Event::Key {
+                    key,
+                    pressed: true,
+                    modifiers,
+                    ..
+                } if modifiers.shift == shifted => keys
+                    .iter()
+                    .find(|(k, _, arrow)| k == key && (arrows || !arrow))
+                    .map(|(_, d, _)| *d),
+                _ => None,
+            })
+            .fold(egui::Vec2::ZERO, |sum, d| sum + d)
     });
     if delta != egui::Vec2::ZERO {
         ui.scroll_with_delta(delta);
@@ -586,5 +610,82 @@ mod tests {
         run(&ctx, Vec::new(), &mut asking);
         assert!(no_id.is_some());
         assert_eq!(ctx.memory(|m| m.focused()), no_id, "No has the keyboard");
+    }
+
+    /// A second scroll area below a window's first (the score sheet's turn-by-turn story below
+    /// its grid) scrolls by the keys held with Shift, and the first by the keys alone. (The
+    /// keys scrolled only the grid before: the story could not be read back by keyboard.)
+    #[test]
+    fn a_second_scroll_area_scrolls_with_shift_and_the_first_without() {
+        let ctx = egui::Context::default();
+        let outer_top = std::cell::Cell::new(0.0_f32);
+        let inner_top = std::cell::Cell::new(0.0_f32);
+        let lines = |ui: &mut egui::Ui, n: usize, top: &std::cell::Cell<f32>| {
+            for i in 0..n {
+                let (line, _) =
+                    ui.allocate_exact_size(egui::vec2(200.0, 18.0), egui::Sense::hover());
+                if i == 0 {
+                    top.set(line.top());
+                }
+            }
+        };
+        let frame = |events: Vec<egui::Event>| {
+            let output = ctx.run_ui(input(&ctx, events), |ui| {
+                let ctx = ui.ctx().clone();
+                fixed_window("Sheet", egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(
+                    &ctx,
+                    |ui| {
+                        keyboard_on_open(ui, "sheet", OnOpen::Scroll);
+                        egui::ScrollArea::vertical()
+                            .id_salt("grid")
+                            .max_height(200.0)
+                            .show(ui, |ui| {
+                                keyboard_scroll(ui);
+                                lines(ui, 30, &outer_top);
+                            });
+                        egui::ScrollArea::vertical()
+                            .id_salt("story")
+                            .max_height(100.0)
+                            .show(ui, |ui| {
+                                keyboard_scroll_shifted(ui);
+                                lines(ui, 30, &inner_top);
+                            });
+                    },
+                );
+            });
+            output.drop_without_applying_deltas();
+        };
+        let shifted = |k: egui::Key, pressed: bool| egui::Event::Key {
+            key: k,
+            physical_key: None,
+            pressed,
+            repeat: false,
+            modifiers: egui::Modifiers::SHIFT,
+        };
+        for _ in 0..3 {
+            frame(Vec::new());
+        }
+        let (outer, inner) = (outer_top.get(), inner_top.get());
+        frame(vec![shifted(egui::Key::PageDown, true)]);
+        frame(vec![shifted(egui::Key::PageDown, false)]);
+        for _ in 0..30 {
+            frame(Vec::new());
+        }
+        assert_eq!(outer_top.get(), outer, "Shift+Page Down left the grid");
+        assert!(
+            inner_top.get() < inner - 20.0,
+            "Shift+Page Down scrolled the story"
+        );
+        let (outer2, inner2) = (outer_top.get(), inner_top.get());
+        frame(vec![key(egui::Key::PageDown, true)]);
+        frame(vec![key(egui::Key::PageDown, false)]);
+        for _ in 0..30 {
+            frame(Vec::new());
+        }
+        assert!(
+            outer_top.get() < outer2 - 20.0,
+            "Page Down scrolled the grid"
+        );
+        assert_eq!(inner_top.get(), inner2, "Page Down left the story");
     }
 }

@@ -10,7 +10,7 @@ use crate::GameKind;
 use crate::core::i18n::{t, tf, variant_description, variant_name};
 use crate::core::persist::SaveSettings;
 use crate::core::settings::Settings;
-use crate::shell::widgets::{fitting_height, fixed_window, row, scrolling};
+use crate::shell::widgets::{Hint, fitting_height, fixed_window, row, scrolling};
 use crate::shell::{Overlay, Windows};
 use crate::spider::SpiderSystems;
 use crate::spider::assist::{Ask, Thinking};
@@ -193,7 +193,7 @@ fn menu(
                         !watching.0 && thinking.is_none(),
                         egui::Button::new(t("spider.menu.demo")),
                     )
-                    .on_hover_text(t("spider.menu.demo_hover"))
+                    .hint(t("spider.menu.demo_hover"))
                     .clicked()
                 {
                     asks.write(Ask::Demo);
@@ -239,7 +239,7 @@ fn menu(
             });
             let mut winnable = settings.game.winnable_only;
             ui.checkbox(&mut winnable, t("spider.menu.winnable"))
-                .on_hover_text(t("spider.menu.winnable_hover"));
+                .hint(t("spider.menu.winnable_hover"));
             if winnable != settings.game.winnable_only {
                 settings.game.winnable_only = winnable;
                 save_settings.soon();

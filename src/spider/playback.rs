@@ -243,7 +243,7 @@ pub struct StoppedByKey(pub bool);
 
 /// A click or key on the table while auto-complete plays stops it: the player goes on by hand.
 /// A click on the table stops it even with a window open; a click on the overlay and a key
-/// meant for a window do not.
+/// meant for a window do not. + and - change its speed instead, as the bar's list does.
 fn stop_on_player_input(
     playback: Option<Res<Playback>>,
     input: Option<Res<crate::core::focus::TableKeys>>,
@@ -263,12 +263,32 @@ fn stop_on_player_input(
     let by_pointer = pointer_on_table
         && (mouse.get_just_pressed().next().is_some()
             || touches.is_some_and(|t| t.any_just_pressed()));
-    let by_keys =
-        crate::core::focus::TableKeys::on(input) && keys.get_just_pressed().next().is_some();
+    let keys_on = crate::core::focus::TableKeys::on(input);
+    let speed_keys = [
+        (KeyCode::Equal, 1),
+        (KeyCode::NumpadAdd, 1),
+        (KeyCode::Minus, -1),
+        (KeyCode::NumpadSubtract, -1),
+    ];
+    let mut by_keys = false;
+    for key in keys.get_just_pressed() {
+        match speed_keys.iter().find(|(k, _)| k == key) {
+            Some(&(_, d)) if keys_on => {
+                controls.write(faster(&p, d));
+            }
+            _ => by_keys |= keys_on,
+        }
+    }
     if by_pointer || by_keys {
         controls.write(Control::Close);
         by_key.0 = by_keys;
     }
+}
+
+/// The next speed of [`SPEEDS`] up (`d` 1) or down (-1) from the playback's.
+fn faster(p: &Playback, d: i32) -> Control {
+    let i = SPEEDS.iter().position(|&s| s == p.speed).unwrap_or(1) as i32;
+    Control::Speed(SPEEDS[(i + d).clamp(0, SPEEDS.len() as i32 - 1) as usize])
 }
 
 /// How many moves Page Up and Page Down go back or on in the viewer.
@@ -286,10 +306,7 @@ fn viewer_keys(
     if !p.kind.watching() || !crate::core::focus::TableKeys::on(input) {
         return;
     }
-    let faster = |d: i32| {
-        let i = SPEEDS.iter().position(|&s| s == p.speed).unwrap_or(1) as i32;
-        Control::Speed(SPEEDS[(i + d).clamp(0, SPEEDS.len() as i32 - 1) as usize])
-    };
+    let faster = |d: i32| faster(&p, d);
     for key in keys.get_just_pressed() {
         let c = match key {
             KeyCode::Space | KeyCode::KeyP => Control::Toggle,
