@@ -2491,14 +2491,22 @@ fn the_viewers_keys_play_change_the_speed_and_show_every_hand() {
     assert!(!v(&app).playing);
 }
 
-/// N deals a new game as the bar's "New game" does: with the game under way, it asks first.
+/// N deals a new game as the bar's "New game" does: with the game under way, it asks first,
+/// and the computer seats' turns are not played out behind the question.
 #[test]
 fn n_asks_for_a_new_game_as_the_bars_button_does() {
     let (mut app, w) = app(2, 5, "random", GameKind::ProSpider10);
     until_players_turn(&mut app);
     key(&mut app, w, KeyCode::KeyD);
     settle(&mut app);
+    key(&mut app, w, KeyCode::Home);
+    key(&mut app, w, KeyCode::KeyX);
+    assert!(!app.world().resource::<P10Table>().players_turn());
     key(&mut app, w, KeyCode::KeyN);
+    assert!(
+        !app.world().resource::<Hurry>().0,
+        "N hurried the computer seats"
+    );
     app.update();
     assert!(
         app.world()

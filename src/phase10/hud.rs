@@ -485,6 +485,8 @@ fn bar(
     mut band: ResMut<BarBand>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // (Every pass: whether hints show for the keyboard's control.)
+    crate::shell::window_keys::keyboard_in_use(ctx);
     let game = &table.game;
     let shown = egui::Area::new(egui::Id::new("p10-bar"))
         .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -BAR_LIFT))

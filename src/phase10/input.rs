@@ -1094,9 +1094,10 @@ fn keyboard_input(
                 KeyCode::Enter | KeyCode::NumpadEnter if table.game.stage() == Stage::RoundOver => {
                     requests.write(P10Request::NextRound);
                 }
-                // (Esc opens the menu, F1 the rules and M turns the sound off: none of them
-                // asks for the computer seats' turns to be played out behind it.)
-                KeyCode::Escape | KeyCode::F1 | KeyCode::KeyM => {}
+                // (Esc opens the menu, F1 the rules, M turns the sound off, O sorts the hand
+                // and N asks for a new game: none of them asks for the computer seats' turns
+                // to be played out behind it.)
+                KeyCode::Escape | KeyCode::F1 | KeyCode::KeyM | KeyCode::KeyO | KeyCode::KeyN => {}
                 _ if table.game.to_move().is_some() => hurry.0 = true,
                 _ => {}
             }

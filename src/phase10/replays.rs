@@ -79,6 +79,7 @@ fn replay_list(
         {
             controls.write(ViewerControl::this_game(&table));
             windows.replays = false;
+            windows.menu = false;
         }
         ui.separator();
         if list.is_empty() {
@@ -124,6 +125,7 @@ fn replay_list(
                     log: pasted.trim().to_string(),
                 });
                 windows.replays = false;
+                windows.menu = false;
             }
         }
     });

@@ -355,6 +355,10 @@ fn viewer_keys(
     table: Res<P10Table>,
     mut controls: MessageWriter<ViewerControl>,
 ) {
+    // Keys held with Ctrl, Alt or Cmd are the system's (Ctrl+P prints, Ctrl+A selects all).
+    if keys.any_pressed(crate::core::keys::COMMAND_KEYS) {
+        return;
+    }
     for key in keys.get_just_pressed() {
         let c = match key {
             KeyCode::ArrowRight => ViewerControl::Forward,

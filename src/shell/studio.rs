@@ -506,12 +506,14 @@ fn studio_window(
         window = window.current_pos(egui::pos2(8.0, 44.0)).constrain(false);
     }
     window.show(ctx, |ui| {
-        // (The Settings button that opened it went with the settings window: without this, Tab
-        // began at whatever control came first on the screen.)
+        // The keyboard leaves the control that opened it (the Settings button went with the
+        // settings window), so Tab begins at its first control. None takes the keys at once:
+        // the theme editor's first is its name's text field (a phone's keyboard would come up),
+        // the tuner's a slider the arrows would move.
         crate::shell::window_keys::keyboard_on_open(
             ui,
             id,
-            crate::shell::window_keys::OnOpen::FirstControl,
+            crate::shell::window_keys::OnOpen::Scroll,
         );
         scrolling(ui, height, |ui| {
             if narrow {

@@ -481,10 +481,15 @@ impl KeyboardList for egui::ComboBox {
         // (egui's own id of a list's popup: the button's id with "popup".)
         let popup = list.id.with("popup");
         let ctx = ui.ctx();
+        // Only a key on one of its items (the popup's layer): Tab goes on past them to the
+        // window's next control, and the list stays open meanwhile.
+        let on_item = ctx
+            .memory(|m| m.focused())
+            .and_then(|f| ctx.read_response(f))
+            .is_some_and(|r| r.layer_id.id == popup);
         if shown.inner.is_some()
             && egui::Popup::is_id_open(ctx, popup)
-            && !list.has_focus()
-            && ctx.memory(|m| m.focused().is_some())
+            && on_item
             && ctx.input(|i| i.key_pressed(egui::Key::Enter) || i.key_pressed(egui::Key::Space))
         {
             egui::Popup::close_id(ctx, popup);
@@ -495,7 +500,8 @@ impl KeyboardList for egui::ComboBox {
 }
 
 /// A control's hint, shown while the pointer is over it (egui's tooltip) and also while it has
-/// the keyboard: egui shows tooltips on hover only, so a keyboard player never read them.
+/// the keyboard of a player going through the controls by keyboard: egui shows tooltips on hover
+/// only, so a keyboard player never read them.
 pub(crate) trait Hint {
     /// `Response::on_hover_text`, shown too while the control has the keyboard.
     fn hint(self, text: impl Into<String>) -> Self;
@@ -504,8 +510,13 @@ pub(crate) trait Hint {
 impl Hint for egui::Response {
     fn hint(self, text: impl Into<String>) -> Self {
         let text: String = text.into();
-        if self.has_focus() && !self.hovered() {
-            self.show_tooltip_text(text.clone());
+        // (Not for a control scrolled out of its area's sight.)
+        if self.has_focus()
+            && self.interact_rect.is_positive()
+            && crate::shell::window_keys::keyboard_in_use(&self.ctx)
+        {
+            self.show_tooltip_text(text);
+            return self;
         }
         self.on_hover_text(text)
     }
@@ -518,7 +529,17 @@ mod tests {
     /// A pass of a window holding a drop-down list of three items (`chosen` the list's value)
     /// and a button after it; returns the list's button's id.
     fn list_pass(ctx: &egui::Context, events: Vec<egui::Event>, chosen: &mut usize) -> egui::Id {
+        list_and_after(ctx, events, chosen).0
+    }
+
+    /// [`list_pass`], with the id of the button after the list too.
+    fn list_and_after(
+        ctx: &egui::Context,
+        events: Vec<egui::Event>,
+        chosen: &mut usize,
+    ) -> (egui::Id, egui::Id) {
         let mut id = egui::Id::NULL;
+        let mut after = egui::Id::NULL;
         let input = egui::RawInput {
             events,
             time: Some(ctx.cumulative_pass_nr() as f64 / 30.0),
@@ -539,11 +560,11 @@ mod tests {
                         }
                     });
                 id = shown.response.id;
-                let _ = ui.button("after");
+                after = ui.button("after").id;
             });
         });
         output.drop_without_applying_deltas();
-        id
+        (id, after)
     }
 
     fn key(key: egui::Key) -> Vec<egui::Event> {
@@ -584,6 +605,24 @@ mod tests {
         assert_eq!(chosen, 1);
         assert!(!egui::Popup::is_id_open(&ctx, popup), "the list closed");
         assert_eq!(focused(), Some(id), "the list's button has the keyboard");
+        // Open again, Tab past its items to the next control: Enter there is that control's,
+        // and the keyboard stays on it.
+        list_pass(&ctx, key(egui::Key::Enter), &mut chosen);
+        list_pass(&ctx, Vec::new(), &mut chosen);
+        assert!(egui::Popup::is_id_open(&ctx, popup));
+        let mut after = egui::Id::NULL;
+        for _ in 0..5 {
+            after = list_and_after(&ctx, key(egui::Key::Tab), &mut chosen).1;
+        }
+        assert_eq!(focused(), Some(after), "Tab went past the items");
+        list_pass(&ctx, key(egui::Key::Enter), &mut chosen);
+        list_pass(&ctx, Vec::new(), &mut chosen);
+        assert_eq!(
+            focused(),
+            Some(after),
+            "the keyboard stayed on the next control"
+        );
+        assert_eq!(chosen, 1);
     }
 
     /// Each of Arachne's texts is told apart from the others and from a stray file, and a

@@ -168,6 +168,37 @@ fn scroll_by_keys(ui: &mut egui::Ui, shifted: bool) {
     }
 }
 
+/// Whether the player is going through the overlay's controls by keyboard: a key was pressed
+/// since the pointer last moved or pressed. Worked out once a pass (by whoever asks first: the
+/// bars ask every pass). A hint shows for the keyboard's control only then ([`Hint`]), not for a
+/// control a window gave the keyboard as it opened under the pointer.
+///
+/// [`Hint`]: crate::shell::widgets::Hint
+pub(crate) fn keyboard_in_use(ctx: &egui::Context) -> bool {
+    let id = egui::Id::new("arachne-keyboard-in-use");
+    let pass = ctx.cumulative_pass_nr();
+    let known = ctx.data_mut(|d| d.get_temp::<(u64, bool)>(id));
+    if let Some((last, using)) = known
+        && last == pass
+    {
+        return using;
+    }
+    let mut using = known.is_some_and(|(_, u)| u);
+    ctx.input(|i| {
+        if i.pointer.delta() != egui::Vec2::ZERO || i.pointer.any_pressed() {
+            using = false;
+        } else if i
+            .events
+            .iter()
+            .any(|e| matches!(e, egui::Event::Key { pressed: true, .. }))
+        {
+            using = true;
+        }
+    });
+    ctx.data_mut(|d| d.insert_temp(id, (pass, using)));
+    using
+}
+
 /// The id under which [`ask_focus`] leaves its request.
 fn focus_asked_id() -> egui::Id {
     egui::Id::new("arachne-focus-asked")

@@ -78,6 +78,8 @@ fn bar(
     mut controls: MessageWriter<Control>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // (Every pass: whether hints show for the keyboard's control.)
+    crate::shell::window_keys::keyboard_in_use(ctx);
     // With no window or question open the keyboard belongs to the table: a widget focused in
     // a window that has closed must not take Enter or Space. (With the question left out, its
     // buttons lost the focus Tab gave them every frame: no keyboard could answer yes.)

@@ -270,12 +270,17 @@ fn stop_on_player_input(
         (KeyCode::Minus, -1),
         (KeyCode::NumpadSubtract, -1),
     ];
+    // (Ctrl with + or - zooms the browser's page: that stops it, as any other key does.)
+    let command = keys.any_pressed(crate::core::keys::COMMAND_KEYS);
     let mut by_keys = false;
     for key in keys.get_just_pressed() {
         match speed_keys.iter().find(|(k, _)| k == key) {
-            Some(&(_, d)) if keys_on => {
+            Some(&(_, d)) if keys_on && !command => {
                 controls.write(faster(&p, d));
             }
+            // A modifier alone neither stops it nor changes it: + is Shift and = on many
+            // keyboards.
+            _ if crate::core::keys::MODIFIER_KEYS.contains(key) => {}
             _ => by_keys |= keys_on,
         }
     }
@@ -304,6 +309,10 @@ fn viewer_keys(
 ) {
     let Some(p) = playback else { return };
     if !p.kind.watching() || !crate::core::focus::TableKeys::on(input) {
+        return;
+    }
+    // Keys held with Ctrl, Alt or Cmd are the system's (Ctrl+P prints).
+    if keys.any_pressed(crate::core::keys::COMMAND_KEYS) {
         return;
     }
     let faster = |d: i32| faster(&p, d);
