@@ -52,12 +52,19 @@ fn main() -> AppExit {
     };
     // Desktop saves go to the platform's data directory; the game in progress is resumed when
     // the command line does not ask for a deal.
+    // Without one (no home directory), the game keeps what it saves until it quits, and says
+    // so: nothing was saved before, without a word.
     #[cfg(not(target_arch = "wasm32"))]
-    let saves = arachne::core::persist::DirStorage::platform().map(|d| {
-        arachne::core::persist::Saves(std::sync::Arc::new(
-            arachne::core::persist::BackgroundWrites::new(std::sync::Arc::new(d)),
-        ))
-    });
+    let platform = arachne::core::persist::DirStorage::platform();
+    #[cfg(not(target_arch = "wasm32"))]
+    let no_data_dir = platform.is_none();
+    #[cfg(not(target_arch = "wasm32"))]
+    let saves = Some(arachne::core::persist::Saves(match platform {
+        Some(d) => std::sync::Arc::new(arachne::core::persist::BackgroundWrites::new(
+            std::sync::Arc::new(d),
+        )),
+        None => std::sync::Arc::new(arachne::core::persist::MemoryStorage::default()),
+    }));
     // In the browser: the page's localStorage. Where the browser keeps nothing for the page,
     // the game keeps what it saves until the page is closed, and says so once (not once for
     // each thing it could not read).
@@ -86,7 +93,7 @@ fn main() -> AppExit {
     let mut tell = |message: Option<String>| {
         if let Some(message) = message {
             eprintln!("arachne: {message}");
-            notices.push(message);
+            notices.push_long(message);
         }
     };
     // The player's settings and statistics; a damaged file is set aside and defaults are used.
@@ -103,6 +110,14 @@ fn main() -> AppExit {
             .or_default();
             tell(message);
             arachne::core::i18n::set_lang(settings.lang());
+            let mut settings = settings;
+            let reset = settings.reset_out_of_range();
+            if !reset.is_empty() {
+                tell(Some(arachne::core::i18n::tf(
+                    "persist.settings_out_of_range",
+                    &[("fields", &reset.join("; "))],
+                )));
+            }
             let (stats, message) =
                 arachne::core::persist::load::<arachne::spider::saves::Statistics>(
                     saves.0.as_ref(),
@@ -121,6 +136,12 @@ fn main() -> AppExit {
             "web.bad_link",
             &[("why", &e)],
         )));
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if no_data_dir {
+        tell(Some(
+            arachne::core::i18n::t("persist.no_data_dir").to_string(),
+        ));
     }
     #[cfg(target_arch = "wasm32")]
     if let Some(why) = &no_storage {

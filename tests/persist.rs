@@ -159,6 +159,20 @@ fn a_resumed_game_is_the_game_that_was_left() {
     assert!(stats.variants.is_empty());
 }
 
+/// A save edited by hand in an editor that writes a byte-order mark loads as it is (it was set
+/// aside as damaged, and the statistics began again from nothing).
+#[test]
+fn a_save_with_a_byte_order_mark_loads() {
+    let dir = temp_dir("bom");
+    let storage = DirStorage::new(&dir);
+    save(&storage, "stats", &stats(2)).unwrap();
+    let path = dir.join("stats.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("\u{feff}{text}")).unwrap();
+    assert_eq!(load::<Statistics>(&storage, "stats"), Loaded::Ok(stats(2)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_saved_entry_loads_back_and_a_missing_one_is_missing() {
     let dir = temp_dir("roundtrip");

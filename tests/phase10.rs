@@ -1503,12 +1503,17 @@ fn the_viewer_names_seats_only_by_the_levels_a_log_gives() {
         .map(|l| format!("{l}\n"))
         .collect();
     assert_ne!(named, unnamed, "the game's log names its levels");
+    // A level this game does not have (a retired one) is watched as no level named: it was
+    // refused before.
+    let retired = named.replace("petra", "clara");
+    assert_ne!(retired, named);
     // A kept game (the log a game leaves when it ends) names them too.
     let kept = arachne::phase10::round::P10Ended::of(&own, true).log;
     for (log, first, second, third) in [
         (named, "You", "Petra (2)", "Petra (3)"),
         (kept, "You", "Petra (2)", "Petra (3)"),
         (unnamed, "Seat 1", "Seat 2", "Seat 3"),
+        (retired, "Seat 1", "Seat 2", "Seat 3"),
     ] {
         control(
             &mut app,

@@ -207,6 +207,7 @@ pub fn part(
 /// A mesh of a card's art (a child of one of its [`CardSides`]), and the whole mesh it shows
 /// while no card at rest covers part of its card (see [`hide_covered`]).
 #[derive(Component, Clone, Debug)]
+#[component(clone_behavior = Ignore)]
 pub struct Part(pub Handle<Mesh>);
 
 /// A back's pattern for cards of `size`, as shapes: a grid of lozenges or dots.

@@ -33,6 +33,7 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// What the card looks like now; animations drive this, `pose_to_transform` shows it.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct CardPose {
     /// Position (z orders the cards).
     pub translation: Vec3,
@@ -48,6 +49,7 @@ pub struct Celebrating(pub bool);
 
 /// Speeds all motion up (or down) on top of the settings: the replay viewer's speed.
 #[derive(Resource, Debug, Clone, Copy, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct MotionScale(pub f32);
 
 impl Default for MotionScale {

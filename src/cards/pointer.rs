@@ -23,6 +23,7 @@ pub(crate) fn plugin(app: &mut App) {
 /// landing in one frame (a slow frame, a quick click) came with no position, and the click
 /// was lost; a drag's release came with none, and the card went home.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct LastCursor(pub Option<Vec2>);
 
 fn remember_cursor(

@@ -15,6 +15,7 @@ pub(crate) fn plugin(app: &mut App) {
 /// Whether the table takes the pointer and keys (off while an overlay has them, issue 5).
 /// The keys are [`TableKeys`]'s.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub struct TableInput(pub bool);
 
 /// Whether the table takes the keys: off while a window or question is open, or a control of
@@ -22,6 +23,7 @@ pub struct TableInput(pub bool);
 /// the pointer from the table, not the keys: before, a key pressed after a click on the bar did
 /// nothing until the mouse left it. Absent (a test's table without the overlay): on.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub struct TableKeys(pub bool);
 
 impl TableKeys {
@@ -54,25 +56,39 @@ pub fn input_gates(
 
 /// The pointer is over the overlay (a window, the bar): a click there is not on the table.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub struct PointerOnOverlay(pub bool);
 
 /// A window or a question is over the table: the game's clock stops (the overlay sets it).
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub struct OverlayOpen(pub bool);
 
 /// Short messages for the player (a search that found nothing, a file set aside).
 #[derive(Resource, Debug, Default, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct Notices(pub Vec<(String, f32)>);
 
 impl Notices {
     /// Shows `text` for a few seconds. The same text already showing is shown for longer, not
     /// twice (two keys that each find nothing to lay say it once).
     pub fn push(&mut self, text: impl Into<String>) {
+        self.push_for(text, NOTICE_SECONDS);
+    }
+
+    /// Shows `text` for longer ([`LONG_NOTICE_SECONDS`]): what the game found at its start (a
+    /// file set aside, settings put back to their defaults), told while the first frames may
+    /// still be slow and the player's eyes elsewhere.
+    pub fn push_long(&mut self, text: impl Into<String>) {
+        self.push_for(text, LONG_NOTICE_SECONDS);
+    }
+
+    fn push_for(&mut self, text: impl Into<String>, secs: f32) {
         let text = text.into();
         tracing::info!("{text}");
         match self.0.iter_mut().find(|(shown, _)| *shown == text) {
-            Some((_, left)) => *left = NOTICE_SECONDS,
-            None => self.0.push((text, NOTICE_SECONDS)),
+            Some((_, left)) => *left = left.max(secs),
+            None => self.0.push((text, secs)),
         }
     }
 }
@@ -80,11 +96,15 @@ impl Notices {
 /// How long a notice shows.
 const NOTICE_SECONDS: f32 = 6.0;
 
+/// How long a notice of the game's start shows ([`Notices::push_long`]).
+pub const LONG_NOTICE_SECONDS: f32 = 20.0;
+
 /// Where the notices show: at the top of the window, or (`above_bottom`) this many pixels above
 /// its bottom edge. Pro Spider 10 asks for the bottom, just above its bar: the top of its table
 /// holds the computer seats' labels, which a notice there covered, and its notices answer what
 /// the player did with the hand.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct NoticeSpot {
     /// Pixels from the window's bottom edge to the notices' lowest edge; `None`: at the top.
     pub above_bottom: Option<f32>,

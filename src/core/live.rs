@@ -21,6 +21,7 @@ pub const POLL_SECS: f32 = 0.25;
 
 /// Errors in watched files, by file; each stays until its file is fixed or removed.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct FileProblems(pub BTreeMap<String, String>);
 
 /// The watched assets directory and what was last seen of each file.

@@ -65,8 +65,15 @@ impl DirStorage {
 impl Storage for DirStorage {
     fn read(&self, key: &str) -> io::Result<Option<String>> {
         match std::fs::read(self.path(key)) {
-            // Invalid UTF-8 is corruption like any other: hand it on lossily and let the parser refuse it.
-            Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+            // Invalid UTF-8 is corruption like any other: hand it on lossily and let the parser
+            // refuse it. A byte-order mark (some editors write one) is no part of the text: RON
+            // refused it, and a hand-edited save was set aside as damaged.
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                Ok(Some(
+                    text.strip_prefix('\u{feff}').unwrap_or(&text).to_string(),
+                ))
+            }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e),
         }
@@ -778,6 +785,7 @@ pub fn note_read(storage: &dyn Storage, key: &str, text: &str) {
 /// looks then for a game another running copy saved meanwhile ([`other_copys_game`]) and takes
 /// it up, so that playing in two tabs or windows by turns loses nothing.
 #[derive(bevy::prelude::Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub struct Refocused(pub u64);
 
 /// What the page said last of its focus (`web`): 0 nothing new, 1 its tab was shown again or
@@ -799,6 +807,7 @@ pub fn unfocused() {
 /// copy takes them up at its next frame ([`take_up_other_copys_settings`]), as when the player
 /// comes back to it. Shared with the page's event handler.
 #[derive(bevy::prelude::Resource, Debug, Default, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct SettingsWrittenElsewhere(std::sync::Arc<std::sync::atomic::AtomicBool>);
 
 impl SettingsWrittenElsewhere {
@@ -842,6 +851,7 @@ pub fn copy_id() -> &'static str {
 /// for a moment whenever it loses the focus (the other copy's note may take that long to
 /// show), and in the frame it comes back (its games take up the other's first).
 #[derive(bevy::prelude::Resource, Debug, Default, Clone, Copy, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct StandBy {
     /// This copy's window lost the focus (or its page was hidden).
     pub away: bool,
@@ -994,6 +1004,9 @@ fn take_up_other_copys_settings(
     if !take_newer(storage, crate::core::settings::SETTINGS_KEY, &mut newer) {
         return;
     }
+    for field in newer.reset_out_of_range() {
+        tracing::warn!("the settings another copy saved: {field}; its default is used");
+    }
     pending.wait = None;
     if newer == *settings {
         return;
@@ -1072,6 +1085,7 @@ pub fn numbered_keys(storage: &dyn Storage, prefix: &str) -> io::Result<Vec<Stri
 
 /// The storage the game saves to.
 #[derive(bevy::prelude::Resource, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct Saves(pub std::sync::Arc<dyn Storage>);
 
 /// Settings the player changed, saved after half a second of calm (a slider being dragged

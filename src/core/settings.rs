@@ -11,6 +11,7 @@ pub const DEFAULT_SETTINGS: &str = include_str!("../../assets/settings.ron");
 /// Everything the player can tune; the settings window edits it and the game saves it. Fields
 /// added after the first version have defaults, so older saved files still load.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[component(clone_behavior = Ignore)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     /// Id of the theme (file stem in `assets/themes/`).
@@ -55,6 +56,8 @@ impl Settings {
     /// Parses settings; the error names the file, line, column and field, also for a number
     /// out of its range ([`Settings::out_of_range`]).
     pub fn from_ron(text: &str, source: &str) -> Result<Settings, String> {
+        // (A byte-order mark, as some editors write, is no part of the text.)
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let s: Settings = ron::from_str(text).map_err(|e| ron_error(source, text, &e))?;
         if let Some((field, why)) = s.out_of_range() {
             return Err(format!(
@@ -105,6 +108,47 @@ impl Settings {
         checks.into_iter().find_map(|(field, v, low, high)| {
             (!(low..=high).contains(&v)).then(|| (field, format!("{v} is not in {low} to {high}")))
         })
+    }
+}
+
+impl Settings {
+    /// Puts each number [`Settings::out_of_range`] finds back to its default (saved settings,
+    /// which the game wrote but a hand may have edited: a card aspect of 0, a volume of 400 dB
+    /// broke the table or the sound), and says which, as `field \`name\`: why`.
+    pub fn reset_out_of_range(&mut self) -> Vec<String> {
+        let d = Settings::default();
+        let mut told = Vec::new();
+        while let Some((field, why)) = self.out_of_range() {
+            told.push(format!("field `{field}`: {why}"));
+            let (l, dl) = (&mut self.layout, &d.layout);
+            match field {
+                "aspect" => l.aspect = dl.aspect,
+                "margin" => l.margin = dl.margin,
+                "gap" => l.gap = dl.gap,
+                "max_card_width" => l.max_card_width = dl.max_card_width,
+                "face_down_fan" => l.face_down_fan = dl.face_down_fan,
+                "face_up_fan" => l.face_up_fan = dl.face_up_fan,
+                "min_face_down_fan" => l.min_face_down_fan = dl.min_face_down_fan,
+                "min_face_up_fan" => l.min_face_up_fan = dl.min_face_up_fan,
+                "pile_offset" => l.pile_offset = dl.pile_offset,
+                "drag_fan" => l.drag_fan = dl.drag_fan,
+                "speed" => self.animation.speed = d.animation.speed,
+                "effects_volume_db" => self.sound.effects_volume_db = d.sound.effects_volume_db,
+                "fanfare_volume_db" => self.sound.fanfare_volume_db = d.sound.fanfare_volume_db,
+                "celebration_ms" => self.animation.celebration_ms = d.animation.celebration_ms,
+                // (A check without its own reset: all of them go back.)
+                _ => {
+                    *self = d;
+                    break;
+                }
+            }
+            // (A default that is itself out of range with the others: all of them go back.)
+            if told.len() > 32 {
+                *self = Settings::default();
+                break;
+            }
+        }
+        told
     }
 }
 
@@ -475,6 +519,44 @@ mod tests {
         let e = Settings::from_ron(&text, "settings.ron").unwrap_err();
         assert!(e.contains("field `aspect`: NaN is not in"), "{e}");
         assert_eq!(Settings::default().out_of_range(), None);
+    }
+
+    /// Saved settings are not read through `from_ron`: a number out of its range there (a hand
+    /// edit, NaN) goes back to its default, and the others stay.
+    #[test]
+    fn saved_numbers_out_of_their_range_go_back_to_their_defaults() {
+        let d = Settings::default();
+        let mut s = d.clone();
+        s.layout.aspect = 0.0;
+        s.sound.effects_volume_db = 400.0;
+        s.animation.speed = f32::NAN;
+        s.layout.gap = d.layout.gap + 0.1;
+        let told = s.reset_out_of_range();
+        assert_eq!(told.len(), 3, "{told:?}");
+        assert!(
+            told[0].starts_with("field `aspect`: 0 is not in"),
+            "{told:?}"
+        );
+        assert_eq!(s.layout.aspect, d.layout.aspect);
+        assert_eq!(s.sound.effects_volume_db, d.sound.effects_volume_db);
+        assert_eq!(s.animation.speed, d.animation.speed);
+        assert_eq!(s.layout.gap, d.layout.gap + 0.1, "a number in range stays");
+        assert!(s.out_of_range().is_none());
+        assert!(Settings::default().reset_out_of_range().is_empty());
+    }
+
+    /// A byte-order mark (some editors write one) is no part of the text.
+    #[test]
+    fn a_byte_order_mark_is_no_part_of_the_text() {
+        let text = format!("\u{feff}{DEFAULT_SETTINGS}");
+        assert!(Settings::from_ron(&text, "settings.ron").is_ok());
+        let theme = crate::core::theme::Theme::builtin("midnight")
+            .unwrap()
+            .to_ron();
+        assert!(
+            crate::core::theme::Theme::from_ron("mine", &format!("\u{feff}{theme}"), "mine.ron")
+                .is_ok()
+        );
     }
 
     #[test]

@@ -67,10 +67,12 @@ fn default_hint_target() -> String {
 /// The theme the theme editor is changing, shown on the table as it changes (`None`: the
 /// chosen theme is shown).
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct ThemeDraft(pub Option<Theme>);
 
 /// A loaded theme with its colours parsed.
 #[derive(Resource, Clone, Debug, PartialEq)]
+#[component(clone_behavior = Ignore)]
 #[allow(missing_docs)]
 pub struct Theme {
     pub id: String,
@@ -110,6 +112,8 @@ pub fn hex(c: Color) -> String {
 impl Theme {
     /// Parses a theme file; errors name the file and the line or field.
     pub fn from_ron(id: &str, text: &str, source: &str) -> Result<Theme, String> {
+        // (A byte-order mark, as some editors write, is no part of the text.)
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let f: ThemeFile =
             ron::from_str(text).map_err(|e| crate::core::settings::ron_error(source, text, &e))?;
         // Where a field is written: `file:line`, or the file alone if the line is not found.
@@ -407,6 +411,7 @@ pub struct ThemeEntry {
 /// Every theme the player can choose: the shipped ones (or their files, when the assets
 /// directory has newer versions), files added to `assets/themes/`, and the player's own.
 #[derive(Resource, Clone, Debug, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct Themes(pub Vec<ThemeEntry>);
 
 /// The storage key prefix of the player's saved themes (`theme-ID`).

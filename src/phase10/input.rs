@@ -90,6 +90,7 @@ fn new_game_key(
 /// A skip was chosen to play: the next click on a seat (or its number key) says in front of
 /// whom.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub struct SkipTarget(pub bool);
 
 /// The keyboard's card in the player's hand, moved with the arrow keys (and by a click, once the
@@ -97,6 +98,7 @@ pub struct SkipTarget(pub bool);
 /// is sorted again; when the card leaves the hand, it stays at that place in the hand. The
 /// overlay outlines it.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub struct HandCursor(pub Option<(Entity, usize)>);
 
 impl HandCursor {
@@ -507,6 +509,7 @@ pub fn lay_for(table: &P10Table, chosen: &[Card]) -> Result<Action, String> {
 /// Ways to lay the chosen cards that differ in what a joker stands for, waiting for the player
 /// to pick one (empty: no question open).
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct LayChoice(pub Vec<Action>);
 
 /// Lays the chosen cards: at once when there is one way, otherwise the player is asked which.

@@ -57,6 +57,7 @@ pub struct SeatSpot {
 
 /// The table's geometry for one window size and seat count.
 #[derive(Resource, Clone, Debug, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct P10Layout {
     /// Card size.
     pub card: Vec2,
@@ -98,6 +99,7 @@ pub const BAR_BAND: f32 = 74.0;
 /// The band at the bottom the bar takes, as measured: in a narrow window (a phone) its text
 /// and buttons wrap onto more rows, and the table is laid out above them.
 #[derive(Resource, Clone, Debug, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct BarBand {
     /// Pixels at the bottom of the window kept for the bar.
     pub band: f32,

@@ -38,6 +38,7 @@ fn close_spiders_windows(mut windows: ResMut<Windows>) {
 
 /// The new-game form, filled from the game on the table when the menu first shows.
 #[derive(Resource, Debug, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct P10Form {
     /// Seats, the player's included.
     pub players: usize,

@@ -97,6 +97,7 @@ impl P10Spec {
 
 /// The game on the table, with what happened in it so far.
 #[derive(Resource, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct P10Table {
     /// The engine's game (every hand: the view draws only what the player may see).
     pub game: Game,
@@ -165,11 +166,16 @@ impl P10Table {
         let pass = action == Action::Pass;
         let events = self.game.apply(action)?;
         if seat == Some(PLAYER) {
-            self.player_decisions += 1;
+            // (Saturating: the count is read back from the log's `# decisions:`.)
+            self.player_decisions = self.player_decisions.saturating_add(1);
         }
         // Passes since the last decision the log shows: the log writes none, and one that
         // closes an offer leaves no line either.
-        self.passes = if pass { self.passes + 1 } else { 0 };
+        self.passes = if pass {
+            self.passes.saturating_add(1)
+        } else {
+            0
+        };
         self.record(&events);
         Ok(events)
     }

@@ -86,19 +86,19 @@ pub struct P10Stats {
 }
 
 impl P10Stats {
-    /// Counts one game.
+    /// Counts one game. (Counts saturate: they may come from a hand-edited file.)
     pub fn record(&mut self, game: &P10Ended) {
-        self.played += 1;
-        self.phases_laid += game.phases_laid;
-        self.rounds_played += game.rounds;
+        self.played = self.played.saturating_add(1);
+        self.phases_laid = self.phases_laid.saturating_add(game.phases_laid);
+        self.rounds_played = self.rounds_played.saturating_add(game.rounds);
         if game.left {
             return;
         }
-        self.finished += 1;
-        self.points += u64::from(game.points);
-        self.rounds += game.rounds;
+        self.finished = self.finished.saturating_add(1);
+        self.points = self.points.saturating_add(u64::from(game.points));
+        self.rounds = self.rounds.saturating_add(game.rounds);
         if game.won {
-            self.won += 1;
+            self.won = self.won.saturating_add(1);
             self.best_points = Some(self.best_points.map_or(game.points, |b| b.min(game.points)));
         }
     }
@@ -135,6 +135,7 @@ fn percent(part: u32, whole: u32) -> f64 {
 
 /// Statistics of every variant and player count.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[component(clone_behavior = Ignore)]
 #[serde(default)]
 pub struct P10Statistics {
     /// By [`P10Statistics::key`].
@@ -287,13 +288,16 @@ pub fn table_from_text(text: &str) -> Result<P10Table, String> {
     // The passes the log does not show (those before a seat was skipped are replayed already,
     // with the line that shows the skip).
     table.passes = 0;
+    // (As many as were passed here: a hand-edited count may say more than the offer had.)
+    let mut passed = 0;
     for _ in 0..passes {
         if !matches!(table.game.stage(), Stage::Knock { .. }) {
             break;
         }
         table.apply(Action::Pass).map_err(|e| e.to_string())?;
+        passed += 1;
     }
-    table.passes = passes;
+    table.passes = passed;
     table.player_decisions = comment(text, "decisions")
         .and_then(|d| d.parse().ok())
         .unwrap_or(0);

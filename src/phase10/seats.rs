@@ -37,10 +37,12 @@ pub(crate) fn plugin(app: &mut App) {
 /// machine's load: a test (the soak storm) then plays the same from the same seed, and a
 /// failure can be played again, while decisions still land in frames of every kind.
 #[derive(Resource, Debug, Default, Clone, Copy)]
+#[component(clone_behavior = Ignore)]
 pub struct DecideInFrame;
 
 /// The player asked the computer seats to get on with it (a click during their turns).
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub struct Hurry(pub bool);
 
 type Decided = (Box<dyn Player + Send>, Action);

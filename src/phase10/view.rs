@@ -49,6 +49,7 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// A card of Pro Spider 10 on the table.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct P10Card {
     /// The card.
     pub card: Card,
@@ -60,6 +61,7 @@ pub struct P10Card {
 
 /// A card of the round that ended, on its way back to the stock; despawned once there.
 #[derive(Component, Clone, Copy, Debug)]
+#[component(clone_behavior = Ignore)]
 pub struct Leaving;
 
 /// The last round's cards are gone once gathered onto the stock.
@@ -74,6 +76,7 @@ fn despawn_gathered(
 
 /// The view's copy of the table: which entity lies where.
 #[derive(Resource, Default, Debug, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct P10Piles {
     /// The stock, top last.
     pub stock: Vec<Entity>,
@@ -180,6 +183,7 @@ impl P10Piles {
 
 /// The player's chosen cards (raised in the hand).
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct Selection(pub Vec<Entity>);
 
 /// The cards of the player's hand that the player's latest act was made with: the card dropped,
@@ -189,6 +193,7 @@ pub struct Selection(pub Vec<Entity>);
 /// Each act of the player sets it; the next change shown uses it up. The chosen cards
 /// ([`Selection`]) come after these.
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct Using(pub Vec<Entity>);
 
 /// How far a chosen card rises, as a share of the card's height.

@@ -77,6 +77,7 @@ pub const USUAL_SPEED: f32 = 2.0;
 
 /// A game being watched. The player's game waits in it.
 #[derive(Resource, Clone, Debug)]
+#[component(clone_behavior = Ignore)]
 pub struct P10Viewer {
     /// What the bar calls it.
     pub title: String,
@@ -152,11 +153,19 @@ fn open(
 ) -> Result<(P10Viewer, P10Table, Vec<Event>), String> {
     let resumed = resume(log, &variant::resolve).map_err(|e| e.to_string())?;
     let game = &resumed.game;
-    let named = named_levels(log);
-    let unnamed = named.is_none();
-    let levels = named.unwrap_or_else(|| strongest_levels(game.players()));
-    let mut spec = P10Spec::new(game.variant().clone(), game.players(), game.seed(), levels)?;
-    spec.unnamed = unnamed;
+    let spec_with =
+        |levels| P10Spec::new(game.variant().clone(), game.players(), game.seed(), levels);
+    // A log whose `# ai:` line names levels this game does not have (a retired one, too few)
+    // is watched as one that names none: its seats are called by number. (The viewer only
+    // shows the log's decisions; it refused such a log before.)
+    let spec = match named_levels(log).map(spec_with) {
+        Some(Ok(spec)) => spec,
+        _ => {
+            let mut spec = spec_with(strongest_levels(game.players()))?;
+            spec.unnamed = true;
+            spec
+        }
+    };
     let (start, events) = P10Table::new(spec.clone())?;
     let viewer = P10Viewer {
         title: title.to_string(),

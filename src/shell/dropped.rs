@@ -82,7 +82,9 @@ fn read(path: &Path) -> Result<(String, String), String> {
     if bytes.len() as u64 > OPEN_LIMIT {
         return Err(tf("web.open_too_large", &[("name", &name)]));
     }
-    let text = String::from_utf8(bytes).map_err(|e| failed(&e))?;
+    // (Said in words: "invalid utf-8 sequence of 1 bytes from index 10" told a player nothing.)
+    let text =
+        String::from_utf8(bytes).map_err(|_| failed(&crate::core::i18n::t("drop.not_text")))?;
     // (A byte-order mark, as Notepad writes one, is not part of the text.)
     let text = match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
@@ -278,6 +280,7 @@ mod tests {
         {
             assert!(said.contains(name), "{said}");
         }
+        assert!(told[3].contains("not a text file"), "{}", told[3]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -81,6 +81,7 @@ fn sound_key(
 
 /// Which windows of the overlay are open.
 #[derive(Resource, Debug, Clone, Default)]
+#[component(clone_behavior = Ignore)]
 pub struct Windows {
     /// The main menu.
     pub menu: bool,

@@ -303,6 +303,7 @@ pub(crate) fn theme_editor(
                         // Not `code_editor()`: it locks the focus, so Tab would type a tab
                         // and never reach the buttons below.
                         egui::TextEdit::multiline(&mut studio.text)
+                            .char_limit(crate::shell::widgets::OPEN_LIMIT as usize)
                             .font(egui::TextStyle::Monospace)
                             .desired_rows(8)
                             .desired_width(360.0),
@@ -411,6 +412,7 @@ fn both_fit(ctx: &egui::Context) -> bool {
 /// The studio window waiting hidden under the other (on a screen without room for both side by
 /// side, where both would lie at the left margin, one over the other).
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub(crate) enum StudioUnder {
     /// Both are shown (or only one is open).
     #[default]

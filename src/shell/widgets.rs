@@ -313,7 +313,9 @@ pub(crate) fn paste_to_watch(
     egui::CollapsingHeader::new(crate::core::i18n::t("replays.pasted")).show(ui, |ui| {
         let width = ui.available_width().min(fitting_width(ui.ctx()));
         ui.add(
+            // (No more than a file opened may hold: a huge paste was laid out every frame.)
             egui::TextEdit::multiline(text)
+                .char_limit(OPEN_LIMIT as usize)
                 .desired_rows(3)
                 .desired_width(width)
                 .hint_text(crate::core::i18n::t("replays.paste_here")),

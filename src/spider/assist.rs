@@ -78,6 +78,7 @@ pub enum Ask {
 
 /// Whether the game can still be won, as far as the background search knows.
 #[derive(Resource, Debug, Clone, PartialEq, Default)]
+#[component(clone_behavior = Ignore)]
 pub enum Outlook {
     /// Not asked (turned off in the settings, or a replay is shown).
     #[default]

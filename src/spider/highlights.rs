@@ -24,6 +24,7 @@ pub struct HighlightSystems;
 
 /// What the table shows over the cards: drop targets, the keyboard's column, a hint.
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct Highlights {
     /// Columns the dragged run may drop on.
     pub targets: Vec<u8>,

@@ -40,6 +40,7 @@ pub struct Fan {
 
 /// The computed layout.
 #[derive(Resource, Clone, Debug, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct Layout {
     /// Window size in logical pixels.
     pub window: Vec2,

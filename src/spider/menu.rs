@@ -40,6 +40,7 @@ fn close_phase10_windows(mut windows: ResMut<Windows>) {
 
 /// The menu's form and the other windows' state.
 #[derive(Resource, Debug, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct Form {
     /// The variant chosen in the menu.
     pub variant: String,

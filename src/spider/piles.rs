@@ -8,6 +8,7 @@ use crate::spider::layout::{Layout, PileId, TableShape};
 
 /// A card on the table, where the engine has it.
 #[derive(Component, Clone, Debug, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct CardView {
     /// The card.
     pub card: Card,
@@ -21,6 +22,7 @@ pub struct CardView {
 
 /// The view's copy of the piles, updated from the engine's events only.
 #[derive(Resource, Default, Debug, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct Piles {
     /// The stock, next card to deal last.
     pub stock: Vec<Entity>,

@@ -79,6 +79,7 @@ pub const PAUSE_SECS: f32 = 0.45;
 
 /// A game playing itself (or paused in the viewer).
 #[derive(Resource, Debug, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct Playback {
     /// What it is.
     pub kind: Kind,
@@ -118,6 +119,7 @@ impl Playback {
 
 /// The player's game, kept while a replay or demo is shown.
 #[derive(Resource, Debug, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct Stash {
     /// The game.
     pub table: Table,
@@ -239,6 +241,7 @@ pub fn open_replay(
 /// Auto-complete was stopped by a key in this frame: that key does nothing more (A, which
 /// starts auto-complete, would start it again at once).
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub struct StoppedByKey(pub bool);
 
 /// A click or key on the table while auto-complete plays stops it: the player goes on by hand.

@@ -37,14 +37,15 @@ pub struct VariantStats {
 
 impl VariantStats {
     /// Counts a finished game. An assisted win counts as played and won, and nothing else.
+    /// (Counts saturate: they may come from a hand-edited file.)
     pub fn record(&mut self, won: bool, secs: u64, score: i64, moves: u32, assisted: bool) {
-        self.played += 1;
+        self.played = self.played.saturating_add(1);
         if won && assisted {
-            self.won += 1;
-            self.assisted_wins += 1;
+            self.won = self.won.saturating_add(1);
+            self.assisted_wins = self.assisted_wins.saturating_add(1);
         } else if won {
-            self.won += 1;
-            self.current_streak += 1;
+            self.won = self.won.saturating_add(1);
+            self.current_streak = self.current_streak.saturating_add(1);
             self.best_streak = self.best_streak.max(self.current_streak);
             self.current_loss_streak = 0;
             self.best_time_secs = Some(self.best_time_secs.map_or(secs, |b| b.min(secs)));
@@ -52,7 +53,7 @@ impl VariantStats {
             self.fewest_moves = Some(self.fewest_moves.map_or(moves, |b| b.min(moves)));
         } else {
             self.current_streak = 0;
-            self.current_loss_streak += 1;
+            self.current_loss_streak = self.current_loss_streak.saturating_add(1);
         }
     }
 
@@ -68,6 +69,7 @@ impl VariantStats {
 
 /// Statistics of every variant, by variant id.
 #[derive(bevy::prelude::Resource, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[component(clone_behavior = Ignore)]
 #[serde(default)]
 pub struct Statistics {
     /// Per variant.
@@ -215,7 +217,8 @@ fn autosave(
     }
     // Every change is saved; so is the clock now and then, so that a crash costs seconds.
     let clock = record.clock();
-    if !changed && clock < *saved_clock + CLOCK_SAVE_SECS {
+    // (Saturating: a clock read from a hand-edited save may be near the largest number.)
+    if !changed && clock < saved_clock.saturating_add(CLOCK_SAVE_SECS) {
         return;
     }
     *saved_clock = clock;

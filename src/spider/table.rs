@@ -64,6 +64,7 @@ impl GameSpec {
 
 /// The game being played. Only `apply_requests` changes it.
 #[derive(Resource, Clone, Debug)]
+#[component(clone_behavior = Ignore)]
 pub struct Table {
     /// The engine's game.
     pub game: Game,
@@ -128,11 +129,13 @@ impl Request {
 /// While set, the table shows a replay or a demo, not the player's game: nothing is counted in
 /// the statistics and nothing is autosaved.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
 pub struct Watching(pub bool);
 
 /// A request that would abandon a game in progress, waiting for the player to confirm it
 /// (when the settings ask for confirmation).
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct PendingConfirm(pub Option<Request>);
 
 /// Why the table changed, with the engine's events in the order to show them.
@@ -186,6 +189,7 @@ pub struct GameFinished {
 /// The current game's clock, whether its end was already counted (a win undone and won again
 /// counts once), and whether the solver helped. Saved with the game and restored on resume.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+#[component(clone_behavior = Ignore)]
 pub struct GameRecord {
     /// Seconds played. The clock runs from the first move until the win, only while the
     /// player's game is on the table with no window or question over it ([`tick_clock`]).

@@ -457,6 +457,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Eine Datei nach der anderen: {name} blieb liegen",
     ),
     ("drop.not_a_file", "das ist keine Datei"),
+    (
+        "drop.not_text",
+        "das ist keine Textdatei (ein gespeichertes Spiel, eine Wiederholung oder ein Design ist Text)",
+    ),
     ("sound.key_on", "Ton an (M schaltet ihn aus)"),
     ("sound.key_off", "Ton aus (M schaltet ihn ein)"),
     (

@@ -156,6 +156,14 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("persist.defaults", "{problem}; es gelten die Standardwerte"),
     (
+        "persist.no_data_dir",
+        "Hier gibt es kein Datenverzeichnis für das Spiel (kein Home-Verzeichnis): Spiel, Statistik und Einstellungen bleiben nur, bis es beendet wird",
+    ),
+    (
+        "persist.settings_out_of_range",
+        "Gespeicherte Einstellungen außerhalb ihres Bereichs wurden auf ihre Standardwerte zurückgesetzt: {fields}",
+    ),
+    (
         "persist.left",
         "{problem}; es gelten die Standardwerte, und sie bleiben, wie sie sind: nichts wird darüber gespeichert, bis Arachne neu startet",
     ),

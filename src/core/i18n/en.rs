@@ -421,6 +421,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("drop.one_at_a_time", "One file at a time: {name} was left"),
     ("drop.not_a_file", "it is not a file"),
+    (
+        "drop.not_text",
+        "it is not a text file (a saved game, a replay or a theme is text)",
+    ),
     ("sound.key_on", "Sound on (M turns it off)"),
     ("sound.key_off", "Sound off (M turns it on)"),
     (

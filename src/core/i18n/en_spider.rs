@@ -136,6 +136,14 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("persist.defaults", "{problem}; defaults are used"),
     (
+        "persist.no_data_dir",
+        "There is no data directory for the game here (no home directory): the game, the statistics and the settings last only until it quits",
+    ),
+    (
+        "persist.settings_out_of_range",
+        "Saved settings out of their range were put back to their defaults: {fields}",
+    ),
+    (
         "persist.left",
         "{problem}; defaults are used, and it is left as it is: nothing is saved over it until Arachne starts again",
     ),
