@@ -117,6 +117,14 @@ fn main() -> AppExit {
                     "persist.settings_out_of_range",
                     &[("fields", &reset.join("; "))],
                 )));
+                // Saved mended, so that it is told once, not at every start.
+                if let Err(e) = arachne::core::persist::save_making_room(
+                    saves.0.as_ref(),
+                    arachne::core::settings::SETTINGS_KEY,
+                    &settings,
+                ) {
+                    eprintln!("arachne: the settings could not be saved: {e}");
+                }
             }
             let (stats, message) =
                 arachne::core::persist::load::<arachne::spider::saves::Statistics>(
@@ -138,7 +146,7 @@ fn main() -> AppExit {
         )));
     }
     #[cfg(not(target_arch = "wasm32"))]
-    if no_data_dir {
+    if no_data_dir && launch.capture.is_none() {
         tell(Some(
             arachne::core::i18n::t("persist.no_data_dir").to_string(),
         ));

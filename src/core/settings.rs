@@ -128,8 +128,12 @@ impl Settings {
                 "max_card_width" => l.max_card_width = dl.max_card_width,
                 "face_down_fan" => l.face_down_fan = dl.face_down_fan,
                 "face_up_fan" => l.face_up_fan = dl.face_up_fan,
-                "min_face_down_fan" => l.min_face_down_fan = dl.min_face_down_fan,
-                "min_face_up_fan" => l.min_face_up_fan = dl.min_face_up_fan,
+                // (No more than the step itself, which the slider takes below the default
+                // floor.)
+                "min_face_down_fan" => {
+                    l.min_face_down_fan = dl.min_face_down_fan.min(l.face_down_fan)
+                }
+                "min_face_up_fan" => l.min_face_up_fan = dl.min_face_up_fan.min(l.face_up_fan),
                 "pile_offset" => l.pile_offset = dl.pile_offset,
                 "drag_fan" => l.drag_fan = dl.drag_fan,
                 "speed" => self.animation.speed = d.animation.speed,
@@ -531,8 +535,14 @@ mod tests {
         s.sound.effects_volume_db = 400.0;
         s.animation.speed = f32::NAN;
         s.layout.gap = d.layout.gap + 0.1;
+        // A floor out of range under a step the slider set below the default floor: the floor
+        // becomes the step (the default floor would be out of range again, for ever).
+        s.layout.face_down_fan = 0.03;
+        s.layout.min_face_down_fan = f32::NAN;
         let told = s.reset_out_of_range();
-        assert_eq!(told.len(), 3, "{told:?}");
+        assert_eq!(told.len(), 4, "{told:?}");
+        assert_eq!(s.layout.min_face_down_fan, 0.03);
+        assert_eq!(s.layout.face_down_fan, 0.03, "a step in range stays");
         assert!(
             told[0].starts_with("field `aspect`: 0 is not in"),
             "{told:?}"

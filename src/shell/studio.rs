@@ -22,6 +22,7 @@ use crate::shell::widgets::{Hint, KeyboardList, TextKind, fitting_width, scrolli
 
 /// What the studio's windows remember between frames.
 #[derive(Resource, Debug, Clone)]
+#[component(clone_behavior = Ignore)]
 pub struct Studio {
     /// The name "save as" gives.
     pub save_name: String,
