@@ -8,11 +8,32 @@ use crate::shell::WINDOW_NAMES;
 use crate::spider::playback::{Control, open_replay};
 use crate::spider::table::{GameSpec, Table};
 
+/// A file the command line names (`--replay`, `--log`), as text: no more than a file opened in
+/// the game may hold ([`crate::shell::widgets::OPEN_LIMIT`]; `/dev/zero` read until the memory
+/// ran out), without a byte-order mark (some editors write one: a log was then not known as
+/// Pro Spider 10's).
+fn read_file(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let limit = crate::shell::widgets::OPEN_LIMIT;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("larger than {} MiB", limit >> 20));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| "not a text file".to_string())?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
 /// Whether the file at `path` reads as a Pro Spider 10 game log: its first line that is not
 /// blank or a comment is `game: ...` (a Spider replay is RON). A file that cannot be read is left
 /// to the reader that reports it.
 fn is_phase10_log(path: &std::path::Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|text| {
+    read_file(path).is_ok_and(|text| {
         text.lines()
             .map(|line| line.split('#').next().unwrap_or("").trim())
             .find(|line| !line.is_empty())
@@ -255,8 +276,7 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
     if phase10.is_some()
         && let Some(path) = replay_file.take()
     {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("--replay: {}: {e}", path.display()))?;
+        let text = read_file(&path).map_err(|e| format!("--replay: {}: {e}", path.display()))?;
         arachne_engine::phase10::resume(&text, &arachne_engine::phase10::variant::resolve)
             .map_err(|e| format!("--replay: {}: {e}", path.display()))?;
         let name = path.file_name().map_or_else(
@@ -276,8 +296,8 @@ pub fn parse(args: &[String], default_seed: u64) -> Result<Launch, String> {
     }
     let replay = match replay_file {
         Some(path) => {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("--replay: {}: {e}", path.display()))?;
+            let text =
+                read_file(&path).map_err(|e| format!("--replay: {}: {e}", path.display()))?;
             let r = arachne_engine::Replay::from_ron(&text)
                 .map_err(|e| format!("--replay: {}:{e}", path.display()))?;
             let name = path.file_name().map_or_else(
@@ -316,8 +336,7 @@ fn phase10_from_log(
     path: &std::path::Path,
     levels: Option<Vec<String>>,
 ) -> Result<crate::phase10::round::P10Table, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("--log: {}: {e}", path.display()))?;
+    let text = read_file(path).map_err(|e| format!("--log: {}: {e}", path.display()))?;
     let mut table = crate::phase10::saves::table_from_text(&text)
         .map_err(|e| format!("--log: {}: {e}", path.display()))?;
     if let Some(levels) = levels {
@@ -507,6 +526,29 @@ mod tests {
             .unwrap();
         assert_eq!(example, "1>2:1 deal");
         assert!(arachne_engine::parse_move_list(example).is_ok());
+    }
+
+    /// A file the command line names is read as text of a bounded size, without a byte-order
+    /// mark: a log saved by an editor that writes one is still Pro Spider 10's.
+    #[test]
+    fn files_named_on_the_command_line_are_bounded_text() {
+        let dir = std::env::temp_dir().join(format!("arachne-cli-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("game.p10");
+        std::fs::write(&log, "\u{feff}game: pro-spider-10\nplayers: 2\nseed: 1\n").unwrap();
+        assert!(is_phase10_log(&log));
+        assert!(read_file(&log).unwrap().starts_with("game:"));
+        let binary = dir.join("picture.png");
+        std::fs::write(&binary, [0x89, b'P', b'N', b'G', 0xff, 0xfe]).unwrap();
+        assert_eq!(read_file(&binary).unwrap_err(), "not a text file");
+        let large = dir.join("large.ron");
+        std::fs::write(
+            &large,
+            vec![b'x'; crate::shell::widgets::OPEN_LIMIT as usize + 1],
+        )
+        .unwrap();
+        assert!(read_file(&large).unwrap_err().starts_with("larger than"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
