@@ -88,19 +88,6 @@ pub const COMMAND_KEYS: [KeyCode; 6] = [
     KeyCode::SuperRight,
 ];
 
-/// The modifier keys themselves: [`COMMAND_KEYS`] and Shift. Pressed alone they ask for
-/// nothing (auto-complete plays on through the Shift of a +).
-pub const MODIFIER_KEYS: [KeyCode; 8] = [
-    KeyCode::ControlLeft,
-    KeyCode::ControlRight,
-    KeyCode::AltLeft,
-    KeyCode::AltRight,
-    KeyCode::SuperLeft,
-    KeyCode::SuperRight,
-    KeyCode::ShiftLeft,
-    KeyCode::ShiftRight,
-];
-
 /// The number on a digit key (top row or keypad), 1 to 9.
 pub fn digit(key: KeyCode) -> Option<usize> {
     DIGITS

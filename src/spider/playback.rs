@@ -283,7 +283,7 @@ fn stop_on_player_input(
             }
             // A modifier alone neither stops it nor changes it: + is Shift and = on many
             // keyboards.
-            _ if crate::core::keys::MODIFIER_KEYS.contains(key) => {}
+            _ if crate::core::keys::is_modifier(*key) => {}
             _ => by_keys |= keys_on,
         }
     }
