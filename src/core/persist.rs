@@ -628,24 +628,34 @@ pub fn kept_games() -> [&'static str; 2] {
 /// fills them is something else (in the browser, another site's data under the same origin,
 /// as a GitHub Pages user's projects share one). No more kept games are dropped there until a
 /// new entry fits again ([`write_making_room`]).
-static NO_ROOM_FROM_KEPT_GAMES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+static NO_ROOM_FROM_KEPT_GAMES: StorageMarks = StorageMarks::new();
 
-fn no_room_from_kept_games(storage: &dyn Storage) -> bool {
-    let id = storage.identity();
-    NO_ROOM_FROM_KEPT_GAMES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(&id)
-}
+/// A mark this run keeps for some storages (by [`Storage::identity`]): no room from kept games
+/// there, another copy's game saved over this one's, the player noted as here.
+struct StorageMarks(Mutex<Vec<String>>);
 
-fn set_no_room_from_kept_games(storage: &dyn Storage, none: bool) {
-    let id = storage.identity();
-    let mut list = NO_ROOM_FROM_KEPT_GAMES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    list.retain(|i| *i != id);
-    if none {
-        list.push(id);
+impl StorageMarks {
+    const fn new() -> StorageMarks {
+        StorageMarks(Mutex::new(Vec::new()))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether `storage` has the mark.
+    fn has(&self, storage: &dyn Storage) -> bool {
+        self.lock().contains(&storage.identity())
+    }
+
+    /// Marks `storage` (`on`), or takes its mark away.
+    fn set(&self, storage: &dyn Storage, on: bool) {
+        let id = storage.identity();
+        let mut marked = self.lock();
+        marked.retain(|i| *i != id);
+        if on {
+            marked.push(id);
+        }
     }
 }
 
@@ -668,14 +678,14 @@ pub fn write_making_room(
     }
     let mut dropped: Vec<String> = Vec::new();
     let mut freed = 0;
-    let no_room = no_room_from_kept_games(storage);
+    let no_room = NO_ROOM_FROM_KEPT_GAMES.has(storage);
     // (Only then: a new entry that fits says the storage has room again.)
     let new_entry = no_room && matches!(storage.read(key), Ok(None));
     loop {
         let e = match storage.write(key, text) {
             Ok(()) => {
                 if no_room && new_entry {
-                    set_no_room_from_kept_games(storage, false);
+                    NO_ROOM_FROM_KEPT_GAMES.set(storage, false);
                 }
                 return Ok(());
             }
@@ -700,7 +710,7 @@ pub fn write_making_room(
             return Err(e);
         };
         if freed > 2 * text.len() + 16 * 1024 {
-            set_no_room_from_kept_games(storage, true);
+            NO_ROOM_FROM_KEPT_GAMES.set(storage, true);
             return Err(e);
         }
         freed += storage.read(&oldest)?.map_or(0, |t| t.len());
@@ -718,15 +728,11 @@ pub fn write_before_kept_games(storage: &dyn Storage, key: &str, text: &str) -> 
 /// The storages (by identity) where another running copy of the game (a second browser tab,
 /// a second window) saved its game in progress over this one's: told to the player once a run
 /// ([`tell_save_failures`]).
-static OTHER_COPY: Mutex<Vec<String>> = Mutex::new(Vec::new());
+static OTHER_COPY: StorageMarks = StorageMarks::new();
 
 /// Whether another running copy saved its game in progress over this one's in `storage`.
 pub fn other_copy_saved(storage: &dyn Storage) -> bool {
-    let id = storage.identity();
-    OTHER_COPY
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(&id)
+    OTHER_COPY.has(storage)
 }
 
 /// Saves a game in progress (`text` under `key`), making room for it as
@@ -751,11 +757,7 @@ pub fn write_game_keeping(
     if let Some(theirs) = other_copys_game(storage, key) {
         tracing::warn!("another running copy saved its game under {key}");
         if keep(&theirs) {
-            let id = storage.identity();
-            let mut all = OTHER_COPY.lock().unwrap_or_else(|e| e.into_inner());
-            if !all.contains(&id) {
-                all.push(id);
-            }
+            OTHER_COPY.set(storage, true);
         }
     }
     noted_write(storage, key, text, write_before_kept_games)
@@ -883,7 +885,7 @@ pub fn games_in_progress() -> [&'static str; 2] {
 /// The storages (by identity) where this copy's last note that the player is here
 /// ([`PLAYER_HERE_KEY`]) was written: elsewhere the entry may name a copy long gone, and is not
 /// read.
-static CLAIMED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+static CLAIMED: StorageMarks = StorageMarks::new();
 
 /// Notes that the player is at this copy ([`PLAYER_HERE_KEY`]).
 fn player_here(storage: &dyn Storage) {
@@ -891,21 +893,12 @@ fn player_here(storage: &dyn Storage) {
     if let Err(e) = &written {
         tracing::warn!("cannot note that the player is at this copy: {e}");
     }
-    let id = storage.identity();
-    let mut claimed = CLAIMED.lock().unwrap_or_else(|e| e.into_inner());
-    claimed.retain(|c| *c != id);
-    if written.is_ok() {
-        claimed.push(id);
-    }
+    CLAIMED.set(storage, written.is_ok());
 }
 
 /// Whether this copy's last note that the player is here was written to `storage`.
 fn claimed(storage: &dyn Storage) -> bool {
-    let id = storage.identity();
-    CLAIMED
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(&id)
+    CLAIMED.has(storage)
 }
 
 /// A copy that starts is where the player is (its window may take the focus before the game
