@@ -232,6 +232,31 @@ fn keys_select_move_deal_undo_and_redo() {
     settle(&mut app);
 }
 
+/// A held arrow goes on at each of the system's repeats; a held Enter moves once.
+#[test]
+fn a_held_arrow_steps_at_each_repeat_and_a_held_enter_moves_once() {
+    let (mut app, w) = app("spider-1suit", 5);
+    let (from, _) = one_card_transfer(&app);
+    assert!(from >= 2, "repeats to count: {from}");
+    // From no column: the press chooses the first, each repeat the next.
+    common::hold_repeating(&mut app, w, KeyCode::ArrowRight, from as usize);
+    assert_eq!(app.world().resource::<Highlights>().selected, Some(from));
+    common::hold_repeating(&mut app, w, KeyCode::Enter, 3);
+    assert_eq!(history(&app).len(), 1, "{:?}", history(&app));
+    // (Where the selection went, Enter moves again: a repeat acting would have shown.)
+    settle(&mut app);
+    key(&mut app, w, KeyCode::Enter);
+    assert_eq!(history(&app).len(), 2, "{:?}", history(&app));
+    // Up held with no column chosen: the press chooses the first column; its repeats do not
+    // take the column's run up (only a press does).
+    key(&mut app, w, KeyCode::Escape);
+    assert_eq!(app.world().resource::<Highlights>().selected, None);
+    common::hold_repeating(&mut app, w, KeyCode::ArrowUp, 3);
+    assert_eq!(app.world().resource::<Highlights>().selected, Some(0));
+    assert!(app.world().resource::<Highlights>().taking.is_none());
+    settle(&mut app);
+}
+
 /// A review found it: Enter moves a column's whole run to the best place, so the keyboard could
 /// not move part of a run to an empty column, nor choose between two columns. Up or Down takes
 /// the run up, Down takes fewer cards, Left and Right point at the columns they may go to,

@@ -578,6 +578,12 @@ fn a_full_storage_drops_kept_games_for_the_game_in_progress_and_the_statistics()
     );
     assert_eq!(numbered_keys(&full, "replay-").unwrap(), ["replay-000001"]);
     assert_eq!(load::<Statistics>(&full, STATS_KEY), Loaded::Ok(stats(2)));
+    // The games dropped are known, to be told to the player, once.
+    assert_eq!(
+        arachne::core::persist::take_dropped_for_room(&full),
+        ["p10-replay-000001"]
+    );
+    assert!(arachne::core::persist::take_dropped_for_room(&full).is_empty());
     // Room for three more: one of each (they keep as many now), then Pro Spider 10's last.
     let tight = Full {
         inner: MemoryStorage::default(),
@@ -957,6 +963,41 @@ fn spider_app(storage: Arc<dyn Storage>) -> bevy::prelude::App {
     arachne::logic_plugin(&mut app);
     app.update();
     app
+}
+
+/// Kept games dropped to make room for the game in progress are told to the player: before,
+/// fewer were found in Replays, with no word why.
+#[test]
+fn the_player_is_told_when_kept_games_were_dropped_to_make_room() {
+    let full = Arc::new(Full {
+        inner: MemoryStorage::default(),
+        room: 3.into(),
+    });
+    for n in 1..=3 {
+        full.inner.write(&format!("replay-{n:06}"), "kept").unwrap();
+    }
+    let mut app = spider_app(full.clone());
+    play_first_move(&mut app);
+    assert!(full.read("game").unwrap().is_some(), "the game is saved");
+    assert_eq!(
+        common::notices_with(&app, "oldest kept game was dropped from Replays"),
+        1
+    );
+    assert_eq!(
+        arachne::core::persist::numbered_keys(full.as_ref(), "replay-").unwrap(),
+        ["replay-000002", "replay-000003"]
+    );
+    // Another dropped later: the run's count so far, in place of the first notice.
+    arachne::core::persist::write_before_kept_games(full.as_ref(), "another entry", "x").unwrap();
+    app.update();
+    assert_eq!(
+        common::notices_with(&app, "oldest kept game was dropped"),
+        0
+    );
+    assert_eq!(
+        common::notices_with(&app, "2 of the oldest kept games have been dropped"),
+        1
+    );
 }
 
 /// A full storage (the browser's quota) makes room for the settings and for a theme saved in

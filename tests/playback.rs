@@ -741,6 +741,33 @@ fn finished_games_are_kept_as_replays_the_viewer_opens() {
     );
 }
 
+/// A kept game that does not read is listed, with why and its text (it counts among the 50
+/// kept): before, it was left out of the list without a word.
+#[test]
+fn a_kept_game_that_does_not_read_is_listed_with_why() {
+    let storage = MemoryStorage::default();
+    let t = table("spider-1suit", 1);
+    let r = Replay::of_game(&t.game, Numbering::Arachne, 1);
+    saves::save_replay(&storage, &r).unwrap();
+    let damaged = saves::save_replay(&storage, &r).unwrap();
+    storage
+        .write(&damaged, "(variant: \"spider-1suit\", seed: ")
+        .unwrap();
+    let kept = saves::kept_replays(&storage);
+    assert_eq!(kept.len(), 2);
+    // Newest first: the damaged one, then the one that reads.
+    match &kept[0] {
+        saves::KeptReplay::Unreadable { key, text, why } => {
+            assert_eq!(key, &damaged);
+            assert!(text.starts_with("(variant"));
+            assert!(why.starts_with("1:"), "{why}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(&kept[1], saves::KeptReplay::Read(r) if r.replay.seed == 1));
+    assert_eq!(saved_replays(&storage).len(), 1);
+}
+
 #[test]
 fn only_the_last_fifty_replays_are_kept() {
     let storage = MemoryStorage::default();

@@ -252,6 +252,10 @@ try {
     .then(() => attr("data-arachne-outlook"), () => "(no answer in 60 s)");
   await page.screenshot({ path: join(shots, "4b-solver-unreachable.png") });
   if (failedOutlook !== "failed") problems.push(`with the solver's module unreachable, "still winnable?" ended as ${failedOutlook}, expected failed`);
+  // Told in a notice too (the label's reason is a hint under the pointer only).
+  else if (!(await attr("data-arachne-notices") ?? "").includes("could not check whether the game is still winnable")) {
+    problems.push(`with the solver's module unreachable, no notice said so: ${await attr("data-arachne-notices")}`);
+  }
   missing.delete("/arachne_solver.wasm");
   expectedError = null;
   if (expectedErrors === 0) problems.push("the unreachable solver module was not logged");

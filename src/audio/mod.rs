@@ -31,9 +31,29 @@ pub(crate) fn plugin(app: &mut App) {
         .add_audio_channel_with_track::<SoundChannel>(
             AudioTrack::new().with_effect(limiter::LimiterBuilder),
         )
+        .init_resource::<SoundOut>()
         .add_systems(Startup, make_sounds)
-        .add_systems(Update, play);
+        .add_systems(Update, (play, check_sound_out).chain());
 }
+
+/// Whether the sounds reach a device. bevy_kira_audio keeps to itself that it found no output
+/// device at start (a log line): it then keeps every sound it is sent queued, for ever. The first
+/// sound sent is watched; still queued after [`SILENT_AFTER_FRAMES`] frames and
+/// [`SILENT_AFTER_SECS`], the game says once that it plays silently, and sends no more.
+#[derive(Resource, Default)]
+pub struct SoundOut {
+    /// The sound watched, with when it was sent and the frames since.
+    watching: Option<(Handle<AudioInstance>, f64, u32)>,
+    /// A sound was heard to start: nothing more to watch.
+    pub works: bool,
+    /// No device took the sound watched.
+    pub missing: bool,
+}
+
+/// How long the first sound may stay queued before the game takes it that no device plays it:
+/// frames (a busy frame queues it late) and seconds, both.
+const SILENT_AFTER_FRAMES: u32 = 30;
+const SILENT_AFTER_SECS: f64 = 1.0;
 
 fn make_sounds(mut sources: ResMut<Assets<AudioSource>>, mut commands: Commands) {
     let bank = Sfx::ALL
@@ -60,9 +80,16 @@ fn play(
     bank: Option<Res<SoundBank>>,
     channel: Res<AudioChannel<SoundChannel>>,
     settings: Res<Settings>,
+    mut out: ResMut<SoundOut>,
+    time: Res<Time<Real>>,
 ) {
     let Some(bank) = bank else { return };
     if cues.is_empty() {
+        return;
+    }
+    // No device: nothing would play, and each sound sent would be kept queued.
+    if out.missing {
+        cues.clear();
         return;
     }
     // In a browser, a sound sent while the audio waits for the player would play at the
@@ -82,11 +109,36 @@ fn play(
             } else {
                 settings.sound.effects_volume_db
             };
-            channel
-                .play(handle.clone())
-                .with_volume(Decibels(volume))
+            let mut sent = channel.play(handle.clone());
+            sent.with_volume(Decibels(volume))
                 .with_playback_rate(cue.pitch as f64);
+            if !out.works && out.watching.is_none() {
+                out.watching = Some((sent.handle(), time.elapsed_secs_f64(), 0));
+            }
         }
+    }
+}
+
+/// Tells once when the sound watched (see [`SoundOut`]) stayed queued: no device plays it.
+fn check_sound_out(
+    mut out: ResMut<SoundOut>,
+    channel: Res<AudioChannel<SoundChannel>>,
+    time: Res<Time<Real>>,
+    mut notices: ResMut<crate::core::focus::Notices>,
+) {
+    let Some((handle, sent, frames)) = out.watching.as_mut() else {
+        return;
+    };
+    *frames += 1;
+    if !matches!(channel.state(handle), PlaybackState::Queued) {
+        out.watching = None;
+        out.works = true;
+        return;
+    }
+    if *frames >= SILENT_AFTER_FRAMES && time.elapsed_secs_f64() - *sent >= SILENT_AFTER_SECS {
+        out.watching = None;
+        out.missing = true;
+        notices.push_long(crate::core::i18n::t("sound.no_device"));
     }
 }
 
@@ -225,6 +277,70 @@ impl Noise {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without a device, bevy_kira_audio never takes the sounds it is sent from their queue (as
+    /// here, where nothing plays the channel): the game says so once and sends no more.
+    #[test]
+    fn a_first_sound_no_device_takes_is_told_once_and_no_more_are_sent() {
+        let app_at = |frame_ms: u64| {
+            let mut app = App::new();
+            app.add_plugins(MinimalPlugins)
+                .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+                    std::time::Duration::from_millis(frame_ms),
+                ))
+                .add_message::<PlaySfx>()
+                .init_resource::<crate::core::focus::Notices>()
+                .init_resource::<SoundOut>()
+                .insert_resource(Settings::default())
+                .insert_resource(AudioChannel::<SoundChannel>::default())
+                .insert_resource(SoundBank(vec![(Sfx::Drop, Handle::default())]))
+                .add_systems(Update, (play, check_sound_out).chain());
+            app.update();
+            app.world_mut().write_message(PlaySfx::plain(Sfx::Drop));
+            app
+        };
+        // Fast frames: 40 frames are not yet a second.
+        let mut app = app_at(20);
+        for _ in 0..40 {
+            app.update();
+        }
+        assert!(!app.world().resource::<SoundOut>().missing, "0.8 s");
+        for _ in 0..15 {
+            app.update();
+        }
+        assert!(app.world().resource::<SoundOut>().missing, "1.1 s");
+        // Slow frames: a second is not yet the frames.
+        let mut app = app_at(50);
+        for _ in 0..SILENT_AFTER_FRAMES - 1 {
+            app.update();
+        }
+        assert!(!app.world().resource::<SoundOut>().missing, "not yet");
+        for _ in 0..2 {
+            app.update();
+        }
+        let out = app.world().resource::<SoundOut>();
+        assert!(out.missing && !out.works);
+        let told = |app: &App| {
+            app.world()
+                .resource::<crate::core::focus::Notices>()
+                .0
+                .iter()
+                .filter(|(n, _)| n == crate::core::i18n::t("sound.no_device"))
+                .count()
+        };
+        assert_eq!(told(&app), 1);
+        // Later sounds are not sent (nor watched): the notice is not told again.
+        app.world_mut()
+            .resource_mut::<crate::core::focus::Notices>()
+            .0
+            .clear();
+        app.world_mut().write_message(PlaySfx::plain(Sfx::Drop));
+        for _ in 0..2 * SILENT_AFTER_FRAMES {
+            app.update();
+        }
+        assert!(app.world().resource::<SoundOut>().watching.is_none());
+        assert_eq!(told(&app), 0);
+    }
 
     #[test]
     fn every_sound_is_short_audible_and_clipped_below_full_scale() {

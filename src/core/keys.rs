@@ -31,6 +31,43 @@ pub struct Keys {
     /// Keys let go with Cmd though no release of theirs came: their repeats, should they still
     /// be held after all, are not new presses.
     stale: Vec<KeyCode>,
+    /// This frame's presses in the order they came (each as read when first pressed), and
+    /// whether each was the system's repeat of a key held down.
+    this_frame: Vec<(KeyCode, bool)>,
+}
+
+/// The keys that go on acting while held, at the system's repeat rate: those that move
+/// something a step (a cursor, a replay, its speed). Enter, Esc and the letters act once per
+/// press.
+pub const STEP_KEYS: [KeyCode; 10] = [
+    KeyCode::ArrowLeft,
+    KeyCode::ArrowRight,
+    KeyCode::ArrowUp,
+    KeyCode::ArrowDown,
+    KeyCode::PageUp,
+    KeyCode::PageDown,
+    KeyCode::Equal,
+    KeyCode::Minus,
+    KeyCode::NumpadAdd,
+    KeyCode::NumpadSubtract,
+];
+
+impl Keys {
+    /// This frame's presses in the order they came, with the system's repeats of the keys of
+    /// `repeating` (held down) among them: each counts (at a low frame rate, several repeats
+    /// may come in one frame, and a held arrow's last repeat before an Enter).
+    pub fn presses(&self, repeating: &[KeyCode]) -> Vec<KeyCode> {
+        self.this_frame
+            .iter()
+            .filter(|(k, repeat)| !repeat || repeating.contains(k))
+            .map(|&(k, _)| k)
+            .collect()
+    }
+
+    /// Whether every press of `key` this frame was a repeat of the system's (none a new press).
+    pub fn is_repeat(&self, key: KeyCode) -> bool {
+        !self.input.just_pressed(key) && self.this_frame.iter().any(|&(k, _)| k == key)
+    }
 }
 
 /// The digit keys, 0 to 9: the top row's and the keypad's.
@@ -156,6 +193,7 @@ fn read_keys(
 ) {
     let keys = keys.bypass_change_detection();
     keys.input.clear();
+    keys.this_frame.clear();
     for event in input.read() {
         match event.state {
             ButtonState::Pressed => {
@@ -183,6 +221,7 @@ fn read_keys(
                     .entry(event.key_code)
                     .or_insert_with(|| command_code(event.key_code, &event.logical_key));
                 keys.input.press(code);
+                keys.this_frame.push((code, event.repeat));
             }
             ButtonState::Released => {
                 keys.stale.retain(|&k| k != event.key_code);
@@ -269,6 +308,96 @@ mod tests {
                 &Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified)
             ),
             KeyCode::KeyU
+        );
+    }
+
+    #[test]
+    fn a_held_step_key_counts_again_at_each_repeat_and_others_once() {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .add_plugins(bevy::input::InputPlugin)
+            .add_plugins(plugin);
+        let w = app.world_mut().spawn_empty().id();
+        let send = |app: &mut App, key_code, logical: Key, repeat: bool| {
+            app.world_mut().write_message(KeyboardInput {
+                key_code,
+                logical_key: logical,
+                state: ButtonState::Pressed,
+                text: None,
+                repeat,
+                window: w,
+            });
+            app.update();
+        };
+        let presses = |app: &App| app.world().resource::<Keys>().presses(&STEP_KEYS);
+        send(&mut app, KeyCode::ArrowRight, Key::ArrowRight, false);
+        assert_eq!(presses(&app), [KeyCode::ArrowRight]);
+        assert!(
+            !app.world()
+                .resource::<Keys>()
+                .is_repeat(KeyCode::ArrowRight)
+        );
+        // A frame with no repeat: nothing.
+        app.update();
+        assert_eq!(presses(&app), []);
+        send(&mut app, KeyCode::ArrowRight, Key::ArrowRight, true);
+        assert_eq!(presses(&app), [KeyCode::ArrowRight]);
+        assert!(
+            app.world()
+                .resource::<Keys>()
+                .is_repeat(KeyCode::ArrowRight)
+        );
+        // Enter held: its repeats are no presses.
+        send(&mut app, KeyCode::Enter, Key::Enter, false);
+        assert_eq!(presses(&app), [KeyCode::Enter]);
+        send(&mut app, KeyCode::Enter, Key::Enter, true);
+        assert_eq!(presses(&app), []);
+        // A German + (its own key) repeats as + does: read as when first pressed.
+        send(
+            &mut app,
+            KeyCode::BracketRight,
+            Key::Character("+".into()),
+            false,
+        );
+        send(
+            &mut app,
+            KeyCode::BracketRight,
+            Key::Character("+".into()),
+            true,
+        );
+        assert_eq!(presses(&app), [KeyCode::Equal]);
+        // In the order they came, each repeat counted: a held Right's two repeats, then Enter.
+        for (code, logical, repeat) in [
+            (KeyCode::ArrowRight, Key::ArrowRight, true),
+            (KeyCode::ArrowRight, Key::ArrowRight, true),
+            (KeyCode::Enter, Key::Enter, false),
+        ] {
+            app.world_mut().write_message(KeyboardInput {
+                key_code: code,
+                logical_key: logical,
+                state: ButtonState::Pressed,
+                text: None,
+                repeat,
+                window: w,
+            });
+        }
+        app.update();
+        assert_eq!(
+            presses(&app),
+            [KeyCode::ArrowRight, KeyCode::ArrowRight, KeyCode::Enter]
+        );
+        // Only the keys asked for repeat.
+        send(
+            &mut app,
+            KeyCode::BracketRight,
+            Key::Character("+".into()),
+            true,
+        );
+        assert_eq!(
+            app.world()
+                .resource::<Keys>()
+                .presses(&[KeyCode::ArrowLeft]),
+            []
         );
     }
 

@@ -659,6 +659,33 @@ impl StorageMarks {
     }
 }
 
+/// The kept games dropped to make room, by storage (identity), not yet told to the player.
+static DROPPED_FOR_ROOM: Mutex<Vec<(String, Vec<String>)>> = Mutex::new(Vec::new());
+
+/// Notes the kept games one write dropped, all at once (the desktop's save thread drops them
+/// while the game's frames go on: told one by one, they would be told as one and then two).
+fn note_dropped_for_room(storage: &dyn Storage, keys: Vec<String>) {
+    if keys.is_empty() {
+        return;
+    }
+    let id = storage.identity();
+    let mut dropped = DROPPED_FOR_ROOM.lock().unwrap_or_else(|e| e.into_inner());
+    match dropped.iter_mut().find(|(i, _)| *i == id) {
+        Some((_, earlier)) => earlier.extend(keys),
+        None => dropped.push((id, keys)),
+    }
+}
+
+/// The keys of the kept games dropped to make room in `storage` since this was last asked.
+pub fn take_dropped_for_room(storage: &dyn Storage) -> Vec<String> {
+    let id = storage.identity();
+    let mut dropped = DROPPED_FOR_ROOM.lock().unwrap_or_else(|e| e.into_inner());
+    match dropped.iter().position(|(i, _)| *i == id) {
+        Some(at) => dropped.swap_remove(at).1,
+        None => Vec::new(),
+    }
+}
+
 /// Writes `text` under `key`. When the storage is full, kept games (keys `PREFIX` and a
 /// number, of `prefixes`) make room, one at a time, until it fits: the oldest of the kind that
 /// has the most. Any other failure, a storage full with none left to drop, or one still full
@@ -677,6 +704,21 @@ pub fn write_making_room(
         return storage.write(key, text);
     }
     let mut dropped: Vec<String> = Vec::new();
+    let written = write_dropping(storage, key, text, prefixes, &mut dropped);
+    // (A storage that did not drop one is not said to have.)
+    dropped.retain(|k| matches!(storage.read(k), Ok(None)));
+    note_dropped_for_room(storage, dropped);
+    written
+}
+
+/// [`write_making_room`]'s loop: the kept games it drops are added to `dropped`.
+fn write_dropping(
+    storage: &dyn Storage,
+    key: &str,
+    text: &str,
+    prefixes: &[&str],
+    dropped: &mut Vec<String>,
+) -> io::Result<()> {
     let mut freed = 0;
     let no_room = NO_ROOM_FROM_KEPT_GAMES.has(storage);
     // (Only then: a new entry that fits says the storage has room again.)
@@ -1258,12 +1300,34 @@ pub fn save_failed(what: &'static str, e: &dyn std::fmt::Display) {
 fn tell_save_failures(
     mut told: bevy::prelude::Local<bool>,
     mut told_other: bevy::prelude::Local<bool>,
+    mut dropped_told: bevy::prelude::Local<(usize, String)>,
     mut notices: bevy::prelude::ResMut<crate::core::focus::Notices>,
     saves: Option<bevy::prelude::Res<Saves>>,
 ) {
-    if !*told_other && saves.is_some_and(|s| other_copy_saved(s.0.as_ref())) {
+    if !*told_other
+        && saves
+            .as_ref()
+            .is_some_and(|s| other_copy_saved(s.0.as_ref()))
+    {
         *told_other = true;
         notices.push(crate::core::i18n::t("save.other_copy"));
+    }
+    // Kept games dropped to make room: the player finds fewer in Replays, and is told why. The
+    // count is the run's so far, its notice in place of the one before (the same words twice
+    // would show as one).
+    let dropped = saves
+        .as_ref()
+        .map_or(0, |s| take_dropped_for_room(s.0.as_ref()).len());
+    if dropped > 0 {
+        let (count, shown) = &mut *dropped_told;
+        *count += dropped;
+        let text = match *count {
+            1 => crate::core::i18n::t("save.dropped_one").to_string(),
+            n => tf("save.dropped_many", &[("count", &n)]),
+        };
+        notices.0.retain(|(n, _)| n != shown);
+        notices.push(text.clone());
+        *shown = text;
     }
     let failed = SAVE_FAILED.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some((what, why)) = failed

@@ -1046,7 +1046,8 @@ fn keyboard_input(
     if keys.any_pressed(crate::core::keys::COMMAND_KEYS) {
         return;
     }
-    for key in keys.get_just_pressed() {
+    // Left and Right go on through the hand while held.
+    for key in &keys.presses(&[KeyCode::ArrowLeft, KeyCode::ArrowRight]) {
         if matches!(key, KeyCode::ShiftLeft | KeyCode::ShiftRight) {
             continue;
         }

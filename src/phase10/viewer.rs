@@ -368,7 +368,8 @@ fn viewer_keys(
     if keys.any_pressed(crate::core::keys::COMMAND_KEYS) {
         return;
     }
-    for key in keys.get_just_pressed() {
+    // Stepping, the rounds and the speed go on while their key is held.
+    for key in &keys.presses(&crate::core::keys::STEP_KEYS) {
         let c = match key {
             KeyCode::ArrowRight => ViewerControl::Forward,
             KeyCode::ArrowLeft => ViewerControl::Back,

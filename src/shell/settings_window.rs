@@ -22,6 +22,7 @@ pub(crate) fn settings_window(
     mut sfx: MessageWriter<PlaySfx>,
     time: Res<Time<Real>>,
     mut last_sample: Local<Option<f64>>,
+    sound_out: Option<Res<crate::audio::SoundOut>>,
 ) -> Result {
     if !windows.settings {
         return Ok(());
@@ -193,6 +194,13 @@ pub(crate) fn settings_window(
                 }
                 ui.end_row();
             });
+            // The volumes change nothing one can hear: say why.
+            if sound_out.as_ref().is_some_and(|o| o.missing) {
+                ui.colored_label(
+                    egui::Color32::from_rgb(220, 190, 90),
+                    t("settings.no_sound_device"),
+                );
+            }
             ui.separator();
             ui.heading(t("settings.games"));
             rows(ui, "games", |ui| {
@@ -420,14 +428,15 @@ pub(crate) fn speed_slider(ui: &mut egui::Ui, speed: &mut f32) {
 }
 
 /// A choice among the easing curves.
-pub(crate) fn easing_combo(ui: &mut egui::Ui, id: &str, easing: &mut Easing) {
+pub(crate) fn easing_combo(ui: &mut egui::Ui, id: &str, easing: &mut Easing) -> egui::Response {
     egui::ComboBox::from_id_salt(id)
         .selected_text(easing_name(*easing))
         .show_list(ui, |ui| {
             for e in Easing::ALL {
                 ui.selectable_value(easing, e, easing_name(e));
             }
-        });
+        })
+        .response
 }
 
 /// A volume slider in percent, kept in decibels; whether the player has just set it (let go

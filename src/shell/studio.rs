@@ -528,9 +528,10 @@ fn studio_window(
     });
 }
 
-/// The curve of `easing`, drawn small; while the pointer is over it a dot runs along it in
-/// `secs` (the motion's duration).
-fn curve(ui: &mut egui::Ui, easing: Easing, secs: f32) -> egui::Response {
+/// The curve of `easing`, drawn small; while the pointer is over it, a control of its row
+/// (`row`) has the keyboard or a list of the row is open, a dot runs along it in `secs` (the
+/// motion's duration).
+fn curve(ui: &mut egui::Ui, easing: Easing, secs: f32, row: &[&egui::Response]) -> egui::Response {
     let (rect, response) = ui.allocate_exact_size(egui::vec2(88.0, 34.0), egui::Sense::hover());
     let painter = ui.painter_at(rect);
     let f = easing.function();
@@ -556,7 +557,13 @@ fn curve(ui: &mut egui::Ui, easing: Easing, secs: f32) -> egui::Response {
         points,
         egui::Stroke::new(1.6, visuals.selection.bg_fill),
     ));
-    if response.hovered() && secs > 0.0 {
+    let keyboard_on_row =
+        row.iter().any(|r| r.has_focus()) && crate::shell::window_keys::keyboard_in_use(ui.ctx());
+    // (A curve list of the row open: its items have the keyboard, or the pointer is on them.)
+    let list_open = row
+        .iter()
+        .any(|r| egui::Popup::is_id_open(ui.ctx(), r.id.with("popup")));
+    if (response.hovered() || keyboard_on_row || list_open) && secs > 0.0 {
         let now = ui.input(|i| i.time) as f32;
         let x = ((now % (secs + 0.5)) / secs).min(1.0);
         painter.circle_filled(at(x, f.sample_clamped(x)), 3.5, visuals.strong_text_color());
@@ -633,8 +640,8 @@ pub(crate) fn tuner(
                     ui.end_row();
                     ui.label(t("studio.tuner.common_curve"));
                     ui.horizontal(|ui| {
-                        easing_combo(ui, "tuner-easing", &mut a.easing);
-                        curve(ui, a.easing, a.secs(a.move_ms));
+                        let list = easing_combo(ui, "tuner-easing", &mut a.easing);
+                        curve(ui, a.easing, a.secs(a.move_ms), &[&list]);
                     });
                     ui.end_row();
                 });
@@ -659,8 +666,8 @@ pub(crate) fn tuner(
                             Motion::Sweep => (&mut a.sweep_ms, Some(&mut a.sweep_stagger_ms)),
                             _ => (&mut a.slide_back_ms, None),
                         };
-                        ui.add(ms(duration));
-                        match stagger {
+                        let duration = ui.add(ms(duration));
+                        let stagger = match stagger {
                             Some(st) => ui.add(ms(st)),
                             None => ui.label(""),
                         };
@@ -672,8 +679,9 @@ pub(crate) fn tuner(
                             _ => &a.slide_back_ms,
                         });
                         let shown = a.easing_of(m);
+                        let mut row = vec![duration, stagger];
                         if let Some(slot) = a.easing_slot(m) {
-                            egui::ComboBox::from_id_salt(("tuner-curve", m as u8))
+                            let list = egui::ComboBox::from_id_salt(("tuner-curve", m as u8))
                                 .width(130.0)
                                 .selected_text(match slot {
                                     Some(e) => easing_name(*e).to_string(),
@@ -685,8 +693,9 @@ pub(crate) fn tuner(
                                         ui.selectable_value(slot, Some(e), easing_name(e));
                                     }
                                 });
+                            row.push(list.response);
                         }
-                        curve(ui, shown, secs);
+                        curve(ui, shown, secs, &row.iter().collect::<Vec<_>>());
                         ui.end_row();
                     }
                     ui.label(t("studio.motion.first_deal"));

@@ -449,6 +449,7 @@ fn follow_table(
     mut outlook: ResMut<Outlook>,
     mut search: ResMut<OutlookSearch>,
     time: Res<Time>,
+    (mut notices, mut told): (ResMut<crate::core::focus::Notices>, Local<Vec<String>>),
 ) {
     let enabled = settings.game.still_winnable && !watching.0;
     let cancel = |s: &mut OutlookSearch| {
@@ -525,7 +526,15 @@ fn follow_table(
         *outlook = match (report.verdict, failure) {
             (Verdict::Solved(line), _) => Outlook::Winnable(line),
             (Verdict::Unwinnable, _) => Outlook::Lost,
-            (Verdict::Unknown, Some(why)) => Outlook::Failed(why),
+            // Told too, once a run for each reason: the label's hint is under the pointer
+            // only (the bar takes no keyboard), and a search that cannot run at all is news.
+            (Verdict::Unknown, Some(why)) => {
+                if !told.contains(&why) {
+                    notices.push(tf("spider.outlook.failed_note", &[("why", &why)]));
+                    told.push(why.clone());
+                }
+                Outlook::Failed(why)
+            }
             (Verdict::Unknown, None) => Outlook::Unknown,
         };
     }

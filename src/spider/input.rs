@@ -184,6 +184,7 @@ fn next_target(targets: &[u8], at: u8, step: i32) -> Option<u8> {
 fn place_taken(
     key: KeyCode,
     shift: bool,
+    quiet: bool,
     position: &Position,
     highlights: &mut Highlights,
     requests: &mut MessageWriter<Request>,
@@ -197,7 +198,9 @@ fn place_taken(
         return true;
     }
     let mut refuse = || {
-        sfx.write(PlaySfx::plain(Sfx::Invalid));
+        if !quiet {
+            sfx.write(PlaySfx::plain(Sfx::Invalid));
+        }
     };
     match key {
         // Up takes one card more of the column's run, Down one fewer.
@@ -475,11 +478,29 @@ fn keyboard_input(
     mut relayout: MessageWriter<Relayout>,
     mut sfx: MessageWriter<PlaySfx>,
     stopped: Option<Res<crate::spider::playback::StoppedByKey>>,
+    playback: Option<Res<crate::spider::playback::Playback>>,
 ) {
     // (The playback closes before the keys are read: a key that stopped auto-complete says so.)
     let stopped_auto_complete = stopped.is_some_and(|s| s.0);
-    let pressed: Vec<KeyCode> = keys.get_just_pressed().copied().collect();
+    // The arrows go on while held, at the system's repeat rate (a cursor, or a count of cards
+    // taken up, a step a time); a repeat that can go no further is refused without a sound.
+    // Not while auto-complete plays: a key stops it, and a repeat is no new key.
+    let repeating: &[KeyCode] = if playback.is_some() {
+        &[]
+    } else {
+        &[
+            KeyCode::ArrowLeft,
+            KeyCode::ArrowRight,
+            KeyCode::ArrowUp,
+            KeyCode::ArrowDown,
+        ]
+    };
+    let pressed = keys.presses(repeating);
     if pressed.is_empty() {
+        return;
+    }
+    // Only a new press ends the win's celebration.
+    if celebrating.0 && pressed.iter().all(|&k| keys.is_repeat(k)) {
         return;
     }
     if celebrating.0 {
@@ -500,9 +521,19 @@ fn keyboard_input(
         highlights.selected = None;
     }
     for key in pressed {
+        let quiet = keys.is_repeat(key);
+        // A repeat of Up or Down changes how many cards are taken up; it does not take a run
+        // up (the press does).
+        if quiet
+            && matches!(key, KeyCode::ArrowUp | KeyCode::ArrowDown)
+            && highlights.taking.is_none()
+        {
+            continue;
+        }
         if place_taken(
             key,
             shift,
+            quiet,
             table.game.position(),
             &mut highlights,
             &mut requests,
@@ -547,6 +578,7 @@ fn keyboard_input(
                 };
                 let position = table.game.position();
                 match position.movable_run(c as usize) {
+                    0 if quiet => {}
                     0 => {
                         sfx.write(PlaySfx::plain(Sfx::Invalid));
                     }

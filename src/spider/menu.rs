@@ -51,7 +51,7 @@ pub struct Form {
     /// The variant whose statistics are about to be reset (asking first).
     pub reset_stats: Option<String>,
     /// The saved replays, read when the window opens.
-    pub saved: Option<Vec<crate::spider::saves::SavedReplay>>,
+    pub saved: Option<Vec<crate::spider::saves::KeptReplay>>,
     /// A replay's text pasted into the replays window.
     pub pasted: String,
 }

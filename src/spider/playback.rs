@@ -319,7 +319,8 @@ fn viewer_keys(
         return;
     }
     let faster = |d: i32| faster(&p, d);
-    for key in keys.get_just_pressed() {
+    // Stepping, seeking and the speed go on while their key is held.
+    for key in &keys.presses(&crate::core::keys::STEP_KEYS) {
         let c = match key {
             KeyCode::Space | KeyCode::KeyP => Control::Toggle,
             KeyCode::ArrowRight => Control::StepForward,

@@ -13,7 +13,7 @@ use crate::shell::{Overlay, Windows};
 use crate::spider::SpiderSystems;
 use crate::spider::menu::Form;
 use crate::spider::playback::{Control, open_replay};
-use crate::spider::saves::{STATS_KEY, Statistics, saved_replays};
+use crate::spider::saves::{KeptReplay, STATS_KEY, Statistics, kept_replays};
 use crate::spider::table::{Table, Watching};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -184,7 +184,7 @@ fn replays(
         form.saved = Some(
             saves
                 .as_ref()
-                .map(|s| saved_replays(s.0.as_ref()))
+                .map(|s| kept_replays(s.0.as_ref()))
                 .unwrap_or_default(),
         );
     }
@@ -226,7 +226,37 @@ fn replays(
                     .striped(true)
                     .max_col_width(line)
                     .show(ui, |ui| {
-                        for r in saved {
+                        for kept in saved {
+                            let r = match kept {
+                                KeptReplay::Read(r) => r,
+                                // Its text can still be taken away, to mend or to report.
+                                KeptReplay::Unreadable { key, text, why } => {
+                                    ui.add(
+                                        egui::Label::new(tf(
+                                            "spider.replays.unreadable",
+                                            &[("why", why)],
+                                        ))
+                                        .wrap(),
+                                    );
+                                    ui.horizontal(|ui| {
+                                        if !text.is_empty() {
+                                            crate::shell::widgets::copy_button(
+                                                ui,
+                                                &mut notices,
+                                                || text.clone(),
+                                            );
+                                            crate::shell::widgets::download_button(
+                                                ui,
+                                                &mut notices,
+                                                || format!("{key}.ron"),
+                                                || text.clone(),
+                                            );
+                                        }
+                                    });
+                                    ui.end_row();
+                                    continue;
+                                }
+                            };
                             let name = variant::builtin()
                                 .iter()
                                 .find(|v| v.id == r.replay.variant)

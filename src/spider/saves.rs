@@ -110,24 +110,69 @@ pub struct SavedReplay {
     pub won: bool,
 }
 
-/// Reads the saved replays, newest first; an unreadable one is skipped with a warning (the
-/// viewer reports it when it is opened).
-pub fn saved_replays(storage: &dyn Storage) -> Vec<SavedReplay> {
+/// A kept game as the replay list shows it: a replay, or a text that cannot be read as one
+/// (listed, with why, so that it can still be copied or downloaded, and because it counts among
+/// the [`REPLAYS_KEPT`]).
+#[derive(Clone, Debug)]
+pub enum KeptReplay {
+    /// A replay that reads.
+    Read(SavedReplay),
+    /// One that does not.
+    Unreadable {
+        /// Its storage key.
+        key: String,
+        /// Its text as stored.
+        text: String,
+        /// Why it cannot be read.
+        why: String,
+    },
+}
+
+/// Reads the kept games, newest first.
+pub fn kept_replays(storage: &dyn Storage) -> Vec<KeptReplay> {
     let variants = arachne_engine::Variants::default();
     let mut out = Vec::new();
     for key in replay_keys(storage).unwrap_or_default().into_iter().rev() {
-        let Ok(Some(text)) = storage.read(&key) else {
-            continue;
+        let text = match storage.read(&key) {
+            Ok(Some(text)) => text,
+            // Gone since it was listed (another copy dropped it).
+            Ok(None) => continue,
+            Err(e) => {
+                out.push(KeptReplay::Unreadable {
+                    key,
+                    text: String::new(),
+                    why: e.to_string(),
+                });
+                continue;
+            }
         };
         match arachne_engine::Replay::from_ron(&text) {
             Ok(replay) => {
                 let won = replay.verify(&variants).is_ok_and(|g| g.is_won());
-                out.push(SavedReplay { key, replay, won });
+                out.push(KeptReplay::Read(SavedReplay { key, replay, won }));
             }
-            Err(e) => tracing::warn!("saved replay {key}: {e}"),
+            Err(e) => {
+                tracing::warn!("saved replay {key}: {e}");
+                out.push(KeptReplay::Unreadable {
+                    key,
+                    text,
+                    why: e.to_string(),
+                });
+            }
         }
     }
     out
+}
+
+/// The kept games that read as replays, newest first (see [`kept_replays`]).
+pub fn saved_replays(storage: &dyn Storage) -> Vec<SavedReplay> {
+    kept_replays(storage)
+        .into_iter()
+        .filter_map(|k| match k {
+            KeptReplay::Read(r) => Some(r),
+            KeptReplay::Unreadable { .. } => None,
+        })
+        .collect()
 }
 
 /// Autosaves the game after every change, when the app has a [`Saves`] resource.

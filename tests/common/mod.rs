@@ -135,6 +135,30 @@ pub fn typed_key(app: &mut App, w: Entity, code: KeyCode, logical: bevy::input::
     }
 }
 
+/// Holds `code` down on window `w`: pressed, then `repeats` frames each with a repeat from the
+/// system, then let go.
+pub fn hold_repeating(app: &mut App, w: Entity, code: KeyCode, repeats: usize) {
+    let send = |app: &mut App, state, repeat| {
+        app.world_mut()
+            .write_message(bevy::input::keyboard::KeyboardInput {
+                key_code: code,
+                logical_key: bevy::input::keyboard::Key::Unidentified(
+                    bevy::input::keyboard::NativeKey::Unidentified,
+                ),
+                state,
+                text: None,
+                repeat,
+                window: w,
+            });
+        app.update();
+    };
+    send(app, bevy::input::ButtonState::Pressed, false);
+    for _ in 0..repeats {
+        send(app, bevy::input::ButtonState::Pressed, true);
+    }
+    send(app, bevy::input::ButtonState::Released, false);
+}
+
 /// Presses (`down`) or releases a key that types nothing, such as a modifier, on window `w`.
 pub fn hold_key(app: &mut App, w: Entity, code: KeyCode, down: bool) {
     app.world_mut()

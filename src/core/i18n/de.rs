@@ -464,6 +464,14 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("sound.key_on", "Ton an (M schaltet ihn aus)"),
     ("sound.key_off", "Ton aus (M schaltet ihn ein)"),
     (
+        "sound.no_device",
+        "Kein Tonausgabegerät hat geantwortet: Das Spiel bleibt stumm. Der Ton kommt wieder, wenn das Spiel mit einem Gerät neu gestartet wird.",
+    ),
+    (
+        "settings.no_sound_device",
+        "Beim ersten Ton hat kein Tonausgabegerät geantwortet.",
+    ),
+    (
         "web.open_file_hover",
         "Eine mit Herunterladen gespeicherte Datei öffnen (oder die eines anderen Arachne): sie wird gleich gezeigt",
     ),
@@ -531,6 +539,14 @@ pub const STRINGS: &[(&str, &str)] = &[
     (
         "save.failed",
         "Speichern fehlgeschlagen: {what} ({why}). Dein Spielstand bleibt vielleicht nicht erhalten: prüfe die Festplatte oder den Speicher des Browsers",
+    ),
+    (
+        "save.dropped_one",
+        "Der Speicher war voll: Das älteste aufbewahrte Spiel wurde aus den Wiederholungen entfernt, um Platz zu schaffen.",
+    ),
+    (
+        "save.dropped_many",
+        "Der Speicher war voll: Seit dem Start des Spiels wurden {count} der ältesten aufbewahrten Spiele aus den Wiederholungen entfernt, um Platz zu schaffen.",
     ),
     (
         "save.other_copy",
@@ -622,6 +638,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Dem Löser ist für diese Stellung die Zeit ausgegangen",
     ),
     ("spider.outlook.failed", "nicht geprüft"),
+    (
+        "spider.outlook.failed_note",
+        "Der Löser konnte nicht prüfen, ob das Spiel noch gewinnbar ist ({why}); nach deinem nächsten Zug versucht er es wieder.",
+    ),
     (
         "spider.outlook.failed_hover",
         "Der Löser konnte nicht laufen ({why}); nach deinem nächsten Zug versucht er es wieder",

@@ -100,6 +100,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("spider.replays.watch", "Ansehen"),
     (
+        "spider.replays.unreadable",
+        "Ein aufbewahrtes Spiel, das sich nicht lesen lässt ({why})",
+    ),
+    (
         "spider.replays.cannot_show",
         "Diese Wiederholung lässt sich nicht zeigen: {why}",
     ),

@@ -428,6 +428,14 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("sound.key_on", "Sound on (M turns it off)"),
     ("sound.key_off", "Sound off (M turns it on)"),
     (
+        "sound.no_device",
+        "No sound device answered: the game plays silently. Sound comes back when the game is started again with a device.",
+    ),
+    (
+        "settings.no_sound_device",
+        "No sound device answered when the first sound was played.",
+    ),
+    (
         "web.open_file_hover",
         "Open a file saved with Download (or another Arachne's): it is shown at once",
     ),
@@ -492,6 +500,14 @@ pub const STRINGS: &[(&str, &str)] = &[
     (
         "save.failed",
         "Could not save {what} ({why}). Your progress may not be kept: check the disk or the browser's storage",
+    ),
+    (
+        "save.dropped_one",
+        "The storage was full: the oldest kept game was dropped from Replays to make room.",
+    ),
+    (
+        "save.dropped_many",
+        "The storage was full: {count} of the oldest kept games have been dropped from Replays to make room since the game started.",
     ),
     (
         "save.other_copy",
@@ -574,6 +590,10 @@ pub const STRINGS: &[(&str, &str)] = &[
         "The solver ran out of time on this position",
     ),
     ("spider.outlook.failed", "not searched"),
+    (
+        "spider.outlook.failed_note",
+        "The solver could not check whether the game is still winnable ({why}); it tries again after your next move.",
+    ),
     (
         "spider.outlook.failed_hover",
         "The solver could not run ({why}); it tries again after your next move",

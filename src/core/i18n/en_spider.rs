@@ -86,6 +86,10 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("spider.replays.watch", "Watch"),
     (
+        "spider.replays.unreadable",
+        "A kept game that cannot be read ({why})",
+    ),
+    (
         "spider.replays.cannot_show",
         "This replay cannot be shown: {why}",
     ),
