@@ -8,6 +8,8 @@
 use bevy::prelude::*;
 
 pub mod audio;
+// `--capture` saves a PNG file: the desktop's (a link cannot ask for it).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod capture;
 pub mod cards;
 pub mod cli;

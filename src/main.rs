@@ -1,5 +1,7 @@
 //! Arachne, the game.
-use arachne::{capture, cli, game_plugin};
+#[cfg(not(target_arch = "wasm32"))]
+use arachne::capture;
+use arachne::{cli, game_plugin};
 use bevy::prelude::*;
 
 fn main() -> AppExit {
@@ -313,6 +315,8 @@ fn main() -> AppExit {
             },
         );
     }
+    // (A link cannot ask for one: a page has no file to save it to.)
+    #[cfg(not(target_arch = "wasm32"))]
     if let Some(path) = launch.capture {
         capture::plugin(&mut app, path);
     }

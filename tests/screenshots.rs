@@ -642,6 +642,21 @@ fn data_of_a_player_who_has_played(dir: &Path) {
             );
         }
     }
+    // One kept game edited by hand until it no longer reads: listed with why (its line wraps).
+    let spec = arachne::spider::table::GameSpec::builtin(
+        "spider-1suit",
+        99,
+        arachne_engine::Numbering::Arachne,
+    )
+    .unwrap();
+    let replay = arachne_engine::Replay::of_game(&spec.start().unwrap(), spec.numbering, spec.seed);
+    let damaged = arachne::spider::saves::save_replay(&storage, &replay).unwrap();
+    arachne::core::persist::Storage::write(
+        &storage,
+        &damaged,
+        "(version: 1, variant: \"spider-1suit\", seed: 99, moves: [\"1>2\" \"deal\"])",
+    )
+    .unwrap();
     save(&storage, arachne::spider::saves::STATS_KEY, &stats).unwrap();
     let mut p10stats = arachne::phase10::saves::P10Statistics::default();
     for (i, v) in p10variant::builtin().iter().enumerate() {

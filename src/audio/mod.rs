@@ -33,16 +33,20 @@ pub(crate) fn plugin(app: &mut App) {
         )
         .init_resource::<SoundOut>()
         .add_systems(Startup, make_sounds)
-        .add_systems(Update, (play, check_sound_out).chain());
+        .add_systems(Update, play);
+    // (A browser always has its audio context; the watch is the desktop's.)
+    #[cfg(not(target_arch = "wasm32"))]
+    app.add_systems(Update, check_sound_out.after(play));
 }
 
 /// Whether the sounds reach a device. bevy_kira_audio keeps to itself that it found no output
-/// device at start (a log line): it then keeps every sound it is sent queued, for ever. The first
-/// sound sent is watched; still queued after [`SILENT_AFTER_FRAMES`] frames and
-/// [`SILENT_AFTER_SECS`], the game says once that it plays silently, and sends no more.
+/// device at start (a log line): it then keeps every sound it is sent queued, for ever. On the
+/// desktop the first sound sent is watched; still queued after [`SILENT_AFTER_FRAMES`] frames
+/// and [`SILENT_AFTER_SECS`], the game says once that it plays silently, and sends no more.
 #[derive(Resource, Default)]
 pub struct SoundOut {
     /// The sound watched, with when it was sent and the frames since.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     watching: Option<(Handle<AudioInstance>, f64, u32)>,
     /// A sound was heard to start: nothing more to watch.
     pub works: bool,
@@ -52,7 +56,9 @@ pub struct SoundOut {
 
 /// How long the first sound may stay queued before the game takes it that no device plays it:
 /// frames (a busy frame queues it late) and seconds, both.
+#[cfg(not(target_arch = "wasm32"))]
 const SILENT_AFTER_FRAMES: u32 = 30;
+#[cfg(not(target_arch = "wasm32"))]
 const SILENT_AFTER_SECS: f64 = 1.0;
 
 fn make_sounds(mut sources: ResMut<Assets<AudioSource>>, mut commands: Commands) {
@@ -112,14 +118,18 @@ fn play(
             let mut sent = channel.play(handle.clone());
             sent.with_volume(Decibels(volume))
                 .with_playback_rate(cue.pitch as f64);
+            #[cfg(not(target_arch = "wasm32"))]
             if !out.works && out.watching.is_none() {
                 out.watching = Some((sent.handle(), time.elapsed_secs_f64(), 0));
             }
+            #[cfg(target_arch = "wasm32")]
+            let _ = (&time, &mut out);
         }
     }
 }
 
 /// Tells once when the sound watched (see [`SoundOut`]) stayed queued: no device plays it.
+#[cfg(not(target_arch = "wasm32"))]
 fn check_sound_out(
     mut out: ResMut<SoundOut>,
     channel: Res<AudioChannel<SoundChannel>>,

@@ -6,7 +6,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("lang.choose", "Sprache"),
     ("lang.system", "Wie das System ({lang})"),
     // Pro Spider 10.
-    ("variant.option.knocking", "Anklopfen"),
+    ("variant.option.knocking", "Klopfen"),
     ("variant.option.ten_rounds", "einem Durchgang je Phase"),
     (
         "variant.option.any_order",
@@ -23,10 +23,13 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.seat.cards", "{cards} Karten"),
     ("p10.seat.phase", "Phase {phase}"),
     ("p10.seat.phases", "Phasen {phase}"),
-    ("p10.seat.all_laid", "alle Phasen gelegt"),
-    ("p10.seat.laid_count", "{count} von {total} Phasen gelegt"),
-    ("p10.seat.phase_laid", "Phase {laid} gelegt, nun {next}"),
-    ("p10.seat.phase_laid_last", "Phase {laid} gelegt, fertig"),
+    ("p10.seat.all_laid", "alle Phasen ausgelegt"),
+    (
+        "p10.seat.laid_count",
+        "{count} von {total} Phasen ausgelegt",
+    ),
+    ("p10.seat.phase_laid", "Phase {laid} ausgelegt, nun {next}"),
+    ("p10.seat.phase_laid_last", "Phase {laid} ausgelegt, fertig"),
     ("p10.seat.points", "{points} Pkt."),
     ("p10.seat.number", "Platz {seat}"),
     ("p10.seat.skipped_short", "setzt aus"),
@@ -35,7 +38,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.and", " und "),
     (
         "p10.status.over",
-        "Spiel vorbei: {winners} hat gewonnen (Enter: Punkteblatt)",
+        "Spiel vorbei, gewonnen: {winners} (Enter: Punkteblatt)",
     ),
     (
         "p10.status.round_over",
@@ -126,13 +129,13 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.story.stock", "vom Aufnahmestapel gezogen"),
     ("p10.story.stock_card", "{card} vom Aufnahmestapel gezogen"),
     ("p10.story.pile", "{card} vom Ablagestapel genommen"),
-    ("p10.story.knock", "angeklopft, {card} genommen"),
+    ("p10.story.knock", "geklopft, {card} genommen"),
     ("p10.story.lay", "Phase {phase} ausgelegt"),
     ("p10.story.hit", "{cards} angelegt"),
     ("p10.story.discard", "{card} abgeworfen"),
-    ("p10.story.skip", "ließ {who} aussetzen"),
-    ("p10.story.skip_you", "ließ dich aussetzen"),
-    ("p10.story.skipped", "musste aussetzen"),
+    ("p10.story.skip", "{who} aussetzen lassen"),
+    ("p10.story.skip_you", "dich aussetzen lassen"),
+    ("p10.story.skipped", "ausgesetzt"),
     (
         "p10.story.reshuffle",
         "Der Ablagestapel wurde gemischt und ist der neue Aufnahmestapel.",
@@ -143,7 +146,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.colour.yellow", "Gelb"),
     (
         "p10.note.no_skip",
-        "Aussetzen nicht gespielt. Um es zu spielen, doppelklicke es (oder drücke X darauf) und klicke dann die Karten des Spielers an, der aussetzen soll",
+        "Aussetzen-Karte nicht gespielt. Um sie zu spielen, doppelklicke sie (oder drücke X darauf) und klicke dann die Karten des Spielers an, der aussetzen soll",
     ),
     (
         "p10.note.lay_fewer",
@@ -151,7 +154,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "p10.note.skip_other_seat",
-        "Dieser Spieler kann jetzt nicht aussetzen: drücke die Nummer eines anderen, oder Esc, um das Aussetzen zu behalten",
+        "Dieser Spieler kann jetzt nicht aussetzen: drücke die Nummer eines anderen, oder Esc, um die Aussetzen-Karte zu behalten",
     ),
     (
         "p10.note.how_to_hit",
@@ -179,7 +182,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "p10.hit.question",
-        "Mehrere Gruppen möglich: {card} anlegen an",
+        "Mehrere Gruppen möglich: {card} anlegen an:",
     ),
     ("p10.hit.as", ", als {value}"),
     (
@@ -200,7 +203,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.note.round_not_over", "der Durchgang ist nicht vorbei"),
     (
         "p10.viewer.cannot_open",
-        "Dieses Spiel lässt sich nicht wiederholen: {why}",
+        "Dieses Spiel lässt sich nicht als Wiederholung abspielen: {why}",
     ),
     ("p10.viewer.stops", "Die Wiederholung endet hier: {why}"),
     (
@@ -208,7 +211,7 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Dorthin kann die Wiederholung nicht springen: {why}",
     ),
     ("p10.kept.seat", "Platz {seat}"),
-    ("p10.kept.won_by", "gewonnen von {winners}"),
+    ("p10.kept.won_by", "Sieg: {winners}"),
     ("p10.kept.left", "vor dem Ende verlassen"),
     ("p10.kept.round_one", "1 Durchgang"),
     ("p10.kept.rounds", "{rounds} Durchgänge"),
@@ -255,7 +258,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.form.rules", "Regeln"),
     (
         "p10.form.knocking",
-        "Anklopfen: eine abgeworfene Karte außer der Reihe nehmen",
+        "Klopfen: eine abgeworfene Karte außer der Reihe nehmen",
     ),
     (
         "p10.form.ten_rounds",
@@ -283,7 +286,7 @@ pub const STRINGS: &[(&str, &str)] = &[
         "{variant} · {players} Spieler · Spielnummer {seed}",
     ),
     ("p10.sheet.round", "Durchgang"),
-    ("p10.sheet.went_out", "hat ausgemacht"),
+    ("p10.sheet.went_out", "ist ausgegangen"),
     ("p10.sheet.now", "{round} (jetzt)"),
     ("p10.sheet.total", "Summe"),
     ("p10.sheet.phase", "Phase"),
@@ -300,15 +303,15 @@ pub const STRINGS: &[(&str, &str)] = &[
         "p10.sheet.legend",
         "Je Durchgang: die Minuspunkte und X mit der ausgelegten Phase. Die wenigsten Punkte gewinnen.",
     ),
-    ("p10.sheet.all_laid", "alle gelegt"),
-    ("p10.sheet.laid_count", "{count} von {total} gelegt"),
+    ("p10.sheet.all_laid", "alle ausgelegt"),
+    ("p10.sheet.laid_count", "{count} von {total} ausgelegt"),
     ("p10.sheet.you_won", "Du hast gewonnen!"),
     (
         "p10.sheet.you_tied",
         "Du hast gewonnen, gleichauf mit {others}!",
     ),
     ("p10.sheet.watch", "Dieses Spiel ansehen"),
-    ("p10.sheet.won", "{winners} hat gewonnen"),
+    ("p10.sheet.won", "Gewonnen: {winners}"),
     ("p10.close", "Schließen"),
     ("p10.stats.title", "Pro-Spider-10-Statistik"),
     (
@@ -347,7 +350,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "p10.replays.this_game_hover",
-        "Dein Spiel wartet, wo es ist, und kommt zurück, wenn die Wiederholung endet",
+        "Dein Spiel wartet, wo es ist, und kommt zurück, wenn du die Wiederholung schließt",
     ),
     ("p10.replays.this_game_title", "Dieses Spiel"),
     (
@@ -400,12 +403,12 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.turn.title", "Dein Zug"),
     (
         "p10.rules.turn.text",
-        "Nimm die oberste Karte vom Aufnahmestapel (D) oder vom Ablagestapel (T). Ergibt deine Hand deine Phase, wähle ihre Karten und lege sie aus (L; „Finden“ zeigt eine Möglichkeit). Liegt deine Phase, darfst du anlegen: Karten an jede ausgelegte Gruppe, deine oder die eines anderen („Finden“ zeigt dann eine passende Karte). Beende den Zug, indem du eine Karte abwirfst: doppelt anklicken oder auf den Ablagestapel ziehen.",
+        "Nimm die oberste Karte vom Aufnahmestapel (D) oder vom Ablagestapel (T). Ergibt deine Hand deine Phase, wähle ihre Karten und lege sie aus (L; „Finden“ zeigt eine Möglichkeit). Liegt deine Phase aus, darfst du anlegen: Karten an jede ausgelegte Gruppe, deine oder die eines anderen („Finden“ zeigt dann eine passende Karte). Beende den Zug, indem du eine Karte abwirfst: doppelt anklicken oder auf den Ablagestapel ziehen.",
     ),
     ("p10.rules.groups.title", "Gruppen"),
     (
         "p10.rules.groups.text",
-        "Ein Satz sind Karten gleichen Werts; eine Folge sind aufeinander folgende Werte (1 bis 12, ohne Übergang); eine Farbgruppe sind Karten einer Farbe. Ein Joker steht für jede Karte: kann er mehreres bedeuten, wählst du. Ausgelegte Joker bleiben, wo sie liegen.",
+        "Ein Satz sind Karten gleichen Werts; eine Folge sind aufeinander folgende Werte (1 bis 12; auf 12 folgt nicht wieder 1); eine Farbgruppe sind Karten einer Farbe. Ein Joker steht für jede Karte: kann er mehreres bedeuten, wählst du. Ausgelegte Joker bleiben, wo sie liegen.",
     ),
     ("p10.rules.skips.title", "Aussetzen"),
     (
@@ -420,12 +423,12 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.variants.title", "Varianten"),
     (
         "p10.rules.variants.text",
-        "Anklopfen: nach einem Abwurf darf ein anderer Spieler die Karte außer der Reihe nehmen (K, oder P zum Passen) und spielt sofort einen Zug. Ein Durchgang je Phase: genau so viele Durchgänge wie Phasen, alle rücken jeden Durchgang vor. Phasen in beliebiger Reihenfolge: lege jede noch nicht gelegte Phase aus.",
+        "Klopfen: nach einem Abwurf darf ein anderer Spieler die Karte außer der Reihe nehmen (K, oder P zum Passen) und spielt sofort einen Zug. Ein Durchgang je Phase: genau so viele Durchgänge wie Phasen, alle rücken jeden Durchgang vor. Phasen in beliebiger Reihenfolge: lege jede noch nicht ausgelegte Phase aus.",
     ),
     ("p10.rules.keys.title", "Tasten"),
     (
         "p10.rules.keys.text",
-        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (ein Aussetzen: dann die Nummer des Spielers) · K eine angeklopfte Karte nehmen, P passen · 1-9 eine Frage beantworten (oder die Pfeiltasten und Enter) · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · M Ton an/aus · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
+        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (eine Aussetzen-Karte: dann die Nummer des Spielers) · K klopfen (die abgeworfene Karte nehmen), P passen · 1-9 eine Frage beantworten (oder die Pfeiltasten und Enter) · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · M Ton an/aus · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
     ),
     ("web.open_file", "Datei öffnen…"),
     (
@@ -494,12 +497,12 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("settings.layout", "Tischaufteilung (Spider)"),
     (
         "settings.layout.hint",
-        "Rand, Spaltenabstand und der Abstand der Stapel und Reihen in Kartenbreiten, die anderen Abstände in Kartenhöhen; der Tisch folgt jeder Änderung sofort.",
+        "Rand, Abstand zwischen den Stapeln und Versatz von Talon und fertigen Folgen in Kartenbreiten, die anderen Abstände in Kartenhöhen; der Tisch folgt jeder Änderung sofort.",
     ),
     ("settings.layout.max_card_width", "Größte Kartenbreite"),
     ("settings.layout.aspect", "Kartenhöhe (× Breite)"),
     ("settings.layout.margin", "Rand"),
-    ("settings.layout.gap", "Abstand der Spalten"),
+    ("settings.layout.gap", "Abstand zwischen den Stapeln"),
     ("settings.layout.face_down_fan", "Abstand verdeckter Karten"),
     ("settings.layout.face_up_fan", "Abstand offener Karten"),
     (
@@ -512,7 +515,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "settings.layout.pile_offset",
-        "Abstand der Stapel und Reihen",
+        "Versatz von Talon und fertigen Folgen",
     ),
     ("settings.layout.drag_fan", "Abstand gezogener Karten"),
     ("settings.layout.reset", "Aufteilung zurücksetzen"),
@@ -575,7 +578,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     ("spider.note.not_allowed", "Nicht erlaubt: {why}"),
     ("spider.bar.stock_empty", "Talon leer"),
-    ("spider.bar.one_deal_left", "noch 1 Austeilen"),
+    ("spider.bar.one_deal_left", "noch 1-mal Austeilen"),
     ("spider.bar.deals_left", "noch {deals}-mal Austeilen"),
     (
         "spider.bar.facts",
@@ -654,9 +657,9 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("spider.viewer.forward", "Einen Zug vor (Rechts)"),
     ("spider.viewer.to_end", "Zum Ende (Ende)"),
     ("spider.viewer.move_of", "Zug {move} von {moves}"),
-    ("spider.job.autocomplete", "Suche einen Sieg"),
-    ("spider.job.demo", "Löse das Spiel"),
-    ("spider.job.winnable", "Suche ein gewinnbares Spiel"),
+    ("spider.job.autocomplete", "Suche nach einem Sieg"),
+    ("spider.job.demo", "Spiel wird gelöst"),
+    ("spider.job.winnable", "Suche nach einem gewinnbaren Spiel"),
     (
         "spider.viewer.demo",
         "Vorführung: der Löser spielt dieses Spiel",
@@ -690,7 +693,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("variant.huge-spider.name", "Riesen-Spider"),
     (
         "variant.huge-spider.description",
-        "Vier Kartenspiele in zwanzig Stapeln und ein Talon für fünf Runden. Sechzehn Folgen zu vervollständigen: ein langes Spiel.",
+        "Vier Kartenspiele in zwanzig Stapeln und ein Talon für fünfmal Austeilen. Sechzehn Folgen zu vervollständigen: ein langes Spiel.",
     ),
     (
         "variant.pro-spider-10-any-order.name",
@@ -718,11 +721,11 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "variant.pro-spider-10-knocking.name",
-        "Pro Spider 10: Anklopfen",
+        "Pro Spider 10: Klopfen",
     ),
     (
         "variant.pro-spider-10-knocking.description",
-        "Wer anklopft, nimmt die abgeworfene Karte eines anderen außer der Reihe und spielt sofort seinen Zug; nie zweimal hintereinander.",
+        "Wer klopft, nimmt die abgeworfene Karte eines anderen außer der Reihe und spielt sofort seinen Zug; nie zweimal hintereinander.",
     ),
     (
         "variant.pro-spider-10-odd.name",
@@ -743,7 +746,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("variant.pro-spider-10.name", "Pro Spider 10"),
     (
         "variant.pro-spider-10.description",
-        "Zehn Phasen der Reihe nach: zwei Drillinge, Drilling und Folge, lange Folgen, sieben Karten einer Farbe, größere Sätze. Phase auslegen, anlegen, ausmachen; nach einem Durchgang, in dem jemand Phase 10 auslegt, gewinnt von diesen, wer die wenigsten Punkte hat.",
+        "Zehn Phasen der Reihe nach: zwei Drillinge, Drilling und Folge, lange Folgen, sieben Karten einer Farbe, größere Sätze. Phase auslegen, anlegen, ausgehen; nach einem Durchgang, in dem jemand Phase 10 auslegt, gewinnt von diesen, wer die wenigsten Punkte hat.",
     ),
     ("variant.red-black-spider.name", "Rot-Schwarz-Spider"),
     (

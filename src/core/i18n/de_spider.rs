@@ -169,7 +169,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "persist.left",
-        "{problem}; es gelten die Standardwerte, und sie bleiben, wie sie sind: nichts wird darüber gespeichert, bis Arachne neu startet",
+        "{problem}; es gelten die Standardwerte, und die Datei bleibt, wie sie ist: nichts wird darüber gespeichert, bis Arachne neu startet",
     ),
     (
         "persist.held",
@@ -268,11 +268,11 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "spider.solver.deal_after_replay",
-        "Es wird ausgeteilt, sobald du die Wiedergabe schließt (Esc)",
+        "Es wird ausgeteilt, sobald du die Wiederholung schließt (Esc)",
     ),
     (
         "spider.solver.deal_again",
-        "„Fertige Folgen“ wurde inzwischen geändert: Suche ein Spiel, das damit gewinnbar ist",
+        "„Fertige Folgen“ wurde inzwischen geändert: Es wird ein Spiel gesucht, das damit gewinnbar ist",
     ),
     ("spider.solver.cancelled", "Abgebrochen"),
     ("spider.solver.no_deal", "Kein gewinnbares Spiel gefunden"),

@@ -306,7 +306,7 @@ mod tests {
             "name",
             "unused",
         );
-        assert_eq!(name, "Pro Spider 10: die ersten fünf mit Anklopfen");
+        assert_eq!(name, "Pro Spider 10: die ersten fünf mit Klopfen");
         let both = variant_text_in(
             Lang::De,
             "pro-spider-10-odd+knocking+ten-rounds",
@@ -315,7 +315,7 @@ mod tests {
         );
         assert_eq!(
             both,
-            "Pro Spider 10: ungerade Phasen mit Anklopfen und einem Durchgang je Phase"
+            "Pro Spider 10: ungerade Phasen mit Klopfen und einem Durchgang je Phase"
         );
         // English is the engine's own name.
         let en = variant_text_in(Lang::En, "pro-spider-10-odd+knocking", "name", "English");
