@@ -236,6 +236,25 @@ fn viewer_keys_drive_it_and_the_table_ignores_them() {
     assert_eq!(playback(&app).at, 0);
     press(&mut app, KeyCode::End);
     assert_eq!(playback(&app).at, 24);
+    // Held: each repeat goes on, two in one frame (a slow frame) as two presses would.
+    press(&mut app, KeyCode::Home);
+    let w = Entity::PLACEHOLDER;
+    for repeat in [false, true] {
+        app.world_mut()
+            .write_message(bevy::input::keyboard::KeyboardInput {
+                key_code: KeyCode::PageDown,
+                logical_key: bevy::input::keyboard::Key::PageDown,
+                state: bevy::input::ButtonState::Pressed,
+                text: None,
+                repeat,
+                window: w,
+            });
+    }
+    app.update();
+    app.update();
+    assert_eq!(playback(&app).at, 20);
+    common::hold_key(&mut app, w, KeyCode::PageDown, false);
+    press(&mut app, KeyCode::End);
     // D would deal in a game; in the viewer it does nothing.
     press(&mut app, KeyCode::KeyD);
     assert_eq!(table_of(&app).game.move_count(), 24);

@@ -368,7 +368,9 @@ fn viewer_keys(
     if keys.any_pressed(crate::core::keys::COMMAND_KEYS) {
         return;
     }
-    // Stepping, the rounds and the speed go on while their key is held.
+    // Stepping, the rounds and the speed go on while their key is held. (The round the keys of
+    // this frame have gone to so far: two repeats of Page Down in one frame go two rounds on.)
+    let mut round = table.game.round();
     for key in &keys.presses(&crate::core::keys::STEP_KEYS) {
         let c = match key {
             KeyCode::ArrowRight => ViewerControl::Forward,
@@ -383,8 +385,14 @@ fn viewer_keys(
             KeyCode::KeyA => ViewerControl::AllHands(!viewer.all_hands),
             KeyCode::Home => ViewerControl::Jump(0),
             KeyCode::End => ViewerControl::Jump(viewer.steps.len()),
-            KeyCode::PageUp => ViewerControl::Round(table.game.round().saturating_sub(1).max(1)),
-            KeyCode::PageDown => ViewerControl::Round(table.game.round() + 1),
+            KeyCode::PageUp => {
+                round = round.saturating_sub(1).max(1);
+                ViewerControl::Round(round)
+            }
+            KeyCode::PageDown => {
+                round += 1;
+                ViewerControl::Round(round)
+            }
             KeyCode::Escape => ViewerControl::Close,
             _ => continue,
         };

@@ -319,16 +319,36 @@ fn viewer_keys(
         return;
     }
     let faster = |d: i32| faster(&p, d);
-    // Stepping, seeking and the speed go on while their key is held.
+    // Stepping, seeking and the speed go on while their key is held. (Where the keys of this
+    // frame have taken it so far: two repeats of Page Down in one frame go 20 moves on.)
+    let mut at = p.at;
     for key in &keys.presses(&crate::core::keys::STEP_KEYS) {
         let c = match key {
             KeyCode::Space | KeyCode::KeyP => Control::Toggle,
-            KeyCode::ArrowRight => Control::StepForward,
-            KeyCode::ArrowLeft => Control::StepBack,
-            KeyCode::Home => Control::ToStart,
-            KeyCode::End => Control::ToEnd,
-            KeyCode::PageUp => Control::Seek(p.at.saturating_sub(SEEK_MOVES)),
-            KeyCode::PageDown => Control::Seek(p.at + SEEK_MOVES),
+            KeyCode::ArrowRight => {
+                at = (at + 1).min(p.moves.len());
+                Control::StepForward
+            }
+            KeyCode::ArrowLeft => {
+                at = at.saturating_sub(1);
+                Control::StepBack
+            }
+            KeyCode::Home => {
+                at = 0;
+                Control::ToStart
+            }
+            KeyCode::End => {
+                at = p.moves.len();
+                Control::ToEnd
+            }
+            KeyCode::PageUp => {
+                at = at.saturating_sub(SEEK_MOVES);
+                Control::Seek(at)
+            }
+            KeyCode::PageDown => {
+                at = (at + SEEK_MOVES).min(p.moves.len());
+                Control::Seek(at)
+            }
             KeyCode::Equal | KeyCode::NumpadAdd => faster(1),
             KeyCode::Minus | KeyCode::NumpadSubtract => faster(-1),
             KeyCode::Escape => Control::Close,
