@@ -2496,6 +2496,67 @@ fn the_viewers_keys_play_change_the_speed_and_show_every_hand() {
     assert!(!v(&app).playing);
 }
 
+/// Page Down and Page Up go to the next round's deal and the last one's; held, each repeat goes
+/// on from where the one before it went, several in one frame too, and past the last round
+/// Page Up still goes one round back from the end.
+#[test]
+fn the_viewers_page_keys_go_round_by_round_held_too() {
+    let variant = variant::resolve("pro-spider-10").unwrap();
+    let mut seats: Vec<_> = (0..2)
+        .map(|s| arachne_engine::phase10::ai::player("petra", s).unwrap())
+        .collect();
+    let played = arachne_engine::phase10::play_game(variant, 2, 21, &mut |seat, view, _| {
+        Ok(seats[seat].decide(view))
+    })
+    .unwrap();
+    let (mut app, w) = app(2, 21, "petra", GameKind::ProSpider10);
+    settle(&mut app);
+    watch(
+        &mut app,
+        "Two Petras",
+        format!("# ai: petra\n{}", played.log),
+    );
+    let v = viewer(&app).unwrap();
+    let rounds = v.rounds();
+    assert!(rounds >= 4, "{rounds} rounds");
+    let round = |app: &App| app.world().resource::<P10Table>().game.round();
+    key(&mut app, w, KeyCode::PageDown);
+    settle(&mut app);
+    assert_eq!(
+        (viewer(&app).unwrap().at, round(&app)),
+        (v.round_start(2), 2)
+    );
+    // A press and a repeat in one frame: two rounds on.
+    let send = |app: &mut App, code: KeyCode, repeat: bool| {
+        app.world_mut()
+            .write_message(bevy::input::keyboard::KeyboardInput {
+                key_code: code,
+                logical_key: bevy::input::keyboard::Key::Unidentified(
+                    bevy::input::keyboard::NativeKey::Unidentified,
+                ),
+                state: bevy::input::ButtonState::Pressed,
+                text: None,
+                repeat,
+                window: w,
+            });
+    };
+    key(&mut app, w, KeyCode::Home);
+    settle(&mut app);
+    send(&mut app, KeyCode::PageDown, false);
+    send(&mut app, KeyCode::PageDown, true);
+    settle(&mut app);
+    assert_eq!(round(&app), 3);
+    common::hold_key(&mut app, w, KeyCode::PageDown, false);
+    // At the end, Page Down past the last round and Page Up in one frame: the round before the
+    // last.
+    key(&mut app, w, KeyCode::End);
+    settle(&mut app);
+    send(&mut app, KeyCode::PageDown, false);
+    send(&mut app, KeyCode::PageUp, false);
+    settle(&mut app);
+    assert_eq!(round(&app), rounds - 1);
+}
+
 /// N deals a new game as the bar's "New game" does: with the game under way, it asks first,
 /// and the computer seats' turns are not played out behind the question.
 #[test]

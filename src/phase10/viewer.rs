@@ -361,36 +361,60 @@ pub fn not_watching(viewer: Option<Res<P10Viewer>>) -> bool {
 fn viewer_keys(
     keys: Res<crate::core::keys::Keys>,
     viewer: Res<P10Viewer>,
-    table: Res<P10Table>,
     mut controls: MessageWriter<ViewerControl>,
 ) {
     // Keys held with Ctrl, Alt or Cmd are the system's (Ctrl+P prints, Ctrl+A selects all).
     if keys.any_pressed(crate::core::keys::COMMAND_KEYS) {
         return;
     }
-    // Stepping, the rounds and the speed go on while their key is held. (The round the keys of
-    // this frame have gone to so far: two repeats of Page Down in one frame go two rounds on.)
-    let mut round = table.game.round();
+    // Stepping, the rounds and the speed go on while their key is held. (From where the keys of
+    // this frame have taken the replay so far: two repeats of Page Down in one frame go two
+    // rounds on.)
+    let end = viewer.steps.len();
+    let round_at = |at: usize| {
+        1 + viewer.steps[..at]
+            .iter()
+            .filter(|s| matches!(s, Step::NextRound))
+            .count() as u32
+    };
+    let mut at = viewer.at.min(end);
+    let mut speed = viewer.speed;
     for key in &keys.presses(&crate::core::keys::STEP_KEYS) {
         let c = match key {
-            KeyCode::ArrowRight => ViewerControl::Forward,
-            KeyCode::ArrowLeft => ViewerControl::Back,
+            KeyCode::ArrowRight => {
+                at = (at + 1).min(end);
+                ViewerControl::Forward
+            }
+            KeyCode::ArrowLeft => {
+                at = at.saturating_sub(1);
+                ViewerControl::Back
+            }
             KeyCode::Space | KeyCode::KeyP => ViewerControl::Play(!viewer.playing),
             KeyCode::Equal | KeyCode::NumpadAdd => {
-                ViewerControl::Speed((viewer.speed * 2.0).clamp(0.25, 16.0))
+                speed = (speed * 2.0).clamp(0.25, 16.0);
+                ViewerControl::Speed(speed)
             }
             KeyCode::Minus | KeyCode::NumpadSubtract => {
-                ViewerControl::Speed((viewer.speed / 2.0).clamp(0.25, 16.0))
+                speed = (speed / 2.0).clamp(0.25, 16.0);
+                ViewerControl::Speed(speed)
             }
             KeyCode::KeyA => ViewerControl::AllHands(!viewer.all_hands),
-            KeyCode::Home => ViewerControl::Jump(0),
-            KeyCode::End => ViewerControl::Jump(viewer.steps.len()),
+            KeyCode::Home => {
+                at = 0;
+                ViewerControl::Jump(0)
+            }
+            KeyCode::End => {
+                at = end;
+                ViewerControl::Jump(end)
+            }
             KeyCode::PageUp => {
-                round = round.saturating_sub(1).max(1);
+                let round = round_at(at).saturating_sub(1).max(1);
+                at = viewer.round_start(round);
                 ViewerControl::Round(round)
             }
             KeyCode::PageDown => {
-                round += 1;
+                let round = round_at(at) + 1;
+                at = viewer.round_start(round);
                 ViewerControl::Round(round)
             }
             KeyCode::Escape => ViewerControl::Close,

@@ -295,8 +295,13 @@ fn stop_on_player_input(
 
 /// The next speed of [`SPEEDS`] up (`d` 1) or down (-1) from the playback's.
 fn faster(p: &Playback, d: i32) -> Control {
-    let i = SPEEDS.iter().position(|&s| s == p.speed).unwrap_or(1) as i32;
-    Control::Speed(SPEEDS[(i + d).clamp(0, SPEEDS.len() as i32 - 1) as usize])
+    Control::Speed(next_speed(p.speed, d))
+}
+
+/// The next speed of [`SPEEDS`] up (`d` 1) or down (-1) from `speed`.
+fn next_speed(speed: f32, d: i32) -> f32 {
+    let i = SPEEDS.iter().position(|&s| s == speed).unwrap_or(1) as i32;
+    SPEEDS[(i + d).clamp(0, SPEEDS.len() as i32 - 1) as usize]
 }
 
 /// How many moves Page Up and Page Down go back or on in the viewer.
@@ -318,13 +323,23 @@ fn viewer_keys(
     if keys.any_pressed(crate::core::keys::COMMAND_KEYS) {
         return;
     }
-    let faster = |d: i32| faster(&p, d);
     // Stepping, seeking and the speed go on while their key is held. (Where the keys of this
     // frame have taken it so far: two repeats of Page Down in one frame go 20 moves on.)
     let mut at = p.at;
+    let mut speed = p.speed;
+    let mut faster = |d: i32| {
+        speed = next_speed(speed, d);
+        Control::Speed(speed)
+    };
     for key in &keys.presses(&crate::core::keys::STEP_KEYS) {
         let c = match key {
-            KeyCode::Space | KeyCode::KeyP => Control::Toggle,
+            KeyCode::Space | KeyCode::KeyP => {
+                // (At the end it plays again from the deal.)
+                if at >= p.moves.len() {
+                    at = 0;
+                }
+                Control::Toggle
+            }
             KeyCode::ArrowRight => {
                 at = (at + 1).min(p.moves.len());
                 Control::StepForward

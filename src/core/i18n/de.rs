@@ -180,10 +180,7 @@ pub const STRINGS: &[(&str, &str)] = &[
         "p10.note.no_hit_in_hand",
         "Keine deiner Karten passt an eine Gruppe auf dem Tisch: wirf eine ab",
     ),
-    (
-        "p10.hit.question",
-        "Mehrere Gruppen möglich: {card} anlegen an:",
-    ),
+    ("p10.hit.question", "{card} an welche Gruppe anlegen?"),
     ("p10.hit.as", ", als {value}"),
     (
         "p10.note.how_to_discard",
@@ -211,7 +208,7 @@ pub const STRINGS: &[(&str, &str)] = &[
         "Dorthin kann die Wiederholung nicht springen: {why}",
     ),
     ("p10.kept.seat", "Platz {seat}"),
-    ("p10.kept.won_by", "Sieg: {winners}"),
+    ("p10.kept.won_by", "gewonnen: {winners}"),
     ("p10.kept.left", "vor dem Ende verlassen"),
     ("p10.kept.round_one", "1 Durchgang"),
     ("p10.kept.rounds", "{rounds} Durchgänge"),
@@ -418,7 +415,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.end.title", "Das Ende des Durchgangs"),
     (
         "p10.rules.end.text",
-        "Der Durchgang endet, wenn jemand keine Karte mehr hat, oder ohne dass jemand ausgeht, wenn keine Karte mehr aufzunehmen ist oder niemand je ausgehen kann. Alle zählen die Karten auf ihrer Hand: 1 bis 9 zählen 5, 10 bis 12 zählen 10, Aussetzen 15, Joker 20. Wer eine Phase ausgelegt hat, rückt zur nächsten vor; die anderen versuchen dieselbe Phase noch einmal.",
+        "Der Durchgang endet, wenn jemand keine Karte mehr hat, oder ohne dass jemand ausgeht, wenn keine Karte mehr aufzunehmen ist oder niemand je ausgehen kann. Alle zählen die Karten auf ihrer Hand: 1 bis 9 zählen 5, 10 bis 12 zählen 10, Aussetzen-Karten 15, Joker 20. Wer eine Phase ausgelegt hat, rückt zur nächsten vor; die anderen versuchen dieselbe Phase noch einmal.",
     ),
     ("p10.rules.variants.title", "Varianten"),
     (
@@ -428,7 +425,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ("p10.rules.keys.title", "Tasten"),
     (
         "p10.rules.keys.text",
-        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (eine Aussetzen-Karte: dann die Nummer des Spielers) · K klopfen (die abgeworfene Karte nehmen), P passen · 1-9 eine Frage beantworten (oder die Pfeiltasten und Enter) · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · M Ton an/aus · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
+        "D Aufnahmestapel · T Ablagestapel · Links/Rechts (Pos1/Ende) eine Karte deiner Hand · Leertaste oder Enter sie wählen · L auslegen · F Auslage finden (liegt die Phase aus: eine Karte zum Anlegen) · H mit ihr anlegen · X, Entf oder Rücktaste sie abwerfen (eine Aussetzen-Karte: dann die Nummer des Spielers) · K klopfen (die abgeworfene Karte nehmen), P passen · 1-9 eine Frage beantworten (oder die Pfeiltasten und Enter) · Esc Auswahl aufheben oder Menü · O Hand andersherum sortieren · S Punkteblatt · M Ton an/aus · Enter nächster Durchgang · F1 diese Regeln. Andere Tasten oder ein Klick machen die Computerspieler schneller.",
     ),
     ("web.open_file", "Datei öffnen…"),
     (

@@ -169,7 +169,7 @@ pub const STRINGS: &[(&str, &str)] = &[
     ),
     (
         "persist.left",
-        "{problem}; es gelten die Standardwerte, und die Datei bleibt, wie sie ist: nichts wird darüber gespeichert, bis Arachne neu startet",
+        "{problem}; es gelten die Standardwerte, und die Daten bleiben, wie sie sind: nichts wird darüber gespeichert, bis Arachne neu startet",
     ),
     (
         "persist.held",
