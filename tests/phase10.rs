@@ -1475,6 +1475,19 @@ fn control(app: &mut App, c: ViewerControl) {
     settle(app);
 }
 
+/// The log of a whole game of two Petras (deal 21), naming its levels.
+fn two_petras_game() -> String {
+    let variant = variant::resolve("pro-spider-10").unwrap();
+    let mut seats: Vec<_> = (0..2)
+        .map(|s| arachne_engine::phase10::ai::player("petra", s).unwrap())
+        .collect();
+    let played = arachne_engine::phase10::play_game(variant, 2, 21, &mut |seat, view, _| {
+        Ok(seats[seat].decide(view))
+    })
+    .unwrap();
+    format!("# ai: petra\n{}", played.log)
+}
+
 /// Opens `log` in the viewer, paused at its first deal.
 fn watch(app: &mut App, title: &str, log: String) {
     control(
@@ -1699,21 +1712,9 @@ fn a_replay_moves_its_cards_after_a_hurry_and_faster_at_a_higher_speed() {
 #[test]
 fn at_a_new_round_the_last_rounds_cards_are_gathered_onto_the_stock_before_the_deal() {
     // A whole game of two Petras, watched: the step that deals round 2.
-    let variant = variant::resolve("pro-spider-10").unwrap();
-    let mut seats: Vec<_> = (0..2)
-        .map(|s| arachne_engine::phase10::ai::player("petra", s).unwrap())
-        .collect();
-    let played = arachne_engine::phase10::play_game(variant, 2, 21, &mut |seat, view, _| {
-        Ok(seats[seat].decide(view))
-    })
-    .unwrap();
     let (mut app, _) = app(2, 21, "petra", GameKind::ProSpider10);
     settle(&mut app);
-    watch(
-        &mut app,
-        "Two Petras",
-        format!("# ai: petra\n{}", played.log),
-    );
+    watch(&mut app, "Two Petras", two_petras_game());
     let dealt = viewer(&app).unwrap().round_start(2);
     control(&mut app, ViewerControl::Jump(dealt - 1));
     assert_matches_engine(&mut app);
@@ -2501,21 +2502,9 @@ fn the_viewers_keys_play_change_the_speed_and_show_every_hand() {
 /// Page Up still goes one round back from the end.
 #[test]
 fn the_viewers_page_keys_go_round_by_round_held_too() {
-    let variant = variant::resolve("pro-spider-10").unwrap();
-    let mut seats: Vec<_> = (0..2)
-        .map(|s| arachne_engine::phase10::ai::player("petra", s).unwrap())
-        .collect();
-    let played = arachne_engine::phase10::play_game(variant, 2, 21, &mut |seat, view, _| {
-        Ok(seats[seat].decide(view))
-    })
-    .unwrap();
     let (mut app, w) = app(2, 21, "petra", GameKind::ProSpider10);
     settle(&mut app);
-    watch(
-        &mut app,
-        "Two Petras",
-        format!("# ai: petra\n{}", played.log),
-    );
+    watch(&mut app, "Two Petras", two_petras_game());
     let v = viewer(&app).unwrap();
     let rounds = v.rounds();
     assert!(rounds >= 4, "{rounds} rounds");

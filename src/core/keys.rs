@@ -311,22 +311,44 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_held_step_key_counts_again_at_each_repeat_and_others_once() {
+    /// An app reading keys, and the window entity its key messages come from.
+    fn keys_app() -> (App, Entity) {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins)
             .add_plugins(bevy::input::InputPlugin)
             .add_plugins(plugin);
         let w = app.world_mut().spawn_empty().id();
+        (app, w)
+    }
+
+    /// A key message from window `w` (not yet read: `app.update()` reads it).
+    fn write_key(
+        app: &mut App,
+        w: Entity,
+        key_code: KeyCode,
+        logical: Key,
+        pressed: bool,
+        repeat: bool,
+    ) {
+        app.world_mut().write_message(KeyboardInput {
+            key_code,
+            logical_key: logical,
+            state: if pressed {
+                ButtonState::Pressed
+            } else {
+                ButtonState::Released
+            },
+            text: None,
+            repeat,
+            window: w,
+        });
+    }
+
+    #[test]
+    fn a_held_step_key_counts_again_at_each_repeat_and_others_once() {
+        let (mut app, w) = keys_app();
         let send = |app: &mut App, key_code, logical: Key, repeat: bool| {
-            app.world_mut().write_message(KeyboardInput {
-                key_code,
-                logical_key: logical,
-                state: ButtonState::Pressed,
-                text: None,
-                repeat,
-                window: w,
-            });
+            write_key(app, w, key_code, logical, true, repeat);
             app.update();
         };
         let presses = |app: &App| app.world().resource::<Keys>().presses(&STEP_KEYS);
@@ -372,14 +394,7 @@ mod tests {
             (KeyCode::ArrowRight, Key::ArrowRight, true),
             (KeyCode::Enter, Key::Enter, false),
         ] {
-            app.world_mut().write_message(KeyboardInput {
-                key_code: code,
-                logical_key: logical,
-                state: ButtonState::Pressed,
-                text: None,
-                repeat,
-                window: w,
-            });
+            write_key(&mut app, w, code, logical, true, repeat);
         }
         app.update();
         assert_eq!(
@@ -403,24 +418,9 @@ mod tests {
 
     #[test]
     fn in_a_browser_on_a_mac_cmd_z_undoes_each_time_though_z_is_never_released() {
-        let mut app = App::new();
-        app.add_plugins(MinimalPlugins)
-            .add_plugins(bevy::input::InputPlugin)
-            .add_plugins(plugin);
-        let w = app.world_mut().spawn_empty().id();
+        let (mut app, w) = keys_app();
         let send = |app: &mut App, key_code, logical: Key, pressed: bool, repeat: bool| {
-            app.world_mut().write_message(KeyboardInput {
-                key_code,
-                logical_key: logical,
-                state: if pressed {
-                    ButtonState::Pressed
-                } else {
-                    ButtonState::Released
-                },
-                text: None,
-                repeat,
-                window: w,
-            });
+            write_key(app, w, key_code, logical, pressed, repeat);
             app.update();
         };
         let z = || Key::Character("z".into());
