@@ -13,19 +13,11 @@ use crate::spider::table::{GameSpec, Table};
 /// ran out), without a byte-order mark (some editors write one: a log was then not known as
 /// Pro Spider 10's).
 fn read_file(path: &std::path::Path) -> Result<String, String> {
-    use std::io::Read;
-    let limit = crate::shell::widgets::OPEN_LIMIT;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > limit {
-        return Err(format!("larger than {} MiB", limit >> 20));
-    }
-    let text = String::from_utf8(bytes).map_err(|_| "not a text file".to_string())?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
+    use crate::shell::widgets::{OPEN_LIMIT, TextFileError, read_text_file};
+    read_text_file(path).map_err(|e| match e {
+        TextFileError::Io(e) => e.to_string(),
+        TextFileError::TooLarge => format!("larger than {} MiB", OPEN_LIMIT >> 20),
+        TextFileError::NotText => "not a text file".to_string(),
     })
 }
 

@@ -2,7 +2,6 @@
 //! theme, taken by the window open for its kind, as the browser's Open file button's file is.
 //! Dropped on the table, it opens the window it belongs to: the theme editor for a theme,
 //! else the replays (which say what a file of another kind is).
-use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -12,7 +11,7 @@ use bevy::window::FileDragAndDrop;
 use crate::core::focus::Notices;
 use crate::core::i18n::tf;
 use crate::shell::Windows;
-use crate::shell::widgets::{OPEN_LIMIT, TextKind};
+use crate::shell::widgets::{TextFileError, TextKind, read_text_file};
 
 /// How many frames a dropped file waits for a window to take it.
 const WAIT_FRAMES: u32 = 3;
@@ -58,7 +57,7 @@ pub fn take(purpose: &str) -> Option<(String, String)> {
 }
 
 /// A dropped file's text, or what to tell the player. Only a plain file is read (a pipe or a
-/// device would never end), and never more than [`OPEN_LIMIT`] (it may grow as it is read).
+/// device would never end), as [`read_text_file`] reads one.
 fn read(path: &Path) -> Result<(String, String), String> {
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
@@ -70,26 +69,17 @@ fn read(path: &Path) -> Result<(String, String), String> {
             &[("name", &name), ("why", &why.to_string())],
         )
     };
-    let file = std::fs::File::open(path).map_err(|e| failed(&e))?;
-    let meta = file.metadata().map_err(|e| failed(&e))?;
+    let meta = std::fs::metadata(path).map_err(|e| failed(&e))?;
     if !meta.is_file() {
         return Err(failed(&crate::core::i18n::t("drop.not_a_file")));
     }
-    let mut bytes = Vec::new();
-    file.take(OPEN_LIMIT + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| failed(&e))?;
-    if bytes.len() as u64 > OPEN_LIMIT {
-        return Err(tf("web.open_too_large", &[("name", &name)]));
-    }
-    // (Said in words: "invalid utf-8 sequence of 1 bytes from index 10" told a player nothing.)
-    let text =
-        String::from_utf8(bytes).map_err(|_| failed(&crate::core::i18n::t("drop.not_text")))?;
-    // (A byte-order mark, as Notepad writes one, is not part of the text.)
-    let text = match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    };
+    // (Not text said in words: "invalid utf-8 sequence of 1 bytes from index 10" told a player
+    // nothing.)
+    let text = read_text_file(path).map_err(|e| match e {
+        TextFileError::Io(e) => failed(&e),
+        TextFileError::TooLarge => tf("web.open_too_large", &[("name", &name)]),
+        TextFileError::NotText => failed(&crate::core::i18n::t("drop.not_text")),
+    })?;
     Ok((name, text))
 }
 
@@ -148,6 +138,7 @@ fn receive(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shell::widgets::OPEN_LIMIT;
 
     /// A test app with the drop's system, and a file dropped on it.
     fn app() -> App {

@@ -382,6 +382,36 @@ pub(crate) fn opened_file(purpose: &str) -> Option<(String, String)> {
 /// one of them.
 pub(crate) const OPEN_LIMIT: u64 = 4 << 20;
 
+/// Why a file's text could not be read ([`read_text_file`]).
+#[derive(Debug)]
+pub(crate) enum TextFileError {
+    /// It could not be opened or read.
+    Io(std::io::Error),
+    /// It holds more than [`OPEN_LIMIT`].
+    TooLarge,
+    /// It is not UTF-8 text.
+    NotText,
+}
+
+/// A file's text as the game takes one in (a file dropped on the window, one the command line
+/// names): never more than [`OPEN_LIMIT`] read (it may grow as it is read, or be `/dev/zero`),
+/// UTF-8, without a byte-order mark (as Notepad writes one; it is not part of the text).
+pub(crate) fn read_text_file(path: &std::path::Path) -> Result<String, TextFileError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(OPEN_LIMIT + 1).read_to_end(&mut bytes))
+        .map_err(TextFileError::Io)?;
+    if bytes.len() as u64 > OPEN_LIMIT {
+        return Err(TextFileError::TooLarge);
+    }
+    let text = String::from_utf8(bytes).map_err(|_| TextFileError::NotText)?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
 /// What a text opened, dropped or pasted is, told from how it begins and the fields it has:
 /// the player may bring one kind to another's window (a Pro Spider 10 game to Spider's
 /// replays, a theme to either). A damaged text of a kind is still that kind (its parser then
